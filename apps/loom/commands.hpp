@@ -1,0 +1,23 @@
+// The loom executable's subcommands. Each add_* function registers a subcommand on the CLI11 app and returns
+// the function that runs it once parsing selected it; main() turns exceptions into messages and exit codes.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "loom/io/command_line.hpp"
+
+namespace loom::app {
+
+struct Subcommand {
+  std::unique_ptr<io::ParameterCommand> command;
+  std::function<int(const io::Parameters&)> run;
+};
+
+void add_info_command(CLI::App& app, std::vector<Subcommand>& out);
+void add_bench_commands(CLI::App& app, std::vector<Subcommand>& out);
+
+}  // namespace loom::app

@@ -1,0 +1,60 @@
+# Finds loom's dependencies (Debian 12 / Ubuntu 24.04 packages; scripts/install-deps.sh installs them) and
+# wraps each in an imported target so that the libraries below link by name.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(fmt REQUIRED)
+find_package(nlohmann_json REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(HDF5 REQUIRED COMPONENTS C)
+
+# OpenBLAS (CPU DGEMM ceiling, spectral matrices) with its cblas header.
+pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)
+add_library(loom::blas ALIAS PkgConfig::OPENBLAS)
+
+# FFTW3 (pseudo-spectral reference solver).
+pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
+add_library(loom::fftw ALIAS PkgConfig::FFTW3)
+
+# HDF5's C API as one target (FindHDF5 reports variables on older CMake).
+add_library(loom_hdf5 INTERFACE)
+target_include_directories(loom_hdf5 SYSTEM INTERFACE ${HDF5_C_INCLUDE_DIRS} ${HDF5_INCLUDE_DIRS})
+target_link_libraries(loom_hdf5 INTERFACE ${HDF5_C_LIBRARIES} ${HDF5_LIBRARIES})
+target_compile_definitions(loom_hdf5 INTERFACE ${HDF5_DEFINITIONS} ${HDF5_C_DEFINITIONS})
+add_library(loom::hdf5 ALIAS loom_hdf5)
+
+# toml++ is header-only; Debian has it, the GPU machine does not (carry its headers and set
+# LOOM_TOMLPP_INCLUDE_DIR). Without it loom reads parameters from flags only.
+set(LOOM_HAVE_TOMLPP OFF)
+add_library(loom_tomlpp INTERFACE)
+pkg_check_modules(TOMLPP QUIET IMPORTED_TARGET tomlplusplus)
+if(TOMLPP_FOUND)
+  target_link_libraries(loom_tomlpp INTERFACE PkgConfig::TOMLPP)
+  set(LOOM_HAVE_TOMLPP ON)
+elseif(LOOM_TOMLPP_INCLUDE_DIR AND EXISTS "${LOOM_TOMLPP_INCLUDE_DIR}/toml++/toml.h")
+  target_include_directories(loom_tomlpp SYSTEM INTERFACE ${LOOM_TOMLPP_INCLUDE_DIR})
+  set(LOOM_HAVE_TOMLPP ON)
+endif()
+if(LOOM_HAVE_TOMLPP)
+  target_compile_definitions(loom_tomlpp INTERFACE LOOM_HAVE_TOMLPP=1)
+else()
+  message(WARNING "toml++ not found: input files are disabled, parameters come from flags only")
+endif()
+add_library(loom::tomlpp ALIAS loom_tomlpp)
+
+# MPI: optional.
+set(LOOM_HAVE_MPI OFF)
+if(NOT LOOM_MPI STREQUAL "OFF")
+  if(LOOM_MPI STREQUAL "ON")
+    find_package(MPI REQUIRED COMPONENTS C)
+  else()
+    find_package(MPI QUIET COMPONENTS C)
+  endif()
+  if(MPI_C_FOUND)
+    set(LOOM_HAVE_MPI ON)
+  endif()
+endif()
+
+if(LOOM_TESTS)
+  find_package(GTest REQUIRED)
+endif()

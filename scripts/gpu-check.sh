@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The whole GPU check in one command (run on the H200 through the device tool, from the repo root):
+#   build with CUDA in Release, run every test (GPU cases included, MPI cases under mpiexec), run the CUDA tests
+#   under compute-sanitizer (memcheck, racecheck), measure `loom bench ceilings`, and print a short table last.
+# Logs and JSON go to $OUT (the device tool's folder) or ./gpu-check-out. Carry .carry/ for toml++ headers
+# (scripts/prepare-carry.sh); without them the build takes flags only.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-check-out}
+mkdir -p "$out"
+build=${BUILD_DIR:-build-gpu}
+jobs=$(nproc)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
+toml_flag=()
+[[ -f .carry/include/toml++/toml.h ]] && toml_flag=(-DLOOM_TOMLPP_INCLUDE_DIR="$PWD/.carry/include")
+
+status() { printf '%-28s %s\n' "$1" "$2" >> "$out/summary.txt"; }
+: > "$out/summary.txt"
+
+t0=$(date +%s)
+if ! cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+     "${toml_flag[@]}" > "$out/configure.log" 2>&1; then
+  tail -40 "$out/configure.log"; echo "configure FAILED"; exit 1
+fi
+if ! cmake --build "$build" -j "$jobs" > "$out/build.log" 2>&1; then
+  grep -E "error|FAILED" "$out/build.log" | head -40; echo "build FAILED"; exit 1
+fi
+status "build" "ok ($(( $(date +%s) - t0 )) s, $(grep -c 'warning' "$out/build.log") warning lines)"
+
+(cd "$build" && ctest --output-on-failure -j 8 --timeout 900) > "$out/ctest.log" 2>&1
+test_rc=$?
+status "ctest (all labels)" "$(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
+skipped=$(grep -c '(Skipped)' "$out/ctest.log")
+status "ctest skipped" "$skipped"
+[[ $test_rc -ne 0 ]] && grep -E "Failed|FAILED|\*\*\*" "$out/ctest.log" | head -30
+
+sanitizer_rc=0
+if command -v compute-sanitizer >/dev/null; then
+  for tool in memcheck racecheck; do
+    for t in test_core_parallel_for test_core_array; do
+      compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/$t" --gtest_filter='*cuda*' \
+        > "$out/sanitizer-$tool-$t.log" 2>&1
+      rc=$?
+      [[ $rc -ne 0 ]] && sanitizer_rc=$rc
+      status "sanitizer $tool $t" "$([[ $rc -eq 0 ]] && echo clean || echo "FAILED rc=$rc")"
+    done
+  done
+else
+  status "compute-sanitizer" "not found"
+fi
+
+"$build/bin/loom" info > "$out/info.txt" 2>&1
+"$build/bin/loom" bench ceilings --json "$out/ceilings.json" > "$out/ceilings.txt" 2> "$out/ceilings.err"
+bench_rc=$?
+
+echo "=== loom info"; cat "$out/info.txt"
+echo "=== loom bench ceilings (rc $bench_rc)"; cat "$out/ceilings.txt"; tail -3 "$out/ceilings.err"
+echo "=== summary"; cat "$out/summary.txt"
+[[ $test_rc -eq 0 && $sanitizer_rc -eq 0 && $bench_rc -eq 0 ]]

@@ -1,0 +1,49 @@
+// Field snapshots for ParaView: an HDF5 file of named fields plus an XDMF sidecar (.xdmf) describing the
+// mesh, on a structured grid (uniform spacing, x fastest in memory) or on a point set (e.g. the dual vertices
+// of a DEC lattice, or vortex particles). FieldSeries keeps a temporal collection (one .xdmf for all steps).
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace loom::io {
+
+struct FieldView {
+  std::string name;
+  std::span<const double> values;  // point-major: components values per point
+  int components = 1;              // 1 (scalar) or 3 (vector)
+};
+
+struct StructuredGrid {
+  std::array<std::size_t, 3> points{};  // nx, ny, nz; x varies fastest in memory
+  std::array<double, 3> origin{};
+  std::array<double, 3> spacing{1, 1, 1};
+  std::size_t count() const { return points[0] * points[1] * points[2]; }
+};
+
+// Writes `<path>` (HDF5) and `<path minus .h5>.xdmf`; returns the XDMF <Grid> element for collections.
+std::string write_structured_fields(const std::filesystem::path& h5_path, const StructuredGrid& grid,
+                                    const std::vector<FieldView>& fields, double time);
+// positions: 3 per point (x, y, z).
+std::string write_point_fields(const std::filesystem::path& h5_path, std::span<const double> positions,
+                               const std::vector<FieldView>& fields, double time);
+
+// A temporal collection: add() each snapshot's <Grid> (as returned above); the collection file is rewritten
+// atomically after each add, so ParaView can open it during a run.
+class FieldSeries {
+ public:
+  explicit FieldSeries(std::filesystem::path xdmf_path) : path_(std::move(xdmf_path)) {}
+  void add(const std::string& grid_xml);
+  std::size_t size() const { return grids_.size(); }
+
+ private:
+  std::filesystem::path path_;
+  std::vector<std::string> grids_;
+};
+
+std::filesystem::path xdmf_sidecar(const std::filesystem::path& h5_path);
+
+}  // namespace loom::io
