@@ -31,8 +31,9 @@ int main(int argc, char** argv) {
       std::cerr << "error: " << e.what() << " (see loom --help)\n";
       return 2;
     }
+    // Run the deepest selected command (`loom lattice dispersion` runs dispersion, not lattice).
     for (auto& s : subcommands)
-      if (s.command->selected()) return s.run(s.command->resolve());
+      if (s.command->selected() && s.command->app().get_subcommands().empty()) return s.run(s.command->resolve());
     // No runnable command: say what was wrong at the deepest level the user reached (`loom bench frob`).
     CLI::App* level = &app;
     while (!level->get_subcommands().empty()) level = level->get_subcommands().front();
