@@ -2,7 +2,12 @@
 execute_process(COMMAND git -C ${SRC} rev-parse --short=12 HEAD OUTPUT_VARIABLE commit
                 OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR commit STREQUAL "")
-  set(commit "unknown")
+  # No git (a copied tree, e.g. on the GPU machine): the caller may say which commit it is.
+  if(DEFINED ENV{LOOM_GIT_COMMIT})
+    set(commit "$ENV{LOOM_GIT_COMMIT}")
+  else()
+    set(commit "unknown")
+  endif()
 else()
   execute_process(COMMAND git -C ${SRC} status --porcelain --untracked-files=no OUTPUT_VARIABLE dirty
                   OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)

@@ -14,7 +14,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABL
 toml_flag=()
 [[ -f .carry/include/toml++/toml.h ]] && toml_flag=(-DLOOM_TOMLPP_INCLUDE_DIR="$PWD/.carry/include")
 
-status() { printf '%-28s %s\n' "$1" "$2" >> "$out/summary.txt"; }
+# Files left in $out (the device tool returns at most 8): configure.log build.log ctest.log sanitizer.log
+# ceilings.json report.txt.
+status() { printf '%-36s %s\n' "$1" "$2" >> "$out/summary.txt"; }
 : > "$out/summary.txt"
 
 t0=$(date +%s)
@@ -38,8 +40,9 @@ sanitizer_rc=0
 if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
     for t in test_core_parallel_for test_core_array; do
+      echo "=== compute-sanitizer --tool $tool $t" >> "$out/sanitizer.log"
       compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/$t" --gtest_filter='*cuda*' \
-        > "$out/sanitizer-$tool-$t.log" 2>&1
+        >> "$out/sanitizer.log" 2>&1
       rc=$?
       [[ $rc -ne 0 ]] && sanitizer_rc=$rc
       status "sanitizer $tool $t" "$([[ $rc -eq 0 ]] && echo clean || echo "FAILED rc=$rc")"
@@ -49,11 +52,15 @@ else
   status "compute-sanitizer" "not found"
 fi
 
-"$build/bin/loom" info > "$out/info.txt" 2>&1
-"$build/bin/loom" bench ceilings --json "$out/ceilings.json" > "$out/ceilings.txt" 2> "$out/ceilings.err"
+{
+  echo "=== loom info"
+  "$build/bin/loom" info 2>&1
+  echo "=== loom bench ceilings"
+  "$build/bin/loom" bench ceilings --json "$out/ceilings.json" 2>&1
+} > "$out/report.txt"
 bench_rc=$?
-
-echo "=== loom info"; cat "$out/info.txt"
-echo "=== loom bench ceilings (rc $bench_rc)"; cat "$out/ceilings.txt"; tail -3 "$out/ceilings.err"
+cat "$out/report.txt"
 echo "=== summary"; cat "$out/summary.txt"
+cat "$out/summary.txt" >> "$out/report.txt"
+rm -f "$out/summary.txt"
 [[ $test_rc -eq 0 && $sanitizer_rc -eq 0 && $bench_rc -eq 0 ]]
