@@ -102,6 +102,7 @@ void add_info_command(CLI::App& app, std::vector<Subcommand>& out) {
                                                         std::move(p), false);
   out.push_back({std::move(command), [](const io::Parameters& params) {
                    const auto j = collect_info();
+                   if (!comm::Communicator::world().is_root()) return 0;  // one report per job, not per rank
                    if (params.get_bool("json")) std::cout << j.dump(2) << "\n";
                    else print_info(j);
                    return 0;
