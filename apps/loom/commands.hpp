@@ -19,5 +19,6 @@ struct Subcommand {
 
 void add_info_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bench_commands(CLI::App& app, std::vector<Subcommand>& out);
+void add_lattice_commands(CLI::App& app, std::vector<Subcommand>& out);
 
 }  // namespace loom::app

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     std::vector<app::Subcommand> subcommands;
     app::add_info_command(app, subcommands);
     app::add_bench_commands(app, subcommands);
+    app::add_lattice_commands(app, subcommands);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,236 @@
+// `loom lattice ...`: the DEC grids of the DEC-GPE paper as replicable structures. `loom lattice` prints one
+// structure's facts (counts, volumes, dual edges, stability step, equal-work scale); `loom lattice dispersion`
+// writes the Bloch dispersion and anisotropy of its Laplacian; `loom lattice export` writes it for ParaView.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "commands.hpp"
+#include "loom/dec/crystal.hpp"
+#include "loom/dec/dispersion.hpp"
+#include "loom/dec/dispersion_plot.hpp"
+#include "loom/dec/equal_work.hpp"
+#include "loom/dec/replicable_structure.hpp"
+#include "loom/dec/vtk_export.hpp"
+#include "loom/io/run_directory.hpp"
+
+namespace loom::app {
+namespace {
+
+constexpr const char* scale_definition =
+    "equal work: s is the structure scale at which sum_i #J_i / (V s^3) / dt(s), with dt(s) = s^2 / max_i "
+    "(1/|B_i|) sum_F |F|/|E*| (eq. 11 without the potential), equals the cubic grid's 7 * 6 = 42 at edge 1; the "
+    "equal-work dual edge is s times the mean dual edge. Unit-scale lengths are for make_crystal's cell (cube of "
+    "edge 1; Z: hexagonal a = c = 1). Table 1 of the paper does not follow from this definition (see "
+    "src/loom/dec/equal_work.hpp)";
+
+void add_grid_key(io::Parameters& p) {
+  p.add("grid.type", "bcc", "the crystal lattice").one_of(dec::grid_type_names());
+}
+
+nlohmann::json structure_facts(const dec::ReplicableStructure& s) {
+  std::set<int> faces;
+  double vmin = s.cells.front().volume, vmax = vmin, vsum = 0;
+  for (const auto& c : s.cells) {
+    faces.insert(static_cast<int>(c.faces.size()));
+    vmin = std::min(vmin, c.volume);
+    vmax = std::max(vmax, c.volume);
+    vsum += c.volume;
+  }
+  const auto edges = dec::dual_edge_statistics(s);
+  const auto work = dec::work_figures(s);
+  const double scale = dec::equal_work_scale(s);
+  nlohmann::json j;
+  j["grid"] = std::string(dec::to_string(s.grid));
+  j["source"] = dec::make_crystal(s.grid).source;
+  j["structure_size"] = {s.size.x, s.size.y, s.size.z};
+  j["structure_volume"] = s.volume();
+  j["primal_vertices"] = s.primal_vertices.size();
+  j["cells_per_structure"] = s.cell_count();
+  j["faces_per_cell"] = std::vector<int>(faces.begin(), faces.end());
+  j["cell_volume_min"] = vmin;
+  j["cell_volume_max"] = vmax;
+  j["cell_volume_sum"] = vsum;
+  j["dual_edge_min"] = edges.min;
+  j["dual_edge_mean"] = edges.mean;
+  j["dual_edge_max"] = edges.max;
+  j["max_laplacian_diagonal"] = work.max_diagonal;
+  j["stability_time_step"] = dec::stability_time_step(s);
+  j["operations_per_structure"] = work.operations_per_step;
+  j["work_per_time_unit"] = work.work_per_time_unit();
+  j["equal_work_scale"] = scale;
+  j["equal_work_dual_edge"] = scale * edges.mean;
+  j["equal_work_dual_edge_min"] = scale * edges.min;
+  j["equal_work_dual_edge_max"] = scale * edges.max;
+  j["paper_table1_dual_edge"] = dec::paper_table1_dual_edge(s.grid);
+  j["scale_definition"] = scale_definition;
+  return j;
+}
+
+void print_facts(const nlohmann::json& j) {
+  const auto size = j["structure_size"].get<std::vector<double>>();
+  std::cout << fmt::format("{} grid: {}\n", dec::display_name(dec::parse_grid_type(j["grid"].get<std::string>())),
+                           j["source"].get<std::string>());
+  std::cout << fmt::format(
+      "structure: {:.6g} x {:.6g} x {:.6g} (unit cell), {} primal vertices, {} primal 3-cells "
+      "(m_s dual vertices, the unknowns)\n",
+      size[0], size[1], size[2], j["primal_vertices"].get<int>(), j["cells_per_structure"].get<int>());
+  std::cout << fmt::format("faces per cell: {}\n", fmt::join(j["faces_per_cell"].get<std::vector<int>>(), ", "));
+  std::cout << fmt::format("cell volumes |B|: {:.6g} .. {:.6g} (sum {:.6g} = structure volume {:.6g})\n",
+                           j["cell_volume_min"].get<double>(), j["cell_volume_max"].get<double>(),
+                           j["cell_volume_sum"].get<double>(), j["structure_volume"].get<double>());
+  std::cout << fmt::format("dual edges |E*|: min {:.6g}, mean {:.6g}, max {:.6g} (over every face of every cell)\n",
+                           j["dual_edge_min"].get<double>(), j["dual_edge_mean"].get<double>(),
+                           j["dual_edge_max"].get<double>());
+  std::cout << fmt::format("stability (eq. 11, no potential): max (1/|B|) sum |F|/|E*| = {:.6g}, dt < {:.6g}\n",
+                           j["max_laplacian_diagonal"].get<double>(), j["stability_time_step"].get<double>());
+  std::cout << fmt::format(
+      "work: sum #J_i = {:.0f} per structure, {:.6g} operations per time unit and volume "
+      "(cubic: 42)\n",
+      j["operations_per_structure"].get<double>(), j["work_per_time_unit"].get<double>());
+  std::cout << fmt::format(
+      "equal work: structure scale {:.4f}, dual edge mean {:.3f} (min {:.3f}, max {:.3f}); "
+      "the paper's Table 1: {:.2f}\n",
+      j["equal_work_scale"].get<double>(), j["equal_work_dual_edge"].get<double>(),
+      j["equal_work_dual_edge_min"].get<double>(), j["equal_work_dual_edge_max"].get<double>(),
+      j["paper_table1_dual_edge"].get<double>());
+  std::cout << "  (" << scale_definition << ")\n";
+}
+
+int run_lattice(const io::Parameters& p) {
+  const auto& s = dec::replicable_structure(dec::parse_grid_type(p.get_string("grid.type")));
+  const auto j = structure_facts(s);
+  if (p.get_bool("json"))
+    std::cout << j.dump(2) << "\n";
+  else
+    print_facts(j);
+  return 0;
+}
+
+io::RunDirectory open_run(const io::Parameters& p, const std::string& command) {
+  const std::string& dir = p.get_string("output.dir");
+  auto run =
+      io::RunDirectory::create(dir.empty() ? io::RunDirectory::default_path(command) : std::filesystem::path(dir),
+                               p.get_bool("output.overwrite"));
+  run.write_input(p);
+  return run;
+}
+
+std::string dispersion_csv(const std::vector<std::pair<dec::GridType, dec::DispersionReport>>& reports) {
+  std::ostringstream csv;
+  csv.precision(12);
+  csv << "grid,direction,kx,ky,kz,theta,phi,eigenvalue,ratio\n";
+  for (const auto& [grid, r] : reports)
+    for (std::size_t d = 0; d < r.samples.size(); ++d) {
+      const auto& s = r.samples[d];
+      const double theta = std::acos(std::clamp(s.direction.z, -1.0, 1.0));
+      const double phi = std::atan2(s.direction.y, s.direction.x);
+      csv << dec::to_string(grid) << ',' << d << ',' << r.k * s.direction.x << ',' << r.k * s.direction.y << ','
+          << r.k * s.direction.z << ',' << theta << ',' << phi << ',' << s.eigenvalue << ',' << s.ratio << '\n';
+    }
+  return csv.str();
+}
+
+int run_dispersion(const io::Parameters& p) {
+  const auto grid = dec::parse_grid_type(p.get_string("grid.type"));
+  const double k_edge = p.get_real("dispersion.k_edge");
+  const int directions = static_cast<int>(p.get_int("dispersion.directions"));
+  auto run = open_run(p, "lattice-dispersion");
+  // The cubic grid at the same |k| times dual edge is the reference every other grid is compared with.
+  std::vector<std::pair<dec::GridType, dec::DispersionReport>> reports;
+  reports.emplace_back(grid, dec::measure_dispersion(dec::replicable_structure(grid), k_edge, directions));
+  if (grid != dec::GridType::cubic)
+    reports.emplace_back(dec::GridType::cubic,
+                         dec::measure_dispersion(dec::replicable_structure(dec::GridType::cubic), k_edge, directions));
+  run.write_text("dispersion.csv", dispersion_csv(reports));
+
+  nlohmann::json summary;
+  summary["definition"] =
+      "ratio = (acoustic eigenvalue of the Bloch matrix V^-1/2 A(k) V^-1/2) / (-|k|^2), 1 exact; anisotropy = max - "
+      "min of the ratio over directions of k at fixed |k| * mean dual edge";
+  summary["k_edge"] = k_edge;
+  summary["directions"] = directions;
+  for (const auto& [g, r] : reports)
+    summary["grids"][std::string(dec::to_string(g))] = {{"k", r.k},
+                                                        {"mean_dual_edge", r.mean_dual_edge},
+                                                        {"ratio_min", r.ratio_min},
+                                                        {"ratio_max", r.ratio_max},
+                                                        {"ratio_mean", r.ratio_mean},
+                                                        {"anisotropy", r.anisotropy()}};
+  summary["grid"] = std::string(dec::to_string(grid));
+  summary["anisotropy"] = reports.front().second.anisotropy();
+
+  const auto& r = reports.front().second;
+  std::cout << fmt::format("{} dispersion at |k| * mean dual edge = {:g} ({} directions, |k| = {:.4g}):\n",
+                           dec::display_name(grid), k_edge, directions, r.k);
+  for (const auto& [g, rep] : reports)
+    std::cout << fmt::format("  {:>5}: eigenvalue / -|k|^2 in [{:.6f}, {:.6f}], mean {:.6f}, anisotropy {:.3e}\n",
+                             dec::display_name(g), rep.ratio_min, rep.ratio_max, rep.ratio_mean, rep.anisotropy());
+  if (p.get_bool("plot")) {
+    const std::string why = dec::plot_dispersion(run.file("dispersion.csv"), run.file("dispersion.png"));
+    if (why.empty())
+      summary["plot"] = "dispersion.png";
+    else
+      std::cerr << why << "\n";
+  }
+  run.write_summary(summary);
+  std::cerr << "wrote " << run.path().string() << "\n";
+  return 0;
+}
+
+int run_export(const io::Parameters& p) {
+  const auto grid = dec::parse_grid_type(p.get_string("grid.type"));
+  const auto& unit = dec::replicable_structure(grid);
+  const dec::ReplicableStructure s = p.get_bool("export.equal_work") ? unit.scaled(dec::equal_work_scale(unit)) : unit;
+  auto run = open_run(p, "lattice-export");
+  const auto files = dec::write_structure_vtk(run.file(std::string(dec::to_string(grid))), s);
+  run.write_summary(structure_facts(unit));
+  std::cout << fmt::format("{} structure (scale {:.4g}): {}, {}\n", dec::display_name(grid), s.scale,
+                           files.primal.string(), files.dual.string());
+  return 0;
+}
+
+void add_output_keys(io::Parameters& p) {
+  p.add("output.dir", "", "run directory (default runs/<command>-<date>-<time>)");
+  p.add("output.overwrite", false, "write into an existing non-empty run directory");
+}
+
+}  // namespace
+
+void add_lattice_commands(CLI::App& app, std::vector<Subcommand>& out) {
+  io::Parameters p;
+  add_grid_key(p);
+  p.add("json", false, "print one JSON object instead of text");
+  auto lattice = std::make_unique<io::ParameterCommand>(
+      app, "lattice", "DEC crystal lattices: a grid's replicable structure, dispersion, export", std::move(p), false);
+  CLI::App& parent = lattice->app();
+  out.push_back({std::move(lattice), run_lattice});
+
+  io::Parameters d;
+  add_grid_key(d);
+  d.add("dispersion.k_edge", 0.5, "|k| times the grid's mean dual edge length").greater_than(0);
+  d.add("dispersion.directions", 400, "directions of k, spread over the sphere").at_least(2);
+  d.add("plot", true, "also plot dispersion.png (needs /usr/bin/python3 with matplotlib)");
+  add_output_keys(d);
+  out.push_back({std::make_unique<io::ParameterCommand>(
+                     parent, "dispersion", "Bloch dispersion and anisotropy of the grid's Laplacian", std::move(d)),
+                 run_dispersion});
+
+  io::Parameters e;
+  add_grid_key(e);
+  e.add("export.equal_work", false, "export at the equal-work scale instead of the unit cell");
+  add_output_keys(e);
+  out.push_back({std::make_unique<io::ParameterCommand>(parent, "export",
+                                                        "Write one structure (cells and dual graph) as VTK for "
+                                                        "ParaView",
+                                                        std::move(e)),
+                 run_export});
+}
+
+}  // namespace loom::app
