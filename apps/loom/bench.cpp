@@ -74,6 +74,7 @@ void add_bench_commands(CLI::App& app, std::vector<Subcommand>& out) {
                                                         "Streaming bandwidth, FMA rates and DGEMM on each backend",
                                                         std::move(p), false),
                  run_ceilings});
+  add_bench_fmm_command(*bench, out);
 }
 
 }  // namespace loom::app

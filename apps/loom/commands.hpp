@@ -20,5 +20,7 @@ struct Subcommand {
 void add_info_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bench_commands(CLI::App& app, std::vector<Subcommand>& out);
 void add_lattice_commands(CLI::App& app, std::vector<Subcommand>& out);
+void add_fmm_command(CLI::App& app, std::vector<Subcommand>& out);
+void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench fmm`, under bench
 
 }  // namespace loom::app

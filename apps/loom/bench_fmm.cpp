@@ -1,0 +1,421 @@
+// `loom bench fmm`: the FMM's speed (issue 6's benchmark). A size sweep (10^4 .. 1.68 x 10^7 bodies, the paper's
+// load per GPU), error against time for p = 4..14 at one size, the GPU against the CPU, and the P2P kernel's
+// interactions per second against a plain direct-sum kernel and the FP32 ceiling measured in the same run.
+// Medians of repeated evaluations after warm-up; the tree is built once per configuration (timed apart).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "commands.hpp"
+#include "loom/core/array.hpp"
+#include "loom/core/backend.hpp"
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/fmm/bodies.hpp"
+#include "loom/fmm/direct.hpp"
+#include "loom/fmm/fmm.hpp"
+#include "loom/fmm/gpu_kernels.hpp"
+#include "loom/io/atomic_file.hpp"
+#include "loom/perf/ceilings.hpp"
+#include "loom/perf/timing.hpp"
+#include "loom/perf/work.hpp"
+#include "loom/version_info.hpp"
+
+namespace loom::app {
+namespace {
+
+constexpr double laplace_pair_flops = 20;  // per interaction: 3 sub, 3 mul + 2 fma (r^2), rsqrt, 8 for phi and grad
+
+std::vector<double> parse_list(const std::string& key, const std::string& text) {
+  std::vector<double> out;
+  std::stringstream s(text);
+  std::string item;
+  while (std::getline(s, item, ',')) {
+    try {
+      std::size_t used = 0;
+      const double v = std::stod(item, &used);
+      if (used != item.size() || !(v > 0)) throw std::invalid_argument(item);
+      out.push_back(v);
+    } catch (const std::exception&) {
+      throw UsageError(key + " = \"" + text + "\": expected a comma-separated list of positive numbers");
+    }
+  }
+  if (out.empty()) throw UsageError(key + " = \"" + text + "\": expected a comma-separated list of positive numbers");
+  return out;
+}
+
+struct Reference {  // direct sums at sampled targets
+  std::vector<Index> targets;
+  std::vector<double> potential;
+  std::vector<fmm::Vec3d> gradient, velocity, stretching;
+};
+
+struct Record {
+  std::string backend, kernel;
+  Index n = 0;
+  int p = 0, ncrit = 0;
+  double theta = 0;
+  fmm::Timings time;                // medians per phase
+  double evaluate = 0;              // median of the evaluation (all phases but the tree build)
+  double error_a = 0, error_b = 0;  // gradient and potential, or velocity and stretching
+  fmm::Statistics stats;
+  nlohmann::json to_json() const {
+    return {{"backend", backend},
+            {"kernel", kernel},
+            {"n", n},
+            {"p", p},
+            {"theta", theta},
+            {"ncrit", ncrit},
+            {"build", time.build},
+            {"traversal", time.traversal},
+            {"upward", time.upward},
+            {"m2l", time.m2l},
+            {"p2p", time.p2p},
+            {"downward", time.downward},
+            {"evaluate", evaluate},
+            {kernel == "laplace" ? "gradient_error" : "velocity_error", error_a},
+            {kernel == "laplace" ? "potential_error" : "stretching_error", error_b},
+            {"m2l_pairs", stats.m2l_pairs},
+            {"p2p_pairs", stats.p2p_pairs},
+            {"p2p_interactions", stats.p2p_interactions},
+            {"p2p_interactions_per_second", time.p2p > 0 ? stats.p2p_interactions / time.p2p : 0.0}};
+  }
+};
+
+void print_header() {
+  std::cout << fmt::format(
+      "{:<5} {:<11} {:>9} {:>3} {:>5} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "back",
+      "kernel", "n", "p", "theta", "ncrit", "build", "travers", "upward", "m2l", "p2p", "downward", "evaluate", "err_a",
+      "err_b", "P2P/s");
+}
+
+void print(const Record& r) {
+  std::cout << fmt::format(
+      "{:<5} {:<11} {:>9} {:>3} {:>5.2f} {:>5} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.2e} "
+      "{:>9.2e} {:>9.2e}\n",
+      r.backend, r.kernel, r.n, r.p, r.theta, r.ncrit, r.time.build, r.time.traversal, r.time.upward, r.time.m2l,
+      r.time.p2p, r.time.downward, r.evaluate, r.error_a, r.error_b,
+      r.time.p2p > 0 ? r.stats.p2p_interactions / r.time.p2p : 0.0);
+  std::cout.flush();
+}
+
+struct Bench {
+  const io::Parameters& p;
+  int warmup, repeats;
+  Index samples;
+  std::vector<Record> records;
+
+  // Evaluates `repeats` times after `warmup` runs with one evaluator (tree built once); medians per phase.
+  Record run(fmm::Evaluator& e, const std::string& kernel, const std::vector<fmm::Vec3d>& x,
+             const std::vector<double>& q, const std::vector<fmm::Vec3d>& alpha, const std::vector<double>& sigma,
+             const Reference& ref) {
+    std::vector<fmm::Timings> times;
+    fmm::LaplaceResult lr;
+    fmm::BiotSavartResult br;
+    for (int i = 0; i < warmup + repeats; ++i) {
+      fmm::Timings t;
+      if (kernel == "laplace") {
+        lr = e.laplace(q);
+        t = lr.time;
+      } else {
+        br = e.biot_savart(alpha, sigma);
+        t = br.time;
+      }
+      if (i >= warmup) times.push_back(t);
+    }
+    Record r;
+    r.backend = std::string(core::to_string(e.options().backend));
+    r.kernel = kernel;
+    r.n = static_cast<Index>(x.size());
+    r.p = e.options().order;
+    r.theta = e.options().theta;
+    r.ncrit = e.options().ncrit;
+    auto median = [&](auto field) {
+      std::vector<double> v;
+      for (const auto& t : times) v.push_back(field(t));
+      return perf::summarize(v).median;
+    };
+    r.time.build = times.front().build;
+    r.time.traversal = median([](const fmm::Timings& t) { return t.traversal; });
+    r.time.upward = median([](const fmm::Timings& t) { return t.upward; });
+    r.time.m2l = median([](const fmm::Timings& t) { return t.m2l; });
+    r.time.p2p = median([](const fmm::Timings& t) { return t.p2p; });
+    r.time.downward = median([](const fmm::Timings& t) { return t.downward; });
+    r.evaluate = median([](const fmm::Timings& t) { return t.total() - t.build; });
+    std::vector<double> fphi;
+    std::vector<fmm::Vec3d> fa, fb;
+    for (Index i : ref.targets) {
+      const auto k = static_cast<std::size_t>(i);
+      if (kernel == "laplace") {
+        fphi.push_back(lr.potential[k]);
+        fa.push_back(lr.gradient[k]);
+      } else {
+        fa.push_back(br.velocity[k]);
+        fb.push_back(br.stretching[k]);
+      }
+    }
+    if (!ref.targets.empty()) {
+      if (kernel == "laplace") {
+        r.error_a = fmm::relative_l2_error(fa, ref.gradient);
+        r.error_b = fmm::relative_l2_error(fphi, ref.potential);
+      } else {
+        r.error_a = fmm::relative_l2_error(fa, ref.velocity);
+        r.error_b = fmm::relative_l2_error(fb, ref.stretching);
+      }
+    }
+    r.stats = kernel == "laplace" ? lr.stats : br.stats;
+    print(r);
+    records.push_back(r);
+    return r;
+  }
+};
+
+int run_bench_fmm(const io::Parameters& p) {
+  const std::string choice = p.get_string("backend");
+  const std::vector<core::Backend> backends =
+      choice == "all" ? core::available_backends() : std::vector<core::Backend>{core::parse_backend(choice, "backend")};
+  const bool quick = p.get_bool("quick");
+  Bench bench{
+      p, static_cast<int>(p.get_int("warmup")), static_cast<int>(p.get_int("repeats")), p.get_int("samples"), {}};
+  const auto sizes = parse_list("sizes", quick ? std::string("5000,10000") : p.get_string("sizes"));
+  const auto orders = parse_list("orders", quick ? std::string("4,8") : p.get_string("orders"));
+  const auto thetas = parse_list("thetas", p.get_string("thetas"));
+  const Index sweep_n = quick ? 10000 : p.get_int("sweep_n");
+  const Index cpu_max_n = p.get_int("cpu_max_n");
+  const int p_default = static_cast<int>(p.get_int("p"));
+  const bool single = p.get_string("precision") == "single";
+  const std::string kernels = p.get_string("kernel");
+  auto ncrit_for = [&](core::Backend b) {
+    return static_cast<int>(b == core::Backend::cuda ? p.get_int("ncrit_gpu") : p.get_int("ncrit_cpu"));
+  };
+
+  nlohmann::json j;
+  j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
+  j["cpu_threads"] = core::cpu_threads();
+  nlohmann::json devices = nlohmann::json::array();
+  std::cerr << fmt::format("loom bench fmm: {} CPU threads", core::cpu_threads());
+  for (auto b : backends)
+    if (b == core::Backend::cuda) {
+      const auto info = cuda::device_info(cuda::current_device());
+      std::cerr << fmt::format("; cuda device {} ({} SMs)", info.name, info.multiprocessors);
+      devices.push_back({{"name", info.name}, {"multiprocessors", info.multiprocessors}});
+    }
+  std::cerr << "\n";
+  j["devices"] = devices;
+
+  // The yardstick: a plain direct-sum kernel on each backend.
+  nlohmann::json yard = nlohmann::json::array();
+  std::map<core::Backend, double> direct_rate;
+  for (auto b : backends) {
+    const Index n = b == core::Backend::cuda ? (quick ? 32768 : 262144) : (quick ? 2000 : 16384);
+    const auto x = fmm::make_positions(fmm::Distribution::cube, n, 7);
+    const auto q = fmm::make_uniform(n, -1, 1, 8);
+    perf::TimingSummary t;
+    if (b == core::Backend::cuda) {
+      auto xs = core::Array<fmm::Vec3d>::from(std::span<const fmm::Vec3d>(x));
+      auto qs = core::Array<double>::from(std::span<const double>(q));
+      core::Array<double> out(static_cast<std::size_t>(4 * n));
+      const fmm::Vec3d* xd = xs.read(core::Where::device);
+      const double* qd = qs.read(core::Where::device);
+      double* od = out.write(core::Where::device);
+      core::Stopwatch w(b);
+      t = perf::time_repeated(1, 5, [&] {
+        w.start();
+        fmm::gpu::direct_laplace(n, xd, qd, od);
+        return w.stop();
+      });
+    } else {
+      const auto all = fmm::sample_targets(n, n);
+      std::vector<double> phi;
+      std::vector<fmm::Vec3d> grad;
+      t = perf::time_repeated(1, 3, [&] {
+        core::WallTimer w;
+        fmm::direct_laplace(x, q, all, phi, grad);
+        return w.seconds();
+      });
+    }
+    const double rate = double(n) * double(n) / t.median;
+    direct_rate[b] = rate;
+    std::cout << fmt::format("direct-sum kernel ({}, n {}): {:.3e} interactions/s ({:.2f} TFLOP/s at {} flops each)\n",
+                             core::to_string(b), n, rate, rate * laplace_pair_flops * 1e-12, laplace_pair_flops);
+    yard.push_back({{"backend", std::string(core::to_string(b))},
+                    {"n", n},
+                    {"seconds", t.median},
+                    {"interactions_per_second", rate}});
+  }
+  j["direct_kernel"] = yard;
+
+  print_header();
+  // 1. Size sweep at the default order and first theta.
+  std::map<Index, Reference> refs;
+  auto reference = [&](Index n, const std::string& kernel, const std::vector<fmm::Vec3d>& x,
+                       const std::vector<double>& q, const std::vector<fmm::Vec3d>& alpha,
+                       const std::vector<double>& sigma) {
+    Reference ref;
+    // at most ~2e9 direct interactions (2e8 for the costlier Biot-Savart pairs) per reference
+    const Index budget = kernel == "laplace" ? 2000000000 : 200000000;
+    ref.targets = fmm::sample_targets(n, std::min<Index>(bench.samples, std::max<Index>(10, budget / n)));
+    if (kernel == "laplace")
+      fmm::direct_laplace(x, q, ref.targets, ref.potential, ref.gradient);
+    else
+      fmm::direct_biot_savart(x, alpha, sigma, ref.targets, ref.velocity, ref.stretching);
+    return ref;
+  };
+  for (const std::string kernel : {"laplace", "biot-savart"}) {
+    if (kernels != "both" && kernels != kernel) continue;
+    for (double nd : sizes) {
+      const auto n = static_cast<Index>(nd);
+      const bool any = std::any_of(backends.begin(), backends.end(),
+                                   [&](core::Backend b) { return b == core::Backend::cuda || n <= cpu_max_n; });
+      if (!any) continue;  // too large for the CPU, and no GPU here
+      const auto x = fmm::make_positions(fmm::Distribution::cube, n, 1);
+      const auto q = kernel == "laplace" ? fmm::make_uniform(n, -1, 1, 2) : std::vector<double>{};
+      const auto alpha = kernel == "laplace" ? std::vector<fmm::Vec3d>{} : fmm::make_uniform_vectors(n, -1, 1, 3);
+      const std::vector<double> sigma(kernel == "laplace" ? 0 : static_cast<std::size_t>(n),
+                                      2.0 / std::cbrt(double(n)));
+      const Reference ref = reference(n, kernel, x, q, alpha, sigma);
+      for (auto b : backends) {
+        if (b == core::Backend::cpu && n > cpu_max_n) continue;
+        fmm::Options o;
+        o.order = p_default;
+        o.theta = thetas.front();
+        o.ncrit = ncrit_for(b);
+        o.backend = b;
+        o.single_precision = single;
+        fmm::Evaluator e(o);
+        e.set_positions(x);
+        bench.run(e, kernel, x, q, alpha, sigma, ref);
+      }
+    }
+  }
+
+  // 2. Error against time at sweep_n: every order and theta, Laplace, on each backend.
+  const bool sweep_runs = std::any_of(backends.begin(), backends.end(), [&](core::Backend b) {
+    return b == core::Backend::cuda || sweep_n <= cpu_max_n;
+  });
+  if (kernels != "biot-savart" && sweep_runs) {
+    const auto x = fmm::make_positions(fmm::Distribution::cube, sweep_n, 1);
+    const auto q = fmm::make_uniform(sweep_n, -1, 1, 2);
+    const Reference ref = reference(sweep_n, "laplace", x, q, {}, {});
+    const auto cpu_orders = parse_list("cpu_orders", quick ? std::string("4,8") : p.get_string("cpu_orders"));
+    for (auto b : backends) {
+      if (b == core::Backend::cpu && sweep_n > cpu_max_n) continue;
+      const auto& use_orders = b == core::Backend::cpu ? cpu_orders : orders;
+      for (double theta : thetas) {
+        fmm::Options o;
+        o.order = static_cast<int>(use_orders.front());
+        o.theta = theta;
+        o.ncrit = ncrit_for(b);
+        o.backend = b;
+        o.single_precision = single;
+        fmm::Evaluator e(o);
+        e.set_positions(x);
+        for (double order : use_orders) {
+          e.set_order(static_cast<int>(order));
+          bench.run(e, "laplace", x, q, {}, {}, ref);
+        }
+      }
+    }
+    // The fastest evaluation at each accuracy target, per backend.
+    for (auto b : backends) {
+      for (double target : {1e-4, 1e-6}) {
+        const Record* best = nullptr;
+        for (const auto& r : bench.records)
+          if (r.backend == core::to_string(b) && r.n == sweep_n && r.kernel == "laplace" && r.error_a <= target &&
+              (!best || r.evaluate < best->evaluate))
+            best = &r;
+        if (best)
+          std::cout << fmt::format(
+              "fastest {} evaluation of {} bodies at gradient error <= {:.0e}: {:.4f} s (p {}, "
+              "theta {}, error {:.2e}; with the tree build {:.4f} s)\n",
+              core::to_string(b), sweep_n, target, best->evaluate, best->p, best->theta, best->error_a,
+              best->evaluate + best->time.build);
+      }
+    }
+  }
+  // The machine's ceilings, measured in the same run (last: BLAS threads left spinning would slow the FMM).
+  std::vector<perf::Ceiling> ceilings;
+  for (auto b : backends) {
+    auto c = perf::measure_ceilings(b, perf::quick_ceiling_options());
+    ceilings.insert(ceilings.end(), c.begin(), c.end());
+  }
+  j["ceilings"] = perf::to_json(ceilings);
+  for (auto b : backends) {
+    // the GPU's direct kernel runs in float, the CPU's in double
+    const char* name = b == core::Backend::cuda ? "fma_fp32" : "fma_fp64";
+    const auto ceiling = perf::find_ceiling(ceilings, b, name);
+    if (ceiling && direct_rate.count(b))
+      std::cout << fmt::format(
+          "{} {} ceiling {:.2f} TFLOP/s: the direct-sum kernel reaches {:.0f}% of it at {} flops "
+          "per interaction\n",
+          core::to_string(b), name, *ceiling * 1e-12, 100 * direct_rate[b] * laplace_pair_flops / *ceiling,
+          laplace_pair_flops);
+  }
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& r : bench.records) {
+    auto rj = r.to_json();
+    const auto b = r.backend == "cuda" ? core::Backend::cuda : core::Backend::cpu;
+    // Work (DESIGN.md, "Work is counted"): the O(p^4) M2L does 8 flops per complex multiply-add, p^2 of them per
+    // local coefficient (n, m); the Laplace P2P laplace_pair_flops per interaction. Rates against the FMA
+    // ceiling of the precision the kernels ran in.
+    const int ncomp = r.kernel == "laplace" ? 1 : 3;
+    double per_m2l = 0;
+    for (int n = 0; n < r.p; ++n) per_m2l += 8.0 * (n + 1) * r.p * r.p * ncomp;
+    const perf::Work m2l_work{0, per_m2l * double(r.stats.m2l_pairs)};
+    const perf::Work p2p_work{0, r.kernel == "laplace" ? laplace_pair_flops * r.stats.p2p_interactions : 0.0};
+    const bool fp32 = b == core::Backend::cuda && single;
+    const auto ceiling = perf::find_ceiling(ceilings, b, fp32 ? "fma_fp32" : "fma_fp64");
+    rj["m2l_flops"] = m2l_work.flops;
+    rj["m2l_flops_per_second"] = perf::rates(m2l_work, r.time.m2l).flops_per_second;
+    if (p2p_work.flops > 0) rj["p2p_flops_per_second"] = perf::rates(p2p_work, r.time.p2p).flops_per_second;
+    if (ceiling && *ceiling > 0) {
+      rj["m2l_fraction_of_fma_ceiling"] = perf::rates(m2l_work, r.time.m2l).flops_per_second / *ceiling;
+      if (p2p_work.flops > 0)
+        rj["p2p_fraction_of_fma_ceiling"] = perf::rates(p2p_work, r.time.p2p).flops_per_second / *ceiling;
+    }
+    if (direct_rate.count(b) && r.time.p2p > 0 && r.kernel == "laplace")
+      rj["p2p_rate_over_direct_kernel"] = r.stats.p2p_interactions / r.time.p2p / direct_rate[b];
+    runs.push_back(rj);
+  }
+  j["runs"] = runs;
+  if (const auto& path = p.get_string("json"); !path.empty()) {
+    io::write_file_atomically(path, j.dump(2) + "\n");
+    std::cerr << "wrote " << path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out) {
+  io::Parameters p;
+  p.add("backend", "all", "backend to measure").one_of({"all", "auto", "cpu", "cuda"});
+  p.add("kernel", "both", "kernels of the size sweep").one_of({"laplace", "biot-savart", "both"});
+  p.add("sizes", "10000,100000,1000000,16777216", "body counts of the size sweep (uniform cube)");
+  p.add("cpu_max_n", 1000000, "largest body count run on the CPU").at_least(1);
+  p.add("p", 10, "expansion order of the size sweep").at_least(1).at_most(16);
+  p.add("sweep_n", 1000000, "body count of the error-against-time sweep").at_least(1);
+  p.add("orders", "4,6,8,10,12,14", "orders of the error-against-time sweep (GPU)");
+  p.add("cpu_orders", "4,6,8,10,12", "orders of the error-against-time sweep on the CPU");
+  p.add("thetas", "0.4,0.6", "acceptance criteria of the sweep (the first also for the size sweep)");
+  p.add("ncrit_cpu", 64, "leaf size on the CPU").at_least(1);
+  p.add("ncrit_gpu", 64, "leaf size on the GPU").at_least(1);
+  p.add("precision", "single", "GPU P2P and M2L kernels").one_of({"single", "double"});
+  p.add("samples", 200, "targets checked against direct summation per configuration").at_least(0);
+  p.add("repeats", 3, "timed evaluations; medians are reported").at_least(1);
+  p.add("warmup", 1, "untimed evaluations first").at_least(0);
+  p.add("quick", false, "small sizes and few orders (a smoke test, not a measurement)");
+  p.add("json", "", "also write the results as JSON to this file");
+  out.push_back({std::make_unique<io::ParameterCommand>(
+                     bench, "fmm", "FMM: size sweep, error against time, GPU against CPU, P2P against direct sum",
+                     std::move(p), false),
+                 run_bench_fmm});
+}
+
+}  // namespace loom::app

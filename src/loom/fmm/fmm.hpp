@@ -1,0 +1,102 @@
+// The fast multipole method (the paper's section on the FMM): an adaptive multisection tree, P2M and M2M up
+// the tree, a dual tree traversal collecting M2L and P2P pairs, the pairs evaluated in batches, L2L and L2P
+// down the tree; on the CPU (OpenMP) or the GPU (CUDA, with single-precision P2P and M2L kernels). Kernels:
+// Laplace potential and gradient, and the vortex method's Biot-Savart velocity and stretching with the
+// Gaussian cutoff (near field regularised, far field from three expansions of alpha/r, the curl taken at L2P).
+// Optional periodic images (3^3 near images in the traversal, further image levels through the multipoles).
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "loom/core/backend.hpp"
+#include "loom/fmm/real.hpp"
+#include "loom/fmm/traversal.hpp"
+#include "loom/fmm/tree.hpp"
+
+namespace loom::fmm {
+
+enum class Kernel { laplace, biot_savart };
+std::string_view to_string(Kernel k);
+
+struct Options {
+  int order = 10;      // p: expansions keep degrees n < p (p(p+1)/2 terms)
+  double theta = 0.4;  // multipole acceptance criterion |dX| theta > R_A + R_B
+  int ncrit = 64;      // most bodies per leaf
+  core::Backend backend = core::Backend::cpu;
+  bool single_precision = true;  // CUDA backend: P2P and M2L in float (the paper's setting); else double
+  double guard = 6.0;            // Biot-Savart: M2L only for cells also this many core radii sigma apart
+  // Periodic boundaries on a cube [box_lower, box_lower + period)^3 (every body must lie inside).
+  bool periodic = false;
+  double period = 0;
+  Vec3d box_lower{};
+  int image_levels = 6;  // further image levels beyond the 3^3 near images (each 3x larger)
+  // Periodic: remove the surface terms of the cube-order lattice sum (the dipole's linear potential and the
+  // constant from the second moment), giving Ewald's sums with tinfoil boundary. Periodic sums assume a
+  // neutral system (sum q = 0; for Biot-Savart sum alpha = 0).
+  bool tinfoil = true;
+};
+
+// Checks the options (order in [1, max_order], theta in (0, 1), ncrit >= 1, ...); throws UsageError.
+void validate(const Options& options);
+
+struct Timings {  // seconds; on the GPU, traversal includes sending the lists to the device
+  double build = 0, upward = 0, traversal = 0, m2l = 0, p2p = 0, downward = 0;
+  double total() const { return build + upward + traversal + m2l + p2p + downward; }
+};
+
+struct Statistics {
+  Index bodies = 0;
+  int cells = 0, leaves = 0, levels = 0;
+  Index m2l_pairs = 0, p2p_pairs = 0;
+  double p2p_interactions = 0;  // body-body interactions evaluated directly
+};
+
+struct LaplaceResult {
+  std::vector<double> potential;  // phi_i = sum_{j != i} q_j / |x_i - x_j|
+  std::vector<Vec3d> gradient;    // grad_{x_i} phi_i
+  Timings time;
+  Statistics stats;
+};
+
+struct BiotSavartResult {
+  std::vector<Vec3d> velocity;    // u_i = (1/4pi) sum_j g(rho)/|r|^3 (alpha_j x r)
+  std::vector<Vec3d> stretching;  // (alpha_i . grad) u (x_i)
+  Timings time;
+  Statistics stats;
+};
+
+// An FMM over one set of bodies (sources and targets). The tree is built once by set_positions() and reused
+// by every evaluation until the positions change (the vortex method reinitialises onto the same lattice).
+class Evaluator {
+ public:
+  explicit Evaluator(Options options);
+  ~Evaluator();
+  Evaluator(Evaluator&&) noexcept;
+  Evaluator& operator=(Evaluator&&) noexcept;
+
+  void set_positions(std::span<const Vec3d> positions);
+  LaplaceResult laplace(std::span<const double> charges);
+  BiotSavartResult biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma);
+  // The Gaussian RBF sum w_i = sum_j alpha_j zeta_sigma_j(x_i - x_j) (P2P only, pairs within cutoff * sigma).
+  std::vector<Vec3d> gaussian_sum(std::span<const Vec3d> alpha, std::span<const double> sigma, double cutoff = 8);
+
+  // A new expansion order, keeping the tree and the interaction lists (they do not depend on p).
+  void set_order(int order);
+
+  const Tree& tree() const;
+  const Options& options() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+// One-shot conveniences.
+LaplaceResult laplace(std::span<const Vec3d> positions, std::span<const double> charges, const Options& options);
+BiotSavartResult biot_savart(std::span<const Vec3d> positions, std::span<const Vec3d> alpha,
+                             std::span<const double> sigma, const Options& options);
+
+}  // namespace loom::fmm

@@ -1,0 +1,175 @@
+// Tree construction: level by level, every cell of a level split in parallel tasks; each split is up to three
+// levels of bisection by std::nth_element (linear time, no sort) along the longest side, large halves again in
+// parallel tasks.
+#include "loom/fmm/tree.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "loom/core/error.hpp"
+
+namespace loom::fmm {
+namespace {
+
+struct Item {
+  Vec3d x;
+  Index index;
+};
+
+struct Box {
+  Vec3d lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+};
+
+Box bounding_box(const Item* items, Index n) {
+  Box b;
+  for (Index i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) {
+      b.lo[d] = std::min(b.lo[d], items[i].x[d]);
+      b.hi[d] = std::max(b.hi[d], items[i].x[d]);
+    }
+  return b;
+}
+
+struct Range {
+  Index begin, count;
+};
+
+// Bisects r along the longest side of its bounding box; returns the count of the lower part. The split is at
+// the median, unless that lies outside the middle half of the side (a clustered distribution): then at the
+// nearer quarter point, so that cells also shrink geometrically and stay compact instead of all reaching out
+// to the outliers. Either way one nth_element does the split.
+Index bisect(Item* items, Range r) {
+  const Box b = bounding_box(items + r.begin, r.count);
+  int axis = 0;
+  for (int d = 1; d < 3; ++d)
+    if (b.hi[d] - b.lo[d] > b.hi[axis] - b.lo[axis]) axis = d;
+  Item* first = items + r.begin;
+  auto less = [axis](const Item& a, const Item& c) { return a.x[axis] < c.x[axis]; };
+  Index half = r.count / 2;
+  std::nth_element(first, first + half, first + r.count, less);
+  const double lo = b.lo[axis], extent = b.hi[axis] - b.lo[axis], median = first[half].x[axis];
+  const double bounded = std::clamp(median, lo + 0.25 * extent, lo + 0.75 * extent);
+  if (extent > 0 && bounded != median) {
+    half = std::count_if(first, first + r.count, [&](const Item& it) { return it.x[axis] < bounded; });
+    std::nth_element(first, first + half, first + r.count, less);
+  }
+  return half;
+}
+
+// Bisects r recursively while it holds more than ncrit bodies, at most three times deep; the parts land in
+// slots[slot ..] in left-to-right order. Large ranges split their halves in parallel tasks.
+void multisect_into(Item* items, Range r, int ncrit, int depth, int slot, std::array<Range, 8>& slots,
+                    std::array<char, 8>& used) {
+  if (depth == 3 || r.count <= ncrit) {
+    slots[static_cast<std::size_t>(slot)] = r;
+    used[static_cast<std::size_t>(slot)] = 1;
+    return;
+  }
+  const Index half = bisect(items, r);
+  const int width = 1 << (2 - depth);
+  const Range lower{r.begin, half}, upper{r.begin + half, r.count - half};
+  if (r.count > 100000) {
+#pragma omp task shared(slots, used)
+    multisect_into(items, lower, ncrit, depth + 1, slot, slots, used);
+#pragma omp task shared(slots, used)
+    multisect_into(items, upper, ncrit, depth + 1, slot + width, slots, used);
+#pragma omp taskwait
+  } else {
+    multisect_into(items, lower, ncrit, depth + 1, slot, slots, used);
+    multisect_into(items, upper, ncrit, depth + 1, slot + width, slots, used);
+  }
+}
+
+// Splits a cell's range into 2..8 ranges.
+std::vector<Range> multisect(Item* items, Range whole, int ncrit) {
+  std::array<Range, 8> slots{};
+  std::array<char, 8> used{};
+  multisect_into(items, whole, ncrit, 0, 0, slots, used);
+  std::vector<Range> parts;
+  for (std::size_t k = 0; k < 8; ++k)
+    if (used[k]) parts.push_back(slots[k]);
+  return parts;
+}
+
+void set_geometry(Cell& c, const Item* items) {
+  const Box b = bounding_box(items + c.begin, c.count);
+  c.center = 0.5 * (b.lo + b.hi);
+  double r2 = 0;
+  for (Index i = c.begin; i < c.begin + c.count; ++i) r2 = std::max(r2, norm2(items[i].x - c.center));
+  c.radius = std::sqrt(r2);
+}
+
+}  // namespace
+
+Tree::Tree(std::span<const Vec3d> points, int ncrit) : ncrit_(ncrit) {
+  LOOM_REQUIRE(ncrit >= 1, "fmm::Tree: ncrit must be at least 1");
+  const Index n = static_cast<Index>(points.size());
+  std::vector<Item> items(points.size());
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) items[static_cast<std::size_t>(i)] = {points[static_cast<std::size_t>(i)], i};
+
+  Cell root;
+  root.begin = 0;
+  root.count = n;
+  if (n > 0) set_geometry(root, items.data());
+  cells_.push_back(root);
+  level_offsets_ = {0, 1};
+
+  for (int level = 0;; ++level) {
+    const int first = level_offsets_[static_cast<std::size_t>(level)];
+    const int last = level_offsets_[static_cast<std::size_t>(level) + 1];
+    std::vector<std::vector<Range>> parts(static_cast<std::size_t>(last - first));
+    // Few large cells near the root, many small ones below: tasks balance both.
+#pragma omp parallel
+#pragma omp single
+    for (int c = first; c < last; ++c) {
+      const Cell& cell = cells_[static_cast<std::size_t>(c)];
+      if (cell.count <= ncrit) continue;
+#pragma omp task firstprivate(c) shared(parts, items)
+      parts[static_cast<std::size_t>(c - first)] = multisect(
+          items.data(), {cells_[static_cast<std::size_t>(c)].begin, cells_[static_cast<std::size_t>(c)].count}, ncrit);
+    }
+    int added = 0;
+    for (int c = first; c < last; ++c) {
+      auto& ranges = parts[static_cast<std::size_t>(c - first)];
+      if (ranges.empty()) continue;
+      Cell& parent = cells_[static_cast<std::size_t>(c)];
+      parent.child_begin = static_cast<int>(cells_.size());
+      parent.child_count = static_cast<int>(ranges.size());
+      for (const Range& r : ranges) {
+        Cell child;
+        child.begin = r.begin;
+        child.count = r.count;
+        child.parent = c;
+        child.level = level + 1;
+        cells_.push_back(child);
+        ++added;
+      }
+    }
+    if (added == 0) break;
+    const int new_first = last, new_last = static_cast<int>(cells_.size());
+#pragma omp parallel for schedule(dynamic, 4)
+    for (int c = new_first; c < new_last; ++c) set_geometry(cells_[static_cast<std::size_t>(c)], items.data());
+    level_offsets_.push_back(new_last);
+  }
+
+  order_.resize(points.size());
+  positions_.resize(points.size());
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) {
+    order_[static_cast<std::size_t>(i)] = items[static_cast<std::size_t>(i)].index;
+    positions_[static_cast<std::size_t>(i)] = items[static_cast<std::size_t>(i)].x;
+  }
+  leaf_of_body_.assign(points.size(), -1);
+  for (int c = 0; c < static_cast<int>(cells_.size()); ++c) {
+    const Cell& cell = cells_[static_cast<std::size_t>(c)];
+    if (!cell.leaf()) continue;
+    leaves_.push_back(c);
+    for (Index i = cell.begin; i < cell.begin + cell.count; ++i) leaf_of_body_[static_cast<std::size_t>(i)] = c;
+  }
+}
+
+}  // namespace loom::fmm
