@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# `make demo`: runs loom's main job on the best backend present and says where its outputs are.
-# Until the GPE system lands the main job is the machine survey: `loom info` and `loom bench ceilings`.
+# `make demo`: runs loom's main job, a short GPE vortex run (examples/gpe/demo.toml), on the best backend present
+# and says where its outputs are.
 set -euo pipefail
 build=${1:-build}
 loom="$build/bin/loom"
-out=runs/demo
-mkdir -p "$out"
 "$loom" info
 echo
-"$loom" bench ceilings --repeats 5 --json "$out/ceilings.json"
+"$loom" gpe examples/gpe/demo.toml
 echo
-echo "demo outputs: $out/ceilings.json (measured ceilings, JSON)"
+echo "demo outputs in runs/demo-gpe/: E_t.png (E(t) and RMSE(t)), density_z0_initial.png and density_z0_final.png"
+echo "(|psi|^2 at z = 0), series.csv, summary.json, psi.xdmf (open in ParaView), checkpoint.h5"

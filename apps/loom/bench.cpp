@@ -75,6 +75,7 @@ void add_bench_commands(CLI::App& app, std::vector<Subcommand>& out) {
                                                         std::move(p), false),
                  run_ceilings});
   add_bench_fmm_command(*bench, out);
+  add_bench_gpe_command(*bench, out);
 }
 
 }  // namespace loom::app

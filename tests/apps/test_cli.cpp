@@ -98,6 +98,11 @@ TEST(Cli, CudaBackendWithoutDeviceIsAUsageError) {
   EXPECT_NE(r.err.find("backend = \"cuda\""), std::string::npos) << r.err;
 }
 
+TEST(Cli, RepeatedFlagTakesTheLastValue) {
+  const Result r = run("bench ceilings --backend gpu --backend cpu --repeats 0 --repeats 1 --quick --json /dev/null");
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 TEST(Cli, HelpOnEverySubcommand) {
   const Result top = run("--help");
   EXPECT_EQ(top.code, 0);

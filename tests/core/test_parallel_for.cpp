@@ -71,6 +71,16 @@ TEST_P(ParallelFor, SumIsReproducible) {
   for (int r = 0; r < 3; ++r) EXPECT_EQ(parallel_sum(b, n, [=] LOOM_HOST_DEVICE(Index i) { return p[i]; }), first);
 }
 
+TEST_P(ParallelFor, MaxFindsTheLargestValue) {
+  const Backend b = GetParam();
+  const Index n = 1'234'567, peak = 987'654;
+  const double m = parallel_max(b, n, [=] LOOM_HOST_DEVICE(Index i) {
+    return i == peak ? 5.5 : std::sin(double(i));  // |sin| <= 1 elsewhere
+  });
+  EXPECT_EQ(m, 5.5);
+  EXPECT_EQ(parallel_max(b, 0, [=] LOOM_HOST_DEVICE(Index) { return 1.0; }), -HUGE_VAL);
+}
+
 TEST_P(ParallelFor, EmptyRangeDoesNothing) {
   const Backend b = GetParam();
   EXPECT_EQ(parallel_sum(b, 0, [=] LOOM_HOST_DEVICE(Index) { return 1.0; }), 0.0);

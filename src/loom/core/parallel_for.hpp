@@ -1,7 +1,7 @@
 // core::parallel_for(backend, n, body) runs body(i) for i in [0, n): an OpenMP loop on the CPU backend, a CUDA
 // kernel on the CUDA backend. The body is a LOOM_HOST_DEVICE functor or lambda capturing by value (pointers
 // from Array::read/write for the backend's side). core::parallel_sum does the same for a sum of body(i),
-// deterministically for a given backend, size and thread count.
+// deterministically for a given backend, size and thread count; core::parallel_max for the largest body(i).
 //
 // A file that calls these with Backend::cuda must be compiled by nvcc: list it with loom_backend_sources() in
 // CMake (it stays a plain C++ file in CPU-only builds). Compiled by the host compiler, the CUDA branch throws.
@@ -9,6 +9,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,23 @@ double parallel_sum(Backend backend, Index n, const Body& body) {
   return cuda_detail::launch_sum(n, body);
 #else
   detail::cuda_loop_not_compiled("parallel_sum");
+#endif
+}
+
+// Largest body(i) over [0, n) (-infinity for an empty range); exact, hence reproducible, on every backend.
+template <class Body>
+double parallel_max(Backend backend, Index n, const Body& body) {
+  if (n <= 0) return -HUGE_VAL;
+  if (backend == Backend::cpu) {
+    double m = -HUGE_VAL;
+#pragma omp parallel for schedule(static) reduction(max : m)
+    for (Index i = 0; i < n; ++i) m = std::max(m, double(body(i)));
+    return m;
+  }
+#if defined(__CUDACC__)
+  return cuda_detail::launch_max(n, body);
+#else
+  detail::cuda_loop_not_compiled("parallel_max");
 #endif
 }
 

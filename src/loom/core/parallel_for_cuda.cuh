@@ -37,6 +37,19 @@ void launch_for(Index n, const Body& body) {
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
+// A small device buffer per host thread for per-block partial results, reused across calls (the reductions
+// of one step are small and frequent).
+inline double* reduction_scratch() {
+  thread_local struct Partials {
+    double* device = nullptr;
+    ~Partials() {
+      if (device) cudaFree(device);
+    }
+  } partials;
+  if (partials.device == nullptr) LOOM_CUDA_CHECK(cudaMalloc(&partials.device, sum_blocks * sizeof(double)));
+  return partials.device;
+}
+
 template <class Body>
 __global__ void __launch_bounds__(threads_per_block) sum_kernel(Index n, Body body, double* partials) {
   __shared__ double buffer[threads_per_block];
@@ -54,19 +67,42 @@ __global__ void __launch_bounds__(threads_per_block) sum_kernel(Index n, Body bo
 
 template <class Body>
 double launch_sum(Index n, const Body& body) {
-  // A small device buffer per host thread, reused across calls (the sums of one step are small and frequent).
-  thread_local struct Partials {
-    double* device = nullptr;
-    ~Partials() { if (device) cudaFree(device); }
-  } partials;
-  if (partials.device == nullptr) LOOM_CUDA_CHECK(cudaMalloc(&partials.device, sum_blocks * sizeof(double)));
-  sum_kernel<<<sum_blocks, threads_per_block>>>(n, body, partials.device);
+  double* partials = reduction_scratch();
+  sum_kernel<<<sum_blocks, threads_per_block>>>(n, body, partials);
   LOOM_CUDA_CHECK_LAUNCH();
   std::vector<double> host(sum_blocks);
-  LOOM_CUDA_CHECK(cudaMemcpy(host.data(), partials.device, sum_blocks * sizeof(double), cudaMemcpyDeviceToHost));
+  LOOM_CUDA_CHECK(cudaMemcpy(host.data(), partials, sum_blocks * sizeof(double), cudaMemcpyDeviceToHost));
   double total = 0;
   for (double s : host) total += s;
   return total;
+}
+
+template <class Body>
+__global__ void __launch_bounds__(threads_per_block) max_kernel(Index n, Body body, double* partials) {
+  __shared__ double buffer[threads_per_block];
+  double m = -HUGE_VAL;
+  const Index stride = static_cast<Index>(gridDim.x) * blockDim.x;
+  for (Index i = static_cast<Index>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    m = fmax(m, double(body(i)));
+  buffer[threadIdx.x] = m;
+  __syncthreads();
+  for (int width = threads_per_block / 2; width > 0; width /= 2) {
+    if (static_cast<int>(threadIdx.x) < width) buffer[threadIdx.x] = fmax(buffer[threadIdx.x], buffer[threadIdx.x + width]);
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partials[blockIdx.x] = buffer[0];
+}
+
+template <class Body>
+double launch_max(Index n, const Body& body) {
+  double* partials = reduction_scratch();
+  max_kernel<<<sum_blocks, threads_per_block>>>(n, body, partials);
+  LOOM_CUDA_CHECK_LAUNCH();
+  std::vector<double> host(sum_blocks);
+  LOOM_CUDA_CHECK(cudaMemcpy(host.data(), partials, sum_blocks * sizeof(double), cudaMemcpyDeviceToHost));
+  double m = -HUGE_VAL;
+  for (double v : host) m = std::max(m, v);
+  return m;
 }
 
 }  // namespace loom::core::cuda_detail

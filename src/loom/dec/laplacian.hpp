@@ -10,11 +10,11 @@
 
 namespace loom::dec {
 
+// At vertex i whose local index and structure instance the caller already knows (loops over structures need no
+// integer division per vertex).
 template <class T>
 LOOM_HOST_DEVICE inline T laplacian(const StencilView& stencil, const StructureLattice& lattice, const T* psi,
-                                    Index i) {
-  const int local = lattice.local(i);
-  const StructureInstance instance = lattice.instance(i);
+                                    Index i, int local, StructureInstance instance) {
   const T center = psi[i];
   T sum{};
   for (int f = stencil.first[local]; f < stencil.first[local + 1]; ++f) {
@@ -24,6 +24,12 @@ LOOM_HOST_DEVICE inline T laplacian(const StencilView& stencil, const StructureL
     sum += e.weight * (other - center);
   }
   return stencil.inverse_volume[local] * sum;
+}
+
+template <class T>
+LOOM_HOST_DEVICE inline T laplacian(const StencilView& stencil, const StructureLattice& lattice, const T* psi,
+                                    Index i) {
+  return laplacian(stencil, lattice, psi, i, lattice.local(i), lattice.instance(i));
 }
 
 }  // namespace loom::dec

@@ -23,10 +23,12 @@ struct StructureLattice {
     return Index(cells) * ((Index(sz) * ny + sy) * nx + sx) + local;
   }
   LOOM_HOST_DEVICE int local(Index i) const { return static_cast<int>(i % cells); }
-  LOOM_HOST_DEVICE StructureInstance instance(Index i) const {
-    const Index s = i / cells;
+  LOOM_HOST_DEVICE StructureInstance instance(Index i) const { return structure(i / cells); }
+  // Structure instance number s (row-major, x fastest) as (sx, sy, sz).
+  LOOM_HOST_DEVICE StructureInstance structure(Index s) const {
     return {static_cast<int>(s % nx), static_cast<int>((s / nx) % ny), static_cast<int>(s / (Index(nx) * ny))};
   }
+  LOOM_HOST_DEVICE Index structures() const { return Index(nx) * ny * nz; }
   // The global index of the value at (local, instance s shifted by (dx, dy, dz)); -1 when that instance is
   // outside a non-periodic domain.
   LOOM_HOST_DEVICE Index neighbour(StructureInstance s, int local, int dx, int dy, int dz) const {
@@ -50,10 +52,13 @@ struct StructureLattice {
 
 // Where dual vertex i sits: its local circumcentre plus its instance times the structure's edges (the domain's
 // corner at the origin). `local_position` holds the m_s circumcentres of one structure.
+LOOM_HOST_DEVICE inline Vec3 dual_vertex_position(const Vec3* local_position, Vec3 structure_size, int local,
+                                                  StructureInstance s) {
+  return local_position[local] + hadamard(Vec3{double(s.sx), double(s.sy), double(s.sz)}, structure_size);
+}
 LOOM_HOST_DEVICE inline Vec3 dual_vertex_position(const Vec3* local_position, Vec3 structure_size,
                                                   const StructureLattice& lattice, Index i) {
-  const StructureInstance s = lattice.instance(i);
-  return local_position[lattice.local(i)] + hadamard(Vec3{double(s.sx), double(s.sy), double(s.sz)}, structure_size);
+  return dual_vertex_position(local_position, structure_size, lattice.local(i), lattice.instance(i));
 }
 
 }  // namespace loom::dec

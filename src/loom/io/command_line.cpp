@@ -24,6 +24,7 @@ ParameterCommand::ParameterCommand(CLI::App& parent, const std::string& name, co
     b.option = app_->add_option("--" + spec.key, b.text, help)
                    ->type_name(spec.type == ParamType::boolean ? "[BOOL]" : fmt::format("{}", to_string(spec.type)))
                    ->group(dot == std::string::npos ? "Options" : spec.key.substr(0, dot));
+    b.option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a repeated flag: the last one wins
     if (spec.type == ParamType::boolean) b.option->expected(0, 1);  // `--quiet` alone means true
   }
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
 
 #include "loom/core/error.hpp"
@@ -34,6 +35,12 @@ std::optional<double> find_ceiling(const std::vector<Ceiling>& ceilings, core::B
   for (const auto& c : ceilings)
     if (c.backend == backend && c.name == name) return c.value;
   return std::nullopt;
+}
+
+std::optional<double> copy_bandwidth(const std::vector<Ceiling>& ceilings, core::Backend backend) {
+  const auto kernel = find_ceiling(ceilings, backend, "copy"), memcpy = find_ceiling(ceilings, backend, "copy_memcpy");
+  if (kernel && memcpy) return std::max(*kernel, *memcpy);
+  return kernel ? kernel : memcpy;
 }
 
 nlohmann::json to_json(const std::vector<Ceiling>& ceilings) {

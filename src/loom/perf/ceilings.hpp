@@ -35,6 +35,7 @@ struct CeilingOptions {
   int batch_count = 16384;
   int warmup = 2;
   int repeats = 10;
+  bool stream_only = false;  // copy and triad only (what bandwidth-bound benchmarks compare against)
 };
 
 // Smaller sizes for tests and quick looks (`loom bench ceilings --quick`).
@@ -43,6 +44,10 @@ CeilingOptions quick_ceiling_options();
 std::vector<Ceiling> measure_ceilings(core::Backend backend, const CeilingOptions& options);
 std::vector<Ceiling> measure_cpu_ceilings(const CeilingOptions& options);
 std::vector<Ceiling> measure_cuda_ceilings(const CeilingOptions& options);  // throws without CUDA
+
+// The copy bandwidth a bandwidth-bound kernel is measured against: the larger of the copy kernel and cudaMemcpy
+// where both were measured (the stricter reference).
+std::optional<double> copy_bandwidth(const std::vector<Ceiling>& ceilings, core::Backend backend);
 
 // Looks up a measured value; nullopt when absent.
 std::optional<double> find_ceiling(const std::vector<Ceiling>& ceilings, core::Backend backend,

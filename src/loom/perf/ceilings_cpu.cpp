@@ -132,6 +132,7 @@ std::vector<Ceiling> measure_cpu_ceilings(const CeilingOptions& options) {
     triad.value = triad.work.bytes / triad.time.median;
     out.push_back(triad);
   }
+  if (options.stream_only) return out;
   out.push_back(fma_rate<double>(options, "fma_fp64"));
   out.push_back(fma_rate<float>(options, "fma_fp32"));
   {  // one large DGEMM on all cores through OpenBLAS

@@ -181,6 +181,7 @@ std::vector<Ceiling> measure_cuda_ceilings(const CeilingOptions& options) {
     triad.value = triad.work.bytes / triad.time.median;
     out.push_back(triad);
   }
+  if (options.stream_only) return out;
   out.push_back(fma_rate<double>(options, "fma_fp64", sms));
   out.push_back(fma_rate<float>(options, "fma_fp32", sms));
 

@@ -1,0 +1,52 @@
+#include "loom/gpe/leapfrog_kernels.hpp"
+
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+
+namespace loom::gpe {
+
+std::string_view to_string(LeapfrogKernel k) {
+  switch (k) {
+    case LeapfrogKernel::plain: return "plain";
+    case LeapfrogKernel::tuned: return "tuned";
+    case LeapfrogKernel::shared: return "shared";
+  }
+  return "?";
+}
+
+LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key) {
+  for (auto k : {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared})
+    if (to_string(k) == text) {
+      if (k != LeapfrogKernel::plain && !cuda::built())
+        throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": needs a CUDA build (allowed: plain)");
+      return k;
+    }
+  throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": expected one of plain, tuned, shared");
+}
+
+std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend) {
+  if (backend == core::Backend::cuda) return {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared};
+  return {LeapfrogKernel::plain};
+}
+
+std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice) {
+  const dec::StencilView v = stencil.view(core::Where::host);
+  std::vector<std::int32_t> out(static_cast<std::size_t>(stencil.entry_count()));
+  for (int c = 0; c < v.cells; ++c)
+    for (int f = v.first[c]; f < v.first[c + 1]; ++f) {
+      const dec::StencilEntry& e = v.entries[f];
+      const long long offset = (long long)(e.neighbour - c) +
+                               (long long)lattice.cells * (e.dx + (long long)lattice.nx * (e.dy + (long long)lattice.ny * e.dz));
+      LOOM_REQUIRE(offset > INT32_MIN && offset < INT32_MAX, "flat_neighbour_offsets: lattice too large for 32 bits");
+      out[static_cast<std::size_t>(f)] = static_cast<std::int32_t>(offset);
+    }
+  return out;
+}
+
+#if !defined(LOOM_HAVE_CUDA)
+void leapfrog_step_cuda(LeapfrogKernel, const Hamiltonian&, const std::int32_t*, const Complex*, Complex*, double) {
+  throw Error("leapfrog_step_cuda: this loom was built without CUDA");
+}
+#endif
+
+}  // namespace loom::gpe

@@ -1,0 +1,33 @@
+// The leapfrog step's implementations, selectable at run time and in `loom bench gpe`:
+//   plain   core::parallel_for over vertices with the shared formula (both backends; CPU loops over structures)
+//   tuned   CUDA, after the paper's Algorithm 1: thread grid (structure x * m_s + local, y, z), m_s a compile-time
+//           constant (no integer division at run time), per-entry flat neighbour offsets with a bounds mask
+//           (psi = 0 outside), read-only loads of the stencil
+//   shared  tuned, plus psi(n) of the block's structures staged in shared memory (the paper's section 4.1)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "loom/core/array.hpp"
+#include "loom/gpe/hamiltonian.hpp"
+
+namespace loom::gpe {
+
+enum class LeapfrogKernel { plain, tuned, shared };
+
+std::string_view to_string(LeapfrogKernel k);
+// Throws UsageError naming `key` for an unknown name or a CUDA-only kernel in a build without CUDA.
+LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key = "kernel");
+// The kernels that exist for `backend` in this build (plain everywhere; tuned and shared with CUDA).
+std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend);
+
+// Per-entry flat neighbour offsets j - i for a lattice (valid wherever the neighbour's instance is inside).
+std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice);
+
+// One tuned/shared step on the device: other[i] = other[i] - 2 i dt (M now)_i. `offsets` is a device pointer to
+// flat_neighbour_offsets(); h holds device views. Throws in a build without CUDA.
+void leapfrog_step_cuda(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
+                        Complex* other, double dt);
+
+}  // namespace loom::gpe

@@ -1,0 +1,167 @@
+// The leapfrog integrator of eq. (7) on the DEC lattices, on every backend present: conservation, orders of
+// convergence in time and space, stationarity of stationary states, the stability bound of eq. (11), and the
+// RK4 starter. Compiled by nvcc in CUDA builds, so the CUDA case runs the same bodies in kernels.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "backends.hpp"
+#include "gpe/gpe_fixtures.hpp"
+#include "loom/core/parallel_for.hpp"
+#include "loom/gpe/ground_state.hpp"
+
+namespace loom::gpe {
+namespace {
+
+using core::Backend;
+using dec::GridType;
+
+class Integrator : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override { loom::test::skip_unless_available(GetParam()); }
+};
+
+// The largest |psi_a - psi_b| relative to max |psi_b|.
+double max_difference(const core::Array<Complex>& a, const core::Array<Complex>& b) {
+  const auto ha = a.host(), hb = b.host();
+  double d = 0, m = 0;
+  for (std::size_t i = 0; i < ha.size(); ++i) {
+    d = std::max(d, core::abs(ha[i] - hb[i]));
+    m = std::max(m, core::abs(hb[i]));
+  }
+  return d / m;
+}
+
+// Runs the stationary state of `p` for time t with step dt (exact start), returns psi(t).
+core::Array<Complex> evolve(Backend b, test::Problem& p, double dt, double t) {
+  LeapfrogIntegrator it(b, p.domain, p.physics.lambda, p.physics.g);
+  it.set_state(test::rotated(p.psi0, p.vortex->chemical_potential() * dt), p.psi0.clone(), 0, dt, 0);
+  it.step(std::llround(t / dt));
+  return it.current().clone();
+}
+
+TEST_P(Integrator, NormAndEnergyAreConservedToSecondOrderInTime) {
+  const Backend b = GetParam();
+  auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 1, 0.35, b);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+  const Observables start = measure(b, h, p.psi0.read(core::where(b)));
+  LeapfrogIntegrator probe(b, p.domain, 1.0, 100.0);
+  probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
+  const double bound = probe.stability_bound();
+  double drift[2] = {0, 0};
+  for (int level = 0; level < 2; ++level) {
+    const double dt = 0.8 * bound / (1 << level);
+    LeapfrogIntegrator it(b, p.domain, 1.0, 100.0);
+    it.start_from(p.psi0.clone(), 0, dt);
+    const std::int64_t steps = std::llround(2.0 / dt), every = steps / 20;
+    for (std::int64_t s = 0; s < steps; s += every) {
+      it.step(every);
+      const Observables o = measure(b, h, it.current().read(core::where(b)));
+      drift[level] = std::max({drift[level], std::abs(o.norm / start.norm - 1), std::abs(o.energy() / start.energy() - 1)});
+    }
+  }
+  EXPECT_LT(drift[0], 1e-4);  // a bounded oscillation, no secular growth, at 0.8 of the stability bound
+  EXPECT_GT(drift[0] / drift[1], 3.0);  // O(dt^2): halving dt divides it by about 4
+  EXPECT_LT(drift[0] / drift[1], 5.5);
+}
+
+TEST_P(Integrator, SecondOrderInTime) {
+  const Backend b = GetParam();
+  auto p = test::make_problem(GridType::c15, 1.0, 50.0, 2, 0.6, b);
+  const double dt = 2e-3, t = 0.4;
+  // Perturbed, so the solution really evolves; RK4 starter.
+  core::Array<Complex> start = p.psi0.clone();
+  perturb(start, 0.05, 3);
+  core::Array<Complex> result[3];
+  for (int level = 0; level < 3; ++level) {
+    LeapfrogIntegrator it(b, p.domain, 1.0, 50.0);
+    it.start_from(start.clone(), 0, dt / (1 << level));
+    it.step(std::llround(t / (dt / (1 << level))));
+    result[level] = it.current().clone();
+  }
+  const double e01 = max_difference(result[0], result[1]), e12 = max_difference(result[1], result[2]);
+  const double order = std::log2(e01 / e12);
+  EXPECT_NEAR(order, 2.0, 0.15) << e01 << " " << e12;
+}
+
+// Space: the harmonic oscillator ground state (g = 0) on refined lattices, with dt tied to the stability bound
+// (time error O(dt^2) = O(h^4), below the spatial O(h^2)); RMSE against the exact e^{-i 3/2 t} psi_0.
+TEST_P(Integrator, SecondOrderInSpace) {
+  const Backend b = GetParam();
+  for (GridType grid : {GridType::cubic, GridType::bcc, GridType::c15}) {
+    double error[3];
+    for (int level = 0; level < 3; ++level) {
+      const double edge = 0.6 / std::pow(1.5, level);
+      auto p = test::make_problem(grid, 1.0, 0.0, 0, edge, b, 1e-7);
+      LeapfrogIntegrator probe(b, p.domain, 1.0, 0.0);
+      probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
+      const double dt = 0.25 * probe.stability_bound();
+      const double t = 0.5;
+      const auto psi = evolve(b, p, dt, t);
+      const double steps_t = std::llround(t / dt) * dt;
+      const Complex* ps = p.psi0.read(core::where(b));
+      const double rms = std::sqrt(
+          core::parallel_sum(b, p.domain.dof(), [=] LOOM_HOST_DEVICE(Index i) { return core::norm2(ps[i]); }) /
+          double(p.domain.dof()));
+      error[level] = rms_difference(b, p.domain.dof(), psi.read(core::where(b)), ps, core::polar(1.0, -1.5 * steps_t)) / rms;
+    }
+    const double order1 = std::log(error[0] / error[1]) / std::log(1.5);
+    const double order2 = std::log(error[1] / error[2]) / std::log(1.5);
+    EXPECT_GT(order2, 1.7) << dec::to_string(grid) << " errors " << error[0] << " " << error[1] << " " << error[2]
+                           << " orders " << order1 << " " << order2;
+    EXPECT_LT(order2, 2.5) << dec::to_string(grid);
+  }
+}
+
+TEST_P(Integrator, StationaryVortexStaysStationaryOnBcc) {
+  const Backend b = GetParam();
+  auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 1, 0.25, b);
+  LeapfrogIntegrator probe(b, p.domain, 1.0, 100.0);
+  probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
+  const auto psi = evolve(b, p, 0.9 * probe.stability_bound(), 1.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+  const double e = 1 - core::abs(inner_product(b, h, p.psi0.read(core::where(b)), psi.read(core::where(b))));
+  EXPECT_LT(e, 1e-4);  // E(t) of the paper, section 5.1: the shape is kept
+  EXPECT_GT(e, 0.0);   // but the lattice state is not the continuum one exactly
+}
+
+TEST_P(Integrator, StabilityBoundOfEquation11) {
+  const Backend b = GetParam();
+  auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 0, 0.4, b);
+  LeapfrogIntegrator probe(b, p.domain, 1.0, 100.0);
+  probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
+  const double bound = probe.stability_bound();
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+  // Eq. (11) doubles the potential along with the Laplacian diagonal, but only the Laplacian's top eigenvalue
+  // is twice its diagonal: the true limit 1/lambda_max(M) lies between the bound and (D + 2V)/(D + V) times it
+  // (about 1.5 here, where V at the corners is as large as the Laplacian diagonal). Below the bound: stable;
+  // well above the true limit: unstable.
+  for (double factor : {0.95, 2.2}) {
+    LeapfrogIntegrator it(b, p.domain, 1.0, 100.0);
+    it.start_from(p.psi0.clone(), 0, factor * bound);
+    it.step(3000);
+    const double norm = measure(b, h, it.current().read(core::where(b))).norm;
+    if (factor < 1) EXPECT_NEAR(norm, 1.0, 1e-3);
+    else EXPECT_FALSE(std::abs(norm - 1) < 1e-3) << "no instability above the bound: " << norm;
+  }
+}
+
+TEST_P(Integrator, RungeKuttaStarterMatchesTheExactPhase) {
+  const Backend b = GetParam();
+  auto p = test::make_problem(GridType::fcc, 1.0, 0.0, 0, 0.3, b, 1e-7);
+  // For an eigenstate of M the exact psi(-dt) is psi e^{i mu dt}; the harmonic ground state on the lattice is
+  // one only approximately, so use the lattice's own ground state.
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 0.0);
+  const auto relaxed = relax_to_ground_state(b, h, p.psi0, 1e-11, 200000);
+  ASSERT_TRUE(relaxed.converged);
+  const double dt = 1e-3;
+  LeapfrogIntegrator it(b, p.domain, 1.0, 0.0);
+  it.start_from(p.psi0.clone(), 0, dt);
+  const auto exact = test::rotated(p.psi0, relaxed.mu * dt);
+  EXPECT_LT(max_difference(it.previous(), exact), 1e-11);  // local error O((mu dt)^5)
+}
+
+LOOM_INSTANTIATE_FOR_BACKENDS(Integrator);
+
+}  // namespace
+}  // namespace loom::gpe
