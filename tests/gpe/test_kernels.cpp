@@ -1,4 +1,4 @@
-// The CUDA leapfrog kernels (plain, tuned, shared) against the CPU after 1000 steps on every grid (issue 5:
+// The CUDA leapfrog kernels (plain, tuned, shared, soa) against the CPU after 1000 steps on every grid (issue 5:
 // agreement to 1e-12 relative). Needs a GPU; skips without one.
 #include <gtest/gtest.h>
 
@@ -49,7 +49,7 @@ TEST(LeapfrogKernels, ShortRunsAgree) {
     plain.set_kernel(LeapfrogKernel::plain);
     plain.start_from(p.psi0.clone(), 0, 1e-3);
     plain.step(20);
-    for (LeapfrogKernel kernel : {LeapfrogKernel::tuned, LeapfrogKernel::shared}) {
+    for (LeapfrogKernel kernel : {LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa}) {
       LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, 1.0, 100.0);
       gpu.set_kernel(kernel);
       gpu.start_from(p.psi0.clone(), 0, 1e-3);

@@ -28,8 +28,8 @@ namespace loom::gpe {
 io::Parameters gpe_parameters() {
   io::Parameters p;
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
-  p.add("kernel", "auto", "leapfrog implementation: auto (tuned on CUDA, plain on the CPU), plain, tuned, shared")
-      .one_of({"auto", "plain", "tuned", "shared"});
+  p.add("kernel", "auto", "leapfrog implementation: auto (tuned on CUDA, plain on the CPU), plain, tuned, shared, soa")
+      .one_of({"auto", "plain", "tuned", "shared", "soa"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("grid.type", "bcc", "DEC crystal lattice").one_of(dec::grid_type_names());
   p.add("grid.scaling", "wavelength",

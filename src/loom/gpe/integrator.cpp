@@ -17,8 +17,9 @@ void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {
   LOOM_REQUIRE(kernel == LeapfrogKernel::plain || backend_ == core::Backend::cuda,
                "LeapfrogIntegrator: the " + std::string(to_string(kernel)) + " kernel runs on the CUDA backend only");
   kernel_ = kernel;
-  if (kernel != LeapfrogKernel::plain && offsets_.empty())
+  if ((kernel == LeapfrogKernel::tuned || kernel == LeapfrogKernel::shared) && offsets_.empty())
     offsets_ = core::Array<std::int32_t>::from(flat_neighbour_offsets(domain_->stencil, domain_->lattice));
+  if (kernel == LeapfrogKernel::soa && !soa_) soa_ = std::make_unique<SoaStencil>(domain_->stencil, domain_->lattice);
 }
 
 Hamiltonian LeapfrogIntegrator::hamiltonian(core::Where where) const {
@@ -81,7 +82,9 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
   for (std::int64_t s = 0; s < steps; ++s) {
     const Complex* now = current_.read(w);
     Complex* other = previous_.read_write(w);
-    if (kernel_ != LeapfrogKernel::plain) {
+    if (kernel_ == LeapfrogKernel::soa) {
+      leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt);
+    } else if (kernel_ != LeapfrogKernel::plain) {
       leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt);
     } else if (backend_ == core::Backend::cpu) {
       // One structure per iteration: its m_s vertices share the instance, so no division per vertex.

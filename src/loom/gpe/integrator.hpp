@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
@@ -48,6 +49,7 @@ class LeapfrogIntegrator {
   core::Array<Complex> previous_, current_;
   LeapfrogKernel kernel_ = LeapfrogKernel::plain;
   core::Array<std::int32_t> offsets_;  // flat neighbour offsets for the tuned kernels
+  std::unique_ptr<SoaStencil> soa_;    // tables of the soa kernel
   double t_ = 0, dt_ = 0;
   std::int64_t step_ = 0;
 };

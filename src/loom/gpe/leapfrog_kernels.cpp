@@ -10,22 +10,24 @@ std::string_view to_string(LeapfrogKernel k) {
     case LeapfrogKernel::plain: return "plain";
     case LeapfrogKernel::tuned: return "tuned";
     case LeapfrogKernel::shared: return "shared";
+    case LeapfrogKernel::soa: return "soa";
   }
   return "?";
 }
 
 LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key) {
-  for (auto k : {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared})
+  for (auto k : {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa})
     if (to_string(k) == text) {
       if (k != LeapfrogKernel::plain && !cuda::built())
         throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": needs a CUDA build (allowed: plain)");
       return k;
     }
-  throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": expected one of plain, tuned, shared");
+  throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": expected one of plain, tuned, shared, soa");
 }
 
 std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend) {
-  if (backend == core::Backend::cuda) return {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared};
+  if (backend == core::Backend::cuda)
+    return {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa};
   return {LeapfrogKernel::plain};
 }
 
@@ -46,6 +48,9 @@ std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, co
 #if !defined(LOOM_HAVE_CUDA)
 void leapfrog_step_cuda(LeapfrogKernel, const Hamiltonian&, const std::int32_t*, const Complex*, Complex*, double) {
   throw Error("leapfrog_step_cuda: this loom was built without CUDA");
+}
+void leapfrog_step_cuda_soa(const SoaStencilView&, const Hamiltonian&, const Complex*, Complex*, double) {
+  throw Error("leapfrog_step_cuda_soa: this loom was built without CUDA");
 }
 #endif
 

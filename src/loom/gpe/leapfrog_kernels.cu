@@ -4,6 +4,7 @@
 // accesses) and the division by m_s is by a compile-time constant. No fmt here (nvcc cannot compile it).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 #include "loom/core/cuda_check.cuh"
@@ -114,7 +115,72 @@ void launch(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* off
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
+// Persistent blocks: each stages the SoA tables once, then walks tiles (256 consecutive vertices of one row of
+// structures) with a grid stride; 32-bit tile arithmetic (tiles < 2^31).
+template <int M, int F>
+__global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,
+                                                          dec::Vec3 origin, double lambda, double g,
+                                                          const Complex* __restrict__ now, Complex* __restrict__ other,
+                                                          double dt, int tiles_per_row, int tiles) {
+  __shared__ double weight[M * F], inverse_volume[M], px[M], py[M], pz[M];
+  __shared__ std::int32_t offset[M * F], shift[M * F];
+  for (int k = threadIdx.x; k < M * F; k += blockDim.x) {
+    weight[k] = t.weight[k];
+    offset[k] = t.offset[k];
+    shift[k] = t.shift[k];
+  }
+  for (int k = threadIdx.x; k < M; k += blockDim.x) {
+    inverse_volume[k] = t.inverse_volume[k];
+    px[k] = t.px[k];
+    py[k] = t.py[k];
+    pz[k] = t.pz[k];
+  }
+  __syncthreads();
+  const SoaStencilView s{M, F, weight, offset, shift, inverse_volume, px, py, pz, t.size};
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const int row = tile / tiles_per_row, xb = tile - row * tiles_per_row;
+    const int sy = row % lattice.ny, sz = row / lattice.ny;
+    const int tx = xb * block_threads + threadIdx.x;
+    const int sx = tx / M, c = tx - sx * M;
+    if (sx >= lattice.nx) continue;
+    const Index i = Index(M) * ((Index(sz) * lattice.ny + sy) * lattice.nx + sx) + c;
+    const Complex m_psi = soa_apply<F>(s, lattice, origin, lambda, g, now, i, c, {sx, sy, sz});
+    other[i] -= (2 * dt) * core::times_i(m_psi);  // eq. (7)
+  }
+}
+
+template <int M, int F>
+void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other, double dt) {
+  static const int blocks = [] {
+    int device = 0, sms = 0, per_sm = 0;
+    LOOM_CUDA_CHECK(cudaGetDevice(&device));
+    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, soa_step<M, F>, block_threads, 0));
+    return sms * std::max(per_sm, 1);
+  }();
+  const int tiles_per_row = (h.lattice.nx * M + block_threads - 1) / block_threads;
+  const long long tiles = (long long)tiles_per_row * h.lattice.ny * h.lattice.nz;
+  LOOM_REQUIRE(tiles < (1ll << 31), "leapfrog_step_cuda_soa: lattice too large for 32-bit tiles");
+  soa_step<M, F><<<static_cast<int>(std::min<long long>(blocks, tiles)), block_threads>>>(
+      t, h.lattice, h.origin, h.lambda, h.g, now, other, dt, tiles_per_row, static_cast<int>(tiles));
+  LOOM_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
+
+void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
+                            double dt) {
+  LOOM_REQUIRE(t.cells == h.lattice.cells, "leapfrog_step_cuda_soa: tables of another grid");
+  // (m_s, F) of the six grids: cubic (1, 6), FCC (12, 8), BCC (12, 4), A15 (46, 4), Z (80, 4), C15 (136, 4).
+  if (t.cells == 1 && t.faces == 6) return launch_soa<1, 6>(t, h, now, other, dt);
+  if (t.cells == 12 && t.faces == 8) return launch_soa<12, 8>(t, h, now, other, dt);
+  if (t.cells == 12 && t.faces == 4) return launch_soa<12, 4>(t, h, now, other, dt);
+  if (t.cells == 46 && t.faces == 4) return launch_soa<46, 4>(t, h, now, other, dt);
+  if (t.cells == 80 && t.faces == 4) return launch_soa<80, 4>(t, h, now, other, dt);
+  if (t.cells == 136 && t.faces == 4) return launch_soa<136, 4>(t, h, now, other, dt);
+  throw Error("leapfrog_step_cuda_soa: no kernel for m_s = " + std::to_string(t.cells) + ", F = " +
+              std::to_string(t.faces));
+}
 
 void leapfrog_step_cuda(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
                         Complex* other, double dt) {

@@ -4,6 +4,8 @@
 //           constant (no integer division at run time), per-entry flat neighbour offsets with a bounds mask
 //           (psi = 0 outside), read-only loads of the stencil
 //   shared  tuned, plus psi(n) of the block's structures staged in shared memory (the paper's section 4.1)
+//   soa     persistent blocks with the stencil in structure-of-arrays form staged in shared memory, face loop
+//           padded and unrolled (soa_stencil.hpp)
 #pragma once
 
 #include <string>
@@ -11,10 +13,11 @@
 
 #include "loom/core/array.hpp"
 #include "loom/gpe/hamiltonian.hpp"
+#include "loom/gpe/soa_stencil.hpp"
 
 namespace loom::gpe {
 
-enum class LeapfrogKernel { plain, tuned, shared };
+enum class LeapfrogKernel { plain, tuned, shared, soa };
 
 std::string_view to_string(LeapfrogKernel k);
 // Throws UsageError naming `key` for an unknown name or a CUDA-only kernel in a build without CUDA.
@@ -29,5 +32,8 @@ std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, co
 // flat_neighbour_offsets(); h holds device views. Throws in a build without CUDA.
 void leapfrog_step_cuda(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
                         Complex* other, double dt);
+// One soa step on the device; `t` holds device views of the SoA tables.
+void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
+                            double dt);
 
 }  // namespace loom::gpe
