@@ -116,12 +116,15 @@ void launch(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* off
 }
 
 // Persistent blocks: each stages the SoA tables once, then walks tiles (256 consecutive vertices of one row of
-// structures) with a grid stride; 32-bit tile arithmetic (tiles < 2^31).
+// structures) with a grid stride; 32-bit tile arithmetic (tiles < 2^31). Tiles are ordered band by band: bands of
+// `band_rows` rows of structures in y, all z inside a band, so the blocks in flight sweep z within one band and a
+// vertex's +-z neighbours are reused from L2 after band_rows rows instead of a whole slice (measured on the H200:
+// BCC fell from 80% of the copy bandwidth at 1e7 DOF to 47% at 1e8 with slice order, its L2 hit rate at 33%).
 template <int M, int F>
 __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,
                                                           dec::Vec3 origin, double lambda, double g,
                                                           const Complex* __restrict__ now, Complex* __restrict__ other,
-                                                          double dt, int tiles_per_row, int tiles) {
+                                                          double dt, int tiles_per_row, int band_rows, int tiles) {
   __shared__ double weight[M * F], inverse_volume[M], px[M], py[M], pz[M];
   __shared__ std::int32_t offset[M * F], shift[M * F];
   for (int k = threadIdx.x; k < M * F; k += blockDim.x) {
@@ -139,7 +142,9 @@ __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec:
   const SoaStencilView s{M, F, weight, offset, shift, inverse_volume, px, py, pz, t.size};
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const int row = tile / tiles_per_row, xb = tile - row * tiles_per_row;
-    const int sy = row % lattice.ny, sz = row / lattice.ny;
+    const int in_band = row % band_rows, band_z = row / band_rows;
+    const int sz = band_z % lattice.nz, sy = (band_z / lattice.nz) * band_rows + in_band;
+    if (sy >= lattice.ny) continue;
     const int tx = xb * block_threads + threadIdx.x;
     const int sx = tx / M, c = tx - sx * M;
     if (sx >= lattice.nx) continue;
@@ -159,10 +164,12 @@ void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* no
     return sms * std::max(per_sm, 1);
   }();
   const int tiles_per_row = (h.lattice.nx * M + block_threads - 1) / block_threads;
-  const long long tiles = (long long)tiles_per_row * h.lattice.ny * h.lattice.nz;
+  const int band_rows = std::min(16, h.lattice.ny);
+  const int bands = (h.lattice.ny + band_rows - 1) / band_rows;
+  const long long tiles = (long long)tiles_per_row * band_rows * h.lattice.nz * bands;
   LOOM_REQUIRE(tiles < (1ll << 31), "leapfrog_step_cuda_soa: lattice too large for 32-bit tiles");
   soa_step<M, F><<<static_cast<int>(std::min<long long>(blocks, tiles)), block_threads>>>(
-      t, h.lattice, h.origin, h.lambda, h.g, now, other, dt, tiles_per_row, static_cast<int>(tiles));
+      t, h.lattice, h.origin, h.lambda, h.g, now, other, dt, tiles_per_row, band_rows, static_cast<int>(tiles));
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
