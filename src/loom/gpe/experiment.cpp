@@ -28,7 +28,8 @@ namespace loom::gpe {
 io::Parameters gpe_parameters() {
   io::Parameters p;
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
-  p.add("kernel", "auto", "leapfrog implementation: auto (tuned on CUDA, plain on the CPU), plain, tuned, shared, soa")
+  p.add("kernel", "auto", "leapfrog implementation: auto (the fastest measured: soa on CUDA, tuned for cubic; plain "
+                          "on the CPU), plain, tuned, shared, soa")
       .one_of({"auto", "plain", "tuned", "shared", "soa"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("grid.type", "bcc", "DEC crystal lattice").one_of(dec::grid_type_names());
@@ -141,7 +142,7 @@ Setup prepare(const io::Parameters& p) {
     if (s.kernel != LeapfrogKernel::plain && s.backend != core::Backend::cuda)
       throw UsageError(io::invalid_value_message("kernel", p.value("kernel"), "plain or auto on the cpu backend"));
   } else {
-    s.kernel = s.backend == core::Backend::cuda ? LeapfrogKernel::tuned : LeapfrogKernel::plain;
+    s.kernel = LeapfrogKernel::plain;  // resolved once the lattice is known
   }
   if (comm::Communicator::world().size() > 1)
     throw UsageError("loom gpe runs on one MPI rank (the slab decomposition is not built yet)");
@@ -261,6 +262,7 @@ Setup prepare(const io::Parameters& p) {
     else s.dt = requested;
     s.t0 = 0;
   }
+  if (p.get_string("kernel") == "auto") s.kernel = default_leapfrog_kernel(s.backend, s.domain.lattice.cells);
   s.work = work_per_time_unit(s.domain.grid, s.domain.scale, 0.5 * s.domain.extent(), s.lambda,
                               s.vortex ? std::abs(s.g) * s.vortex->max_f() * s.vortex->max_f() : 0.0);
   return s;

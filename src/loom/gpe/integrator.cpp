@@ -10,7 +10,7 @@ namespace loom::gpe {
 
 LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const LatticeDomain& domain, double lambda, double g)
     : backend_(backend), domain_(&domain), h_(domain.hamiltonian(core::where(backend), lambda, g)), n_(domain.dof()) {
-  set_kernel(backend == core::Backend::cuda ? LeapfrogKernel::tuned : LeapfrogKernel::plain);
+  set_kernel(default_leapfrog_kernel(backend, domain.lattice.cells));
 }
 
 void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {

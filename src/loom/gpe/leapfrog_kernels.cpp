@@ -31,6 +31,11 @@ std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend) {
   return {LeapfrogKernel::plain};
 }
 
+LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_structure) {
+  if (backend != core::Backend::cuda) return LeapfrogKernel::plain;
+  return cells_per_structure == 1 ? LeapfrogKernel::tuned : LeapfrogKernel::soa;
+}
+
 std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice) {
   const dec::StencilView v = stencil.view(core::Where::host);
   std::vector<std::int32_t> out(static_cast<std::size_t>(stencil.entry_count()));

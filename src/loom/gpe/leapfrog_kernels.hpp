@@ -25,6 +25,10 @@ LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key
 // The kernels that exist for `backend` in this build (plain everywhere; tuned and shared with CUDA).
 std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend);
 
+// The fastest kernel measured on the H200 (docs/performance.md): soa on CUDA, but tuned for the cubic grid
+// (m_s = 1, where staging a 6-entry table buys nothing); plain on the CPU.
+LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_structure);
+
 // Per-entry flat neighbour offsets j - i for a lattice (valid wherever the neighbour's instance is inside).
 std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice);
 
