@@ -10,32 +10,14 @@
 #include <sstream>
 #include <string>
 
-#include "io/temp_dir.hpp"
+#include "apps/run_loom.hpp"
 
 namespace loom::test {
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
-
-Result run(const std::string& args) {
-  TempDir scratch;
-  const std::string command = std::string(LOOM_EXECUTABLE) + " " + args + " > " + (scratch / "out").string() +
-                              " 2> " + (scratch / "err").string();
-  const int status = std::system(command.c_str());
-  auto slurp = [](const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  };
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(scratch / "out"), slurp(scratch / "err")};
-}
-
-std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+using Result = RunResult;
+Result run(const std::string& args) { return run_loom(args); }
+std::size_t lines(const std::string& s) { return line_count(s); }
 
 TEST(Cli, InfoDescribesTheBuild) {
   const Result r = run("info");
