@@ -18,6 +18,7 @@ RelaxationResult relax_to_ground_state(core::Backend backend, const Hamiltonian&
   RelaxationResult r;
   normalise(backend, h, psi);
   double dtau = 0;
+  // Five passes per iteration: M psi; mu; the residual; the update fused with the new norm; the rescaling.
   for (r.iterations = 0; r.iterations <= max_iterations; ++r.iterations) {
     Complex* p = psi.read_write(w);
     if (r.iterations % 100 == 0) {  // g |psi|^2 changes as the state relaxes: refresh the step
@@ -27,8 +28,10 @@ RelaxationResult relax_to_ground_state(core::Backend backend, const Hamiltonian&
     }
     Complex* mp = m_psi.write(w);
     apply_hamiltonian(backend, h, p, mp);
-    r.mu = inner_product(backend, h, p, mp).re;  // psi is normalised
-    const double mu = r.mu;
+    const double mu = core::parallel_sum(backend, n, [=] LOOM_HOST_DEVICE(Index i) {
+      return h.volume(i) * (core::conj(p[i]) * mp[i]).re;  // psi is normalised
+    });
+    r.mu = mu;
     const double residual2 = core::parallel_sum(backend, n, [=] LOOM_HOST_DEVICE(Index i) {
       return h.volume(i) * core::norm2(mp[i] - mu * p[i]);
     });
@@ -39,8 +42,11 @@ RelaxationResult relax_to_ground_state(core::Backend backend, const Hamiltonian&
     }
     if (r.iterations == max_iterations) break;
     const double step = dtau;
-    core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index i) { p[i] = p[i] - step * (mp[i] - mu * p[i]); });
-    normalise(backend, h, psi);
+    const double norm = core::parallel_sum(backend, n, [=] LOOM_HOST_DEVICE(Index i) {
+      p[i] = p[i] - step * (mp[i] - mu * p[i]);
+      return h.volume(i) * core::norm2(p[i]);
+    });
+    scale(backend, n, p, 1 / std::sqrt(norm));
   }
   return r;
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "loom/core/parallel_for.hpp"
 #include "loom/gpe/observables.hpp"
 
 namespace loom::gpe {
@@ -43,7 +44,9 @@ void perturb(core::Array<Complex>& psi, double amplitude, std::uint64_t seed) {
 
 double normalise(core::Backend backend, const Hamiltonian& h, core::Array<Complex>& psi) {
   const auto w = core::where(backend);
-  const double norm = measure(backend, h, psi.read(w)).norm;
+  const Complex* p = psi.read(w);
+  const double norm = core::parallel_sum(backend, h.lattice.size(),
+                                         [=] LOOM_HOST_DEVICE(Index i) { return h.volume(i) * core::norm2(p[i]); });
   const double factor = 1 / std::sqrt(norm);
   scale(backend, h.lattice.size(), psi.read_write(w), factor);
   return factor;
