@@ -1,36 +1,61 @@
 #!/usr/bin/env bash
 # The FMM's GPU check (issue 6), run on the H200 from the repo root after scripts/gpu-check.sh has built
-# build-gpu with CUDA on: builds the FMM targets if needed, runs the FMM's GPU tests (CUDA against the CPU),
-# compute-sanitizer memcheck and racecheck on a small case, then `loom bench fmm` at the issue's sizes (Laplace
-# to 1.68e7 bodies with error against time for p = 4..14 at 1e6; Biot-Savart to 1.68e7), and prints a short
-# table last. Logs and JSON go to $OUT (the device tool's folder) or ./gpu-check-out. About 5 minutes.
+# build-gpu with CUDA on. One run validates everything and prints a short table last:
+#   1. builds the FMM targets (incremental), runs every FMM test binary (the GPU cases compare CUDA with the
+#      CPU, in double to rounding and in float against the host emulation's error bounds);
+#   2. compute-sanitizer memcheck and racecheck on the small GPU cases (every kernel, float and double);
+#   3. `loom bench fmm` on the GPU: Laplace at 1e4 .. 1.68e7 bodies, error against time at 1e6 for p = 4..14,
+#      theta 0.4 .. 0.7, precisions single and single-fast; Biot-Savart at 1e5 .. 1.68e7;
+#   4. `loom bench fmm` on the CPU (all cores): Laplace at 1e6, p = 4, 6, 8, 10, 12, theta 0.7 and 0.5 (for the
+#      comparison with exafmm-t: 0.96 s at 5.9e-4, 2.36 s at 1.4e-5, 4.24 s at 4.3e-7 on 16 cores).
+# About 5 minutes (each step has a timeout). Files left in $OUT (or ./gpu-check-out), 5 of them: fmm-summary.txt
+# (the table), bench-fmm-gpu.json, bench-fmm-cpu.json, bench-fmm.txt (both benchmarks' tables) and
+# fmm-logs.tar.gz (build, test and sanitizer logs, the benchmarks' stderr).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-check-out}
 mkdir -p "$out"
 build=${BUILD_DIR:-build-gpu}
 loom="$build/bin/loom"
+logs=$(mktemp -d)
 summary="$out/fmm-summary.txt"
 : > "$summary"
 status() { printf '%-34s %s\n' "$1" "$2" >> "$summary"; }
+fmm_tests=(test_fmm_gpu test_fmm_float_path test_fmm_gpu_passes test_fmm_m2l_scaled test_fmm_source_cursor
+           test_fmm_rsqrt_cpu test_fmm_harmonics test_fmm_tree test_fmm_laplace test_fmm_biot_savart test_fmm_periodic
+           test_fmm_cli)
+finish() {
+  tar -czf "$out/fmm-logs.tar.gz" -C "$logs" . 2> /dev/null
+  rm -rf "$logs"
+}
+trap finish EXIT
 
-if ! cmake --build "$build" -j "$(nproc)" --target loom test_fmm_gpu test_fmm_laplace test_fmm_biot_savart \
-     > "$out/fmm-build.log" 2>&1; then
-  grep -E "error|FAILED" "$out/fmm-build.log" | head -40; echo "fmm build FAILED"; exit 1
+t0=$(date +%s)
+if ! cmake --build "$build" -j "$(nproc)" --target loom "${fmm_tests[@]}" > "$logs/fmm-build.log" 2>&1; then
+  grep -E "error|FAILED" "$logs/fmm-build.log" | head -40
+  echo "fmm build FAILED"
+  exit 1
 fi
-status "build" "ok"
+status "build" "ok ($(( $(date +%s) - t0 )) s)"
 
-"$build/tests/fmm/test_fmm_gpu" > "$out/fmm-test-gpu.log" 2>&1
-gpu_rc=$?
-status "test_fmm_gpu" "$(grep -E '^\[  (PASSED|FAILED)  \]' "$out/fmm-test-gpu.log" | tr '\n' ' ') (rc $gpu_rc)"
-status "  skipped" "$(grep -c '^\[  SKIPPED \]' "$out/fmm-test-gpu.log")"
-grep -E "^\[ (cube|sphere|plummer) \]" "$out/fmm-test-gpu.log" >> "$summary"
+# 1. The tests (GPU cases first; the CPU ones use every core).
+tests_rc=0
+for t in "${fmm_tests[@]}"; do
+  s=$(date +%s)
+  timeout 300 "$build/tests/fmm/$t" > "$logs/$t.log" 2>&1
+  rc=$?
+  [[ $rc -ne 0 ]] && tests_rc=$rc
+  status "$t" "$(grep -E '^\[  (PASSED|FAILED)  \]' "$logs/$t.log" | tr '\n' ' ')(rc $rc, $(( $(date +%s) - s )) s)"
+  [[ $t == test_fmm_gpu ]] && status "  gpu cases skipped" "$(grep -c '^\[  SKIPPED \]' "$logs/$t.log")"
+done
+grep -hE "^\[ (cube|sphere|plummer) \]" "$logs/test_fmm_gpu.log" >> "$summary"
 
+# 2. compute-sanitizer on the small GPU problems (every kernel: P2P, M2L, passes; float and double).
 sanitizer_rc=0
 if command -v compute-sanitizer > /dev/null; then
   for tool in memcheck racecheck; do
-    compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/fmm/test_fmm_gpu" \
-      --gtest_filter='*SmallProblems*:*PlainDirect*' > "$out/fmm-sanitizer-$tool.log" 2>&1
+    timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/fmm/test_fmm_gpu" \
+      --gtest_filter='*SmallProblems*:*PlainDirect*' > "$logs/fmm-sanitizer-$tool.log" 2>&1
     rc=$?
     [[ $rc -ne 0 ]] && sanitizer_rc=$rc
     status "sanitizer $tool" "$([[ $rc -eq 0 ]] && echo clean || echo "FAILED rc=$rc")"
@@ -39,24 +64,33 @@ else
   status "compute-sanitizer" "not found"
 fi
 
-# The CPU runs use every core; the CPU sweep is shorter than the GPU's (orders 4, 8, 12).
-timeout 420 "$loom" bench fmm --kernel laplace --sizes 10000,100000,1000000,16777216 --cpu_max_n 1000000 \
-  --sweep_n 1000000 --orders 4,6,8,10,12,14 --cpu_orders 4,8,12 --thetas 0.4,0.6 --repeats 3 --warmup 1 \
-  --json "$out/bench-fmm-laplace.json" > "$out/bench-fmm-laplace.txt" 2> "$out/bench-fmm-laplace.err"
-bench_rc=$?
-status "loom bench fmm (laplace)" "rc $bench_rc"
-timeout 300 "$loom" bench fmm --kernel biot-savart --sizes 100000,1000000,16777216 --cpu_max_n 100000 --p 8 --thetas 0.5 \
-  --repeats 2 --warmup 1 --json "$out/bench-fmm-biot-savart.json" > "$out/bench-fmm-biot-savart.txt" \
-  2> "$out/bench-fmm-biot-savart.err"
-bench_bs_rc=$?
-status "loom bench fmm (biot-savart)" "rc $bench_bs_rc"
+# 3. The GPU benchmark.
+timeout 200 "$loom" bench fmm --backend cuda --kernel both --sizes 10000,100000,1000000,16777216 --p 8 \
+  --thetas 0.6,0.4,0.5,0.7 --sweep_n 1000000 --orders 4,5,6,7,8,10,12,14 --sweep_precisions single,single-fast \
+  --repeats 3 --warmup 1 --json "$out/bench-fmm-gpu.json" > "$logs/bench-gpu.txt" 2> "$logs/bench-gpu.err"
+bench_gpu_rc=$?
+status "loom bench fmm (cuda)" "rc $bench_gpu_rc"
 
-echo "=== loom bench fmm --kernel laplace"; cat "$out/bench-fmm-laplace.txt"; tail -3 "$out/bench-fmm-laplace.err"
-echo "=== loom bench fmm --kernel biot-savart"; cat "$out/bench-fmm-biot-savart.txt"; tail -3 "$out/bench-fmm-biot-savart.err"
-echo "=== test_fmm_gpu failures"; grep -E "Failure|FAILED" -A4 "$out/fmm-test-gpu.log" | head -40
-echo "=== fmm summary (targets: 1e6 Laplace <= 1e-4 in <= 20 ms and <= 1e-6 in <= 60 ms; 1.68e7 Biot-Savart in <= 1 s)"
+# 4. The CPU benchmark: the error-against-time sweep at 1e6 (one warm-up call builds the lists, one is timed).
+timeout 200 "$loom" bench fmm --backend cpu --kernel laplace --sizes 100000 --cpu_max_n 1000000 --p 10 \
+  --thetas 0.7,0.5 --sweep_n 1000000 --cpu_orders 4,6,8,10,12 --repeats 1 --warmup 1 \
+  --json "$out/bench-fmm-cpu.json" > "$logs/bench-cpu.txt" 2> "$logs/bench-cpu.err"
+bench_cpu_rc=$?
+status "loom bench fmm (cpu)" "rc $bench_cpu_rc"
+cat "$logs/bench-gpu.txt" "$logs/bench-cpu.txt" > "$out/bench-fmm.txt"
+
+echo "=== loom bench fmm (cuda, then cpu)"
+cat "$out/bench-fmm.txt"
+tail -3 "$logs/bench-gpu.err" "$logs/bench-cpu.err"
+echo "=== test failures"
+for t in "${fmm_tests[@]}"; do grep -E "Failure|FAILED|Expected|actual" -A3 "$logs/$t.log" | head -20; done
+{
+  echo "=== targets: 1e6 Laplace <= 1e-4 in <= 20 ms and <= 1e-6 in <= 60 ms; 1.68e7 Biot-Savart <= 1e-4 in <= 1 s"
+  grep -hE "^fastest|^direct-sum|ceiling" "$out/bench-fmm.txt"
+  echo "back  kernel      precision   n         p   theta  kernels(s) evaluate(s) build(s) lists(s) err_a"
+  grep -hE "^(cuda|cpu) +(laplace|biot-savart) +[a-z-]+ +(1000000|16777216) " "$out/bench-fmm.txt" |
+    awk '{printf "%-5s %-11s %-11s %-9s %-3s %-6s %-10s %-11s %-8s %-8s %s\n", $1, $2, $3, $4, $5, $6, $14, $16, $8, $9, $17}'
+} >> "$summary"
+echo "=== fmm summary"
 cat "$summary"
-grep -E "^fastest|^direct-sum" "$out/bench-fmm-laplace.txt"
-grep -E "^(cuda|cpu) +(laplace|biot-savart) +(1000000|16777216) " "$out/bench-fmm-laplace.txt" "$out/bench-fmm-biot-savart.txt" \
-  | sed 's/^[^:]*://' | awk '{printf "%-5s %-11s n %-9s p %-3s eval %s s  err %s\n", $1, $2, $3, $4, $13, $14}'
-[[ $gpu_rc -eq 0 && $sanitizer_rc -eq 0 && $bench_rc -eq 0 && $bench_bs_rc -eq 0 ]]
+[[ $tests_rc -eq 0 && $sanitizer_rc -eq 0 && $bench_gpu_rc -eq 0 && $bench_cpu_rc -eq 0 ]]

@@ -57,17 +57,19 @@ struct Reference {  // direct sums at sampled targets
 };
 
 struct Record {
-  std::string backend, kernel;
+  std::string backend, kernel, precision;
   Index n = 0;
   int p = 0, ncrit = 0;
   double theta = 0;
   fmm::Timings time;                // medians per phase
-  double evaluate = 0;              // median of the evaluation (all phases but the tree build)
+  double kernels = 0;               // median of the four phases' sum (device time on the GPU)
+  double evaluate = 0;              // median wall time of the evaluation call (Laplace: lists reused)
   double error_a = 0, error_b = 0;  // gradient and potential, or velocity and stretching
   fmm::Statistics stats;
   nlohmann::json to_json() const {
     return {{"backend", backend},
             {"kernel", kernel},
+            {"precision", precision},
             {"n", n},
             {"p", p},
             {"theta", theta},
@@ -78,6 +80,8 @@ struct Record {
             {"m2l", time.m2l},
             {"p2p", time.p2p},
             {"downward", time.downward},
+            {"transfer", time.transfer},
+            {"kernels", kernels},
             {"evaluate", evaluate},
             {kernel == "laplace" ? "gradient_error" : "velocity_error", error_a},
             {kernel == "laplace" ? "potential_error" : "stretching_error", error_b},
@@ -88,19 +92,23 @@ struct Record {
   }
 };
 
+// build and travers are the set-up (once per positions; Biot-Savart traverses in every call); upward .. downward
+// the phases (device time on the GPU), kernels their sum, transfer the strengths and results across PCIe and
+// their reordering, evaluate the wall time of one evaluation call.
 void print_header() {
   std::cout << fmt::format(
-      "{:<5} {:<11} {:>9} {:>3} {:>5} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "back",
-      "kernel", "n", "p", "theta", "ncrit", "build", "travers", "upward", "m2l", "p2p", "downward", "evaluate", "err_a",
-      "err_b", "P2P/s");
+      "{:<5} {:<11} {:<11} {:>9} {:>3} {:>5} {:>5} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} "
+      "{:>9} {:>9}\n",
+      "back", "kernel", "precision", "n", "p", "theta", "ncrit", "build", "travers", "upward", "m2l", "p2p", "downward",
+      "kernels", "transfer", "evaluate", "err_a", "err_b", "P2P/s");
 }
 
 void print(const Record& r) {
   std::cout << fmt::format(
-      "{:<5} {:<11} {:>9} {:>3} {:>5.2f} {:>5} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.2e} "
-      "{:>9.2e} {:>9.2e}\n",
-      r.backend, r.kernel, r.n, r.p, r.theta, r.ncrit, r.time.build, r.time.traversal, r.time.upward, r.time.m2l,
-      r.time.p2p, r.time.downward, r.evaluate, r.error_a, r.error_b,
+      "{:<5} {:<11} {:<11} {:>9} {:>3} {:>5.2f} {:>5} {:>8.4f} {:>8.4f} {:>8.4f} {:>8.4f} {:>8.4f} {:>8.4f} {:>8.4f} "
+      "{:>8.4f} {:>8.4f} {:>9.2e} {:>9.2e} {:>9.2e}\n",
+      r.backend, r.kernel, r.precision, r.n, r.p, r.theta, r.ncrit, r.time.build, r.time.traversal, r.time.upward,
+      r.time.m2l, r.time.p2p, r.time.downward, r.kernels, r.time.transfer, r.evaluate, r.error_a, r.error_b,
       r.time.p2p > 0 ? r.stats.p2p_interactions / r.time.p2p : 0.0);
   std::cout.flush();
 }
@@ -131,6 +139,8 @@ struct Bench {
     }
     Record r;
     r.backend = std::string(core::to_string(e.options().backend));
+    r.precision = e.options().backend == core::Backend::cuda ? std::string(fmm::to_string(e.options().precision))
+                                                             : std::string("double");
     r.kernel = kernel;
     r.n = static_cast<Index>(x.size());
     r.p = e.options().order;
@@ -147,7 +157,9 @@ struct Bench {
     r.time.m2l = median([](const fmm::Timings& t) { return t.m2l; });
     r.time.p2p = median([](const fmm::Timings& t) { return t.p2p; });
     r.time.downward = median([](const fmm::Timings& t) { return t.downward; });
-    r.evaluate = median([](const fmm::Timings& t) { return t.total() - t.build; });
+    r.time.transfer = median([](const fmm::Timings& t) { return t.transfer; });
+    r.kernels = median([](const fmm::Timings& t) { return t.evaluation(); });
+    r.evaluate = median([](const fmm::Timings& t) { return t.call; });
     std::vector<double> fphi;
     std::vector<fmm::Vec3d> fa, fb;
     for (Index i : ref.targets) {
@@ -189,7 +201,14 @@ int run_bench_fmm(const io::Parameters& p) {
   const Index sweep_n = quick ? 10000 : p.get_int("sweep_n");
   const Index cpu_max_n = p.get_int("cpu_max_n");
   const int p_default = static_cast<int>(p.get_int("p"));
-  const bool single = p.get_string("precision") == "single";
+  const fmm::Precision precision = fmm::parse_precision(p.get_string("precision"));
+  std::vector<fmm::Precision> sweep_precisions;
+  {
+    std::stringstream list(p.get_string("sweep_precisions"));
+    std::string item;
+    while (std::getline(list, item, ',')) sweep_precisions.push_back(fmm::parse_precision(item));
+    if (sweep_precisions.empty()) sweep_precisions.push_back(precision);
+  }
   const std::string kernels = p.get_string("kernel");
   auto ncrit_for = [&](core::Backend b) {
     return static_cast<int>(b == core::Backend::cuda ? p.get_int("ncrit_gpu") : p.get_int("ncrit_cpu"));
@@ -287,7 +306,7 @@ int run_bench_fmm(const io::Parameters& p) {
         o.theta = thetas.front();
         o.ncrit = ncrit_for(b);
         o.backend = b;
-        o.single_precision = single;
+        o.precision = precision;
         fmm::Evaluator e(o);
         e.set_positions(x);
         bench.run(e, kernel, x, q, alpha, sigma, ref);
@@ -313,12 +332,16 @@ int run_bench_fmm(const io::Parameters& p) {
         o.theta = theta;
         o.ncrit = ncrit_for(b);
         o.backend = b;
-        o.single_precision = single;
         fmm::Evaluator e(o);
         e.set_positions(x);
-        for (double order : use_orders) {
-          e.set_order(static_cast<int>(order));
-          bench.run(e, "laplace", x, q, {}, {}, ref);
+        const auto use_precisions =
+            b == core::Backend::cuda ? sweep_precisions : std::vector<fmm::Precision>{fmm::Precision::double_};
+        for (const fmm::Precision prec : use_precisions) {
+          e.set_precision(prec);
+          for (double order : use_orders) {
+            e.set_order(static_cast<int>(order));
+            bench.run(e, "laplace", x, q, {}, {}, ref);
+          }
         }
       }
     }
@@ -332,10 +355,10 @@ int run_bench_fmm(const io::Parameters& p) {
             best = &r;
         if (best)
           std::cout << fmt::format(
-              "fastest {} evaluation of {} bodies at gradient error <= {:.0e}: {:.4f} s (p {}, "
-              "theta {}, error {:.2e}; with the tree build {:.4f} s)\n",
-              core::to_string(b), sweep_n, target, best->evaluate, best->p, best->theta, best->error_a,
-              best->evaluate + best->time.build);
+              "fastest {} evaluation of {} bodies at gradient error <= {:.0e}: {:.4f} s (kernels {:.4f} s; {}, p {}, "
+              "theta {}, error {:.2e}; set-up: tree {:.4f} s, lists {:.4f} s)\n",
+              core::to_string(b), sweep_n, target, best->evaluate, best->kernels, best->precision, best->p, best->theta,
+              best->error_a, best->time.build, best->time.traversal);
       }
     }
   }
@@ -369,7 +392,7 @@ int run_bench_fmm(const io::Parameters& p) {
     for (int n = 0; n < r.p; ++n) per_m2l += 8.0 * (n + 1) * r.p * r.p * ncomp;
     const perf::Work m2l_work{0, per_m2l * double(r.stats.m2l_pairs)};
     const perf::Work p2p_work{0, r.kernel == "laplace" ? laplace_pair_flops * r.stats.p2p_interactions : 0.0};
-    const bool fp32 = b == core::Backend::cuda && single;
+    const bool fp32 = b == core::Backend::cuda && r.precision != "double";
     const auto ceiling = perf::find_ceiling(ceilings, b, fp32 ? "fma_fp32" : "fma_fp64");
     rj["m2l_flops"] = m2l_work.flops;
     rj["m2l_flops_per_second"] = perf::rates(m2l_work, r.time.m2l).flops_per_second;
@@ -406,7 +429,8 @@ void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("thetas", "0.4,0.6", "acceptance criteria of the sweep (the first also for the size sweep)");
   p.add("ncrit_cpu", 64, "leaf size on the CPU").at_least(1);
   p.add("ncrit_gpu", 64, "leaf size on the GPU").at_least(1);
-  p.add("precision", "single", "GPU P2P and M2L kernels").one_of({"single", "double"});
+  p.add("precision", "single", "GPU P2P and M2L kernels of the size sweep").one_of({"single", "single-fast", "double"});
+  p.add("sweep_precisions", "single,single-fast", "GPU kernels' precisions of the error-against-time sweep");
   p.add("samples", 200, "targets checked against direct summation per configuration").at_least(0);
   p.add("repeats", 3, "timed evaluations; medians are reported").at_least(1);
   p.add("warmup", 1, "untimed evaluations first").at_least(0);

@@ -27,8 +27,9 @@ namespace {
 constexpr Index max_ewald_bodies = 20000;  // the Ewald reference costs O(N) per wave vector
 
 nlohmann::json timings_json(const fmm::Timings& t) {
-  return {{"build", t.build}, {"upward", t.upward},     {"traversal", t.traversal}, {"m2l", t.m2l},
-          {"p2p", t.p2p},     {"downward", t.downward}, {"total", t.total()}};
+  return {{"build", t.build},       {"upward", t.upward}, {"traversal", t.traversal},
+          {"m2l", t.m2l},           {"p2p", t.p2p},       {"downward", t.downward},
+          {"transfer", t.transfer}, {"call", t.call},     {"total", t.total()}};
 }
 
 void print_run(const fmm::Timings& t, const fmm::Statistics& s) {
@@ -36,10 +37,11 @@ void print_run(const fmm::Timings& t, const fmm::Statistics& s) {
       "tree: {} cells, {} leaves, {} levels; {} M2L pairs, {} P2P pairs ({:.3g} body interactions)\n", s.cells,
       s.leaves, s.levels, s.m2l_pairs, s.p2p_pairs, s.p2p_interactions);
   std::cout << "phase         seconds\n";
-  const std::pair<const char*, double> rows[] = {{"build", t.build},  {"upward", t.upward}, {"traversal", t.traversal},
-                                                 {"m2l", t.m2l},      {"p2p", t.p2p},       {"downward", t.downward},
-                                                 {"total", t.total()}};
+  const std::pair<const char*, double> rows[] = {
+      {"build", t.build}, {"upward", t.upward},     {"traversal", t.traversal}, {"m2l", t.m2l},
+      {"p2p", t.p2p},     {"downward", t.downward}, {"transfer", t.transfer},   {"total", t.total()}};
   for (const auto& [name, seconds] : rows) std::cout << fmt::format("{:<12}  {:.6f}\n", name, seconds);
+  std::cout << fmt::format("{:<12}  {:.6f}  (wall time of the evaluation call: all but the build)\n", "call", t.call);
 }
 
 int run_fmm(const io::Parameters& p) {
@@ -48,7 +50,7 @@ int run_fmm(const io::Parameters& p) {
   o.theta = p.get_real("theta");
   o.ncrit = static_cast<int>(p.get_int("ncrit"));
   o.backend = core::parse_backend(p.get_string("backend"), "backend");
-  o.single_precision = p.get_string("precision") == "single";
+  o.precision = fmm::parse_precision(p.get_string("precision"));
   o.guard = p.get_real("guard");
   const bool laplace = p.get_string("kernel") == "laplace";
   const std::string& input = p.get_string("input");
@@ -97,7 +99,7 @@ int run_fmm(const io::Parameters& p) {
   std::cout << fmt::format("loom fmm: {} bodies ({}{}), {}, p {}, theta {}, ncrit {}, backend {}{}\n", n, source,
                            o.periodic ? ", periodic" : "", p.get_string("kernel"), o.order, o.theta, o.ncrit,
                            core::to_string(o.backend),
-                           o.backend == core::Backend::cuda ? (o.single_precision ? " (single)" : " (double)")
+                           o.backend == core::Backend::cuda ? fmt::format(" ({})", fmm::to_string(o.precision))
                                                             : fmt::format(" ({} threads)", core::cpu_threads()));
   nlohmann::json j;
   j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}};
@@ -201,7 +203,9 @@ void add_fmm_command(CLI::App& app, std::vector<Subcommand>& out) {
   p.add("theta", 0.4, "multipole acceptance criterion").greater_than(0).less_than(1);
   p.add("ncrit", 64, "most bodies per leaf").at_least(1);
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
-  p.add("precision", "single", "GPU P2P and M2L kernels in single or double precision").one_of({"single", "double"});
+  p.add("precision", "single",
+        "GPU P2P and M2L kernels: single (compensated float), single-fast (plain float P2P), double")
+      .one_of({"single", "single-fast", "double"});
   p.add("samples", 1000, "targets checked against direct summation (0: no check; fewer for large n)").at_least(0);
   p.add("sigma", 0.0, "biot-savart: core radius (0: the mean spacing 2/n^(1/3))").at_least(0);
   p.add("guard", 6.0, "biot-savart: M2L only for cells this many sigma apart").at_least(0);

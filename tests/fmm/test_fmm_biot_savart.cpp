@@ -190,5 +190,27 @@ TEST(FmmBiotSavart, GaussianSumMatchesDirectSum) {
   EXPECT_GT(relative_l2_error(got, exact), 1e-3);
 }
 
+TEST(FmmBiotSavart, EvaluatorRebuildsItsListsWhenSigmaChanges) {
+  // The evaluator keeps its lists while the cells' largest sigma stay the same; a larger sigma moves pairs from
+  // M2L to P2P (the guard), and the answer must be that of a fresh evaluator.
+  const Index n = 3000;
+  const auto x = make_positions(Distribution::cube, n, 41);
+  const auto alpha = make_uniform_vectors(n, -1, 1, 42);
+  const std::vector<double> small(static_cast<std::size_t>(n), 0.02), large(static_cast<std::size_t>(n), 0.3);
+  Options o;
+  o.order = 8;
+  Evaluator e(o);
+  e.set_positions(x);
+  const auto a = e.biot_savart(alpha, small);
+  const auto b = e.biot_savart(alpha, large);
+  const auto c = e.biot_savart(alpha, small);
+  const auto fresh = biot_savart(x, alpha, large, o);
+  EXPECT_NE(a.stats.m2l_pairs, b.stats.m2l_pairs);
+  EXPECT_EQ(a.stats.m2l_pairs, c.stats.m2l_pairs);
+  EXPECT_EQ(b.stats.p2p_pairs, fresh.stats.p2p_pairs);
+  EXPECT_LT(relative_l2_error(b.velocity, fresh.velocity), 1e-14);
+  EXPECT_LT(relative_l2_error(c.velocity, a.velocity), 1e-14);
+}
+
 }  // namespace
 }  // namespace loom::fmm

@@ -23,7 +23,7 @@ class FmmGpu : public ::testing::Test {
 Options on(core::Backend b, bool single, int p = 10, int ncrit = 64) {
   Options o;
   o.backend = b;
-  o.single_precision = single;
+  o.precision = single ? Precision::single : Precision::double_;
   o.order = p;
   o.ncrit = ncrit;
   return o;
@@ -80,8 +80,17 @@ TEST_F(FmmGpu, LaplaceMatchesTheCpuOnEachDistribution) {
     const double single_phi = relative_l2_error(sampled(gpu_single.potential, t), phi);
     std::printf("[ %s ] gradient error: cpu %.2e, gpu single %.2e (potential %.2e)\n",
                 std::string(to_string(d)).c_str(), cpu_error, single_error, single_phi);
-    EXPECT_LT(single_error, cpu_error + 2e-6);
-    EXPECT_LT(single_phi, 2e-6);
+    // The host emulation of the float path (test_fmm_float_path, same bodies and targets, rsqrtf modelled at
+    // its worst) measures 8e-8 (cube), 8e-8 (sphere), 1.8e-7 (plummer) for both; 5e-7 leaves room for the
+    // device's own rounding. The committed float kernels gave 3.9e-6, 1.5e-5, 4.1e-7 here.
+    EXPECT_LT(single_error, cpu_error + 5e-7);
+    EXPECT_LT(single_phi, 5e-7);
+    Options fast = on(core::Backend::cuda, true);
+    fast.precision = Precision::single_fast;
+    const auto gpu_fast = laplace(x, q, fast);
+    const double fast_error = relative_l2_error(sampled(gpu_fast.gradient, t), grad);
+    std::printf("[ %s ] gpu single-fast %.2e\n", std::string(to_string(d)).c_str(), fast_error);
+    EXPECT_LT(fast_error, cpu_error + 3e-5);  // emulated: 4.5e-6, 1.5e-5, 7.5e-7
   }
 }
 
@@ -95,7 +104,32 @@ TEST_F(FmmGpu, LargeLeavesAndHighOrder) {
     const auto gpu = laplace(x, q, on(core::Backend::cuda, false, 16, ncrit));
     EXPECT_LT(relative_l2_error(gpu.gradient, cpu.gradient), 1e-12) << ncrit;
     const auto single = laplace(x, q, on(core::Backend::cuda, true, 16, ncrit));
-    EXPECT_LT(relative_l2_error(single.gradient, cpu.gradient), 2e-6) << ncrit;
+    // float against the double CPU: at p = 16 both are far below the float path's floor (~1e-7 in the
+    // emulation at p = 10; the float M2L itself is within 3e-7 of double at p = 16, test_fmm_m2l_scaled)
+    EXPECT_LT(relative_l2_error(single.gradient, cpu.gradient), 1e-6) << ncrit;
+  }
+}
+
+TEST_F(FmmGpu, EveryOrderMatchesTheCpu) {
+  // the M2L kernel's thread groups and shared tables change with p (and with 3 expansions for Biot-Savart)
+  const Index n = 4000;
+  const auto x = make_positions(Distribution::plummer, n, 93);
+  const auto q = make_uniform(n, -1, 1, 94);
+  const auto alpha = make_uniform_vectors(n, -1, 1, 95);
+  const std::vector<double> sigma(static_cast<std::size_t>(n), 0.05);
+  for (int p : {1, 2, 3, 5, 9, 13, 16}) {
+    const auto cpu = laplace(x, q, on(core::Backend::cpu, false, p, 32));
+    const auto gpu = laplace(x, q, on(core::Backend::cuda, false, p, 32));
+    EXPECT_LT(relative_l2_error(gpu.gradient, cpu.gradient), 1e-12) << p;
+    EXPECT_LT(relative_l2_error(gpu.potential, cpu.potential), 1e-12) << p;
+    const auto single = laplace(x, q, on(core::Backend::cuda, true, p, 32));
+    EXPECT_LT(relative_l2_error(single.gradient, cpu.gradient), 1e-6) << p;
+    if (p == 5 || p == 16) {
+      const auto bc = biot_savart(x, alpha, sigma, on(core::Backend::cpu, false, p, 32));
+      const auto bg = biot_savart(x, alpha, sigma, on(core::Backend::cuda, false, p, 32));
+      EXPECT_LT(relative_l2_error(bg.velocity, bc.velocity), 1e-12) << p;
+      EXPECT_LT(relative_l2_error(bg.stretching, bc.stretching), 1e-12) << p;
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 // The normalised M2L of the GPU kernels (src/loom/fmm/m2l_scaled.hpp), run on the CPU: in double it equals the
-// plain M2L of operators.hpp to rounding; in float, thanks to the normalisation and the high-to-low summation,
-// it stays within about 1e-6 of it for every order up to 16 and for cells from tiny to huge (where the
-// factorials and powers of the unnormalised form overflow float).
+// plain M2L of operators.hpp to rounding; in float (harmonics computed in double, sums in float), thanks to the
+// normalisation and the high-to-low summation, it stays within about 3e-7 of it for every order up to 16 and
+// for cells from tiny to huge (where the factorials and powers of the unnormalised form overflow float).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -40,8 +40,8 @@ void compare(int p, double rho, double ratio, std::uint64_t seed, double& err_do
   const Vec3d D = (2 * rho / ratio / std::sqrt(norm2(dir))) * dir;
   std::vector<C> exact(M.size()), in_double(M.size()), in_float(M.size());
   m2l(p, 1, D, M.data(), exact.data(), term_count(p));
-  scaled_m2l<double>(p, D, rho, rho, M.data(), in_double.data());
-  scaled_m2l<float>(p, D, rho, rho, M.data(), in_float.data());
+  scaled_m2l<double>(p, D, rho, M.data(), in_double.data());
+  scaled_m2l<float>(p, D, rho, M.data(), in_float.data());
   err_double = relative_difference(in_double, exact);
   err_float = relative_difference(in_float, exact);
 }
@@ -62,7 +62,8 @@ TEST(ScaledM2L, FloatKeepsSinglePrecisionAtEveryOrderAndScale) {
       for (double ratio : {0.3, 0.5, 0.7}) {
         double ed = 0, ef = 0;
         compare(p, rho, ratio, 71 + p, ed, ef);
-        EXPECT_LT(ef, 2e-6) << "p " << p << " rho " << rho << " ratio " << ratio;
+        // measured worst 2.7e-7 with the harmonics in double (9.4e-7 when they were computed in float)
+        EXPECT_LT(ef, 6e-7) << "p " << p << " rho " << rho << " ratio " << ratio;
         worst = std::max(worst, ef);
       }
   std::printf("worst relative difference of the float M2L: %.2e\n", worst);

@@ -14,16 +14,30 @@
 #include <type_traits>
 
 #include "loom/core/array.hpp"
+#include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/fmm/gpu_kernels.hpp"
+#include "loom/fmm/m2l_batch.hpp"
 #include "loom/fmm/operators.hpp"
 #include "loom/fmm/pair_kernels.hpp"
+#include "loom/fmm/rsqrt_cpu.hpp"
 
 namespace loom::fmm {
 
 std::string_view to_string(Kernel k) { return k == Kernel::laplace ? "laplace" : "biot-savart"; }
+
+Precision parse_precision(std::string_view text) {
+  if (text == "single") return Precision::single;
+  if (text == "single-fast") return Precision::single_fast;
+  if (text == "double") return Precision::double_;
+  throw UsageError("precision = \"" + std::string(text) + "\": expected one of single, single-fast, double");
+}
+
+std::string_view to_string(Precision p) {
+  return p == Precision::single ? "single" : (p == Precision::single_fast ? "single-fast" : "double");
+}
 
 void validate(const Options& o) {
   auto fail = [](const std::string& key, const std::string& value, const std::string& expected) {
@@ -58,13 +72,23 @@ void fill_zero(core::Backend backend, core::Array<T>& a) {
   core::parallel_for(backend, static_cast<Index>(a.size()), [=] LOOM_HOST_DEVICE(Index i) { p[i] = T{}; });
 }
 
-// P2M for every leaf, then M2M level by level from the leaves up.
+// P2M for every leaf, then M2M level by level from the leaves up (the GPU's tuned kernels on cuda).
 void upward(core::Backend backend, int p, int ncomp, const Tree& tree, const core::Array<Cell>& cells_a,
             const core::Array<int>& leaves_a, const core::Array<Vec3d>& pos_a, const core::Array<double>& strength_a,
-            core::Array<C>& multipoles) {
+            core::Array<C>& multipoles, [[maybe_unused]] const gpu::TreeView& view) {
   const auto where = core::where(backend);
   const int nt = term_count(p);
   const Index n = tree.size();
+#if defined(LOOM_HAVE_CUDA)
+  if (backend == core::Backend::cuda) {
+    gpu::p2m(view, p, ncomp, leaves_a.read(where), static_cast<int>(tree.leaves().size()), n, pos_a.read(where),
+             strength_a.read(where), multipoles.write(where));
+    for (int level = tree.levels() - 2; level >= 0; --level)
+      gpu::m2m_level(view, p, ncomp, tree.level_begin(level), tree.level_begin(level + 1) - tree.level_begin(level),
+                     multipoles.read_write(where));
+    return;
+  }
+#endif
   const Cell* cells = cells_a.read(where);
   const int* leaves = leaves_a.read(where);
   const Vec3d* pos = pos_a.read(where);
@@ -95,9 +119,17 @@ void upward(core::Backend backend, int p, int ncomp, const Tree& tree, const cor
 
 // L2L level by level from the root down (the locals must already hold every M2L).
 void local_to_local(core::Backend backend, int p, int ncomp, const Tree& tree, const core::Array<Cell>& cells_a,
-                    core::Array<C>& locals) {
+                    core::Array<C>& locals, [[maybe_unused]] const gpu::TreeView& view) {
   const auto where = core::where(backend);
   const int nt = term_count(p);
+#if defined(LOOM_HAVE_CUDA)
+  if (backend == core::Backend::cuda) {
+    for (int level = 1; level < tree.levels(); ++level)
+      gpu::l2l_level(view, p, ncomp, tree.level_begin(level), tree.level_begin(level + 1) - tree.level_begin(level),
+                     locals.read_write(where));
+    return;
+  }
+#endif
   const Cell* cells = cells_a.read(where);
   C* L = locals.read_write(where);
   for (int level = 1; level < tree.levels(); ++level) {
@@ -114,9 +146,17 @@ void local_to_local(core::Backend backend, int p, int ncomp, const Tree& tree, c
 // L2P for every body: writes (not adds) the far field into out.
 void local_to_bodies(core::Backend backend, int p, const Problem& problem, Index n, const core::Array<Cell>& cells_a,
                      const core::Array<int>& leaf_a, const core::Array<Vec3d>& pos_a,
-                     const core::Array<double>& strength_a, const core::Array<C>& locals, core::Array<double>& out_a) {
+                     const core::Array<double>& strength_a, const core::Array<C>& locals, core::Array<double>& out_a,
+                     [[maybe_unused]] const core::Array<int>& leaves_a, [[maybe_unused]] const gpu::TreeView& view) {
   const auto where = core::where(backend);
   const int nt = term_count(p);
+#if defined(LOOM_HAVE_CUDA)
+  if (backend == core::Backend::cuda && problem.kernel == Kernel::laplace) {
+    gpu::l2p_laplace(view, p, leaves_a.read(where), static_cast<int>(leaves_a.size()), n, pos_a.read(where),
+                     locals.read(where), out_a.write(where));
+    return;
+  }
+#endif
   const Cell* cells = cells_a.read(where);
   const int* leaf = leaf_a.read(where);
   const Vec3d* pos = pos_a.read(where);
@@ -178,6 +218,32 @@ void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std:
   });
 }
 
+// Page-locked host memory for the GPU path's transfers: PCIe at full speed, instead of through the driver's
+// pageable bounce buffers (about 4x slower for the 32 MB of a 1e6-body Laplace result). Grows as needed and is
+// kept between calls; unused on the CPU.
+class PinnedStaging {
+ public:
+  PinnedStaging() = default;
+  PinnedStaging(const PinnedStaging&) = delete;
+  PinnedStaging& operator=(const PinnedStaging&) = delete;
+  ~PinnedStaging() {
+    if (p_ != nullptr) cuda::free_pinned(p_);
+  }
+  double* doubles(std::size_t count) {
+    if (count * sizeof(double) > bytes_) {
+      if (p_ != nullptr) cuda::free_pinned(p_);
+      p_ = nullptr;
+      p_ = cuda::allocate_pinned(count * sizeof(double));
+      bytes_ = count * sizeof(double);
+    }
+    return static_cast<double*>(p_);
+  }
+
+ private:
+  void* p_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
 }  // namespace detail
 
 using detail::C;
@@ -194,6 +260,14 @@ struct Evaluator::State {
   // Laplace's interaction lists depend on the tree only: kept until the positions change.
   bool laplace_lists_valid = false;
   InteractionLists laplace_lists;
+  Statistics laplace_stats;
+  // Biot-Savart's lists, kept with the cells' largest core radii they were built for.
+  bool biot_savart_lists_valid = false;
+  InteractionLists biot_savart_lists;
+  Statistics biot_savart_stats;
+  std::vector<double> biot_savart_cell_sigma;
+  double biot_savart_traversal_seconds = 0;
+  detail::PinnedStaging staging;  // the GPU path's host side of transfers
   double laplace_traversal_seconds = 0;
 
   Index n() const { return tree.size(); }
@@ -213,7 +287,7 @@ struct Evaluator::State {
     gpu::TreeView view;
   };
   DeviceLists device_lists(const InteractionLists& lists) const;
-  std::unique_ptr<DeviceLists> laplace_device_lists;
+  std::unique_ptr<DeviceLists> laplace_device_lists, biot_savart_device_lists;
 #endif
   Statistics statistics(const InteractionLists& lists) const {
     Statistics s;
@@ -241,6 +315,7 @@ void Evaluator::set_order(int order) {
   validate(o);
   s_->o = o;
 }
+void Evaluator::set_precision(Precision precision) { s_->o.precision = precision; }
 const Tree& Evaluator::tree() const { return s_->tree; }
 const Options& Evaluator::options() const { return s_->o; }
 
@@ -256,24 +331,38 @@ void Evaluator::set_positions(std::span<const Vec3d> positions) {
   }
   core::WallTimer timer;
   s.tree = Tree(positions, s.o.ncrit);
-  s.build_seconds = timer.seconds();
   s.cells = core::Array<Cell>::from(std::span<const Cell>(s.tree.cells()));
   s.leaves = core::Array<int>::from(std::span<const int>(s.tree.leaves()));
   s.leaf_of_body = core::Array<int>::from(std::span<const int>(s.tree.leaf_of_body()));
-  s.pos = core::Array<Vec3d>::from(std::span<const Vec3d>(s.tree.positions()));
   const Index n = s.n();
-  s.px.resize(static_cast<std::size_t>(n));
-  s.py.resize(static_cast<std::size_t>(n));
-  s.pz.resize(static_cast<std::size_t>(n));
+  s.pos = core::Array<Vec3d>(static_cast<std::size_t>(n));
+  Vec3d* pos = s.pos.write(core::Where::host);
+  const Vec3d* tree_pos = s.tree.positions().data();
+  const bool cpu = s.o.backend == core::Backend::cpu;
+  s.px.resize(cpu ? static_cast<std::size_t>(n) : 0);
+  s.py.resize(s.px.size());
+  s.pz.resize(s.px.size());
+#pragma omp parallel for schedule(static)
   for (Index i = 0; i < n; ++i) {
-    const Vec3d x = s.tree.positions()[static_cast<std::size_t>(i)];
-    s.px[static_cast<std::size_t>(i)] = x.x;
-    s.py[static_cast<std::size_t>(i)] = x.y;
-    s.pz[static_cast<std::size_t>(i)] = x.z;
+    pos[i] = tree_pos[i];
+    if (cpu) {
+      s.px[static_cast<std::size_t>(i)] = tree_pos[i].x;
+      s.py[static_cast<std::size_t>(i)] = tree_pos[i].y;
+      s.pz[static_cast<std::size_t>(i)] = tree_pos[i].z;
+    }
   }
-  s.laplace_lists_valid = false;
+  if (!cpu) {  // the tree goes to the device now, as part of the set-up
+    const auto dev = core::where(s.o.backend);
+    s.cells.read(dev);
+    s.leaves.read(dev);
+    s.leaf_of_body.read(dev);
+    s.pos.read(dev);
+  }
+  s.build_seconds = timer.seconds();
+  s.laplace_lists_valid = s.biot_savart_lists_valid = false;
 #if defined(LOOM_HAVE_CUDA)
   s.laplace_device_lists.reset();
+  s.biot_savart_device_lists.reset();
 #endif
 }
 
@@ -294,20 +383,36 @@ std::vector<double> Evaluator::State::cell_max_sigma(std::span<const double> sig
   return out;
 }
 
+// M2L on the CPU: per target cell, its sources eight at a time in the SIMD lanes of M2lBatch (m2l_batch.hpp).
 void Evaluator::State::m2l_cpu(int ncomp, const InteractionLists& lists, const C* M, C* L) const {
   const int p = o.order, nt = term_count(p);
   const auto& cs = tree.cells();
   const int ncells = static_cast<int>(cs.size());
-#pragma omp parallel for schedule(dynamic, 4)
-  for (int c = 0; c < ncells; ++c) {
-    const Cell& a = cs[static_cast<std::size_t>(c)];
-    for (Index k = lists.m2l_offset[static_cast<std::size_t>(c)]; k < lists.m2l_offset[static_cast<std::size_t>(c) + 1];
-         ++k) {
-      const int src = lists.m2l_source[static_cast<std::size_t>(k)];
-      Vec3d center = cs[static_cast<std::size_t>(src)].center;
-      if (o.periodic) center += shift_vector(lists.m2l_shift[static_cast<std::size_t>(k)], o.period);
-      m2l(p, ncomp, a.center - center, M + static_cast<Index>(src) * ncomp * nt, L + static_cast<Index>(c) * ncomp * nt,
-          nt);
+#pragma omp parallel
+  {
+    M2lBatch<8> batch(p);
+#pragma omp for schedule(dynamic, 4)
+    for (int c = 0; c < ncells; ++c) {
+      const Cell& a = cs[static_cast<std::size_t>(c)];
+      const Index first = lists.m2l_offset[static_cast<std::size_t>(c)];
+      const Index last = lists.m2l_offset[static_cast<std::size_t>(c) + 1];
+      for (Index k0 = first; k0 < last; k0 += decltype(batch)::lanes) {
+        const int count = static_cast<int>(std::min<Index>(decltype(batch)::lanes, last - k0));
+        Vec3d D[decltype(batch)::lanes];
+        for (int s = 0; s < count; ++s) {
+          const auto k = static_cast<std::size_t>(k0 + s);
+          Vec3d center = cs[static_cast<std::size_t>(lists.m2l_source[k])].center;
+          if (o.periodic) center += shift_vector(lists.m2l_shift[k], o.period);
+          D[s] = a.center - center;
+        }
+        for (int comp = 0; comp < ncomp; ++comp) {
+          const C* sources[decltype(batch)::lanes];
+          for (int s = 0; s < count; ++s)
+            sources[s] =
+                M + (static_cast<Index>(lists.m2l_source[static_cast<std::size_t>(k0 + s)]) * ncomp + comp) * nt;
+          batch.apply(count, D, sources, L + (static_cast<Index>(c) * ncomp + comp) * nt);
+        }
+      }
     }
   }
 }
@@ -344,7 +449,7 @@ void Evaluator::State::p2p_cpu(const Problem& problem, const InteractionLists& l
           for (Index j = j0; j < j1; ++j) {
             const double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
             const double r2 = dx * dx + dy * dy + dz * dz;
-            const double inv_r = r2 > 0 ? 1.0 / std::sqrt(r2) : 0.0;
+            const double inv_r = r2 > 0 ? rsqrt_newton(r2) : 0.0;
             const double q_inv_r = strength[j] * inv_r;
             const double q_inv_r3 = q_inv_r * inv_r * inv_r;
             phi += q_inv_r;
@@ -474,7 +579,6 @@ Evaluator::State::DeviceLists Evaluator::State::device_lists(const InteractionLi
   gpu::TreeView& v = d.view;
   v.cells = cells.read(dev);
   v.cell_count = static_cast<int>(tree.cells().size());
-  v.leaf_of_body = leaf_of_body.read(dev);
   std::vector<int> m2l_targets, p2p_targets;
   for (int c = 0; c < v.cell_count; ++c) {
     if (lists.m2l_offset[static_cast<std::size_t>(c) + 1] > lists.m2l_offset[static_cast<std::size_t>(c)])
@@ -482,10 +586,14 @@ Evaluator::State::DeviceLists Evaluator::State::device_lists(const InteractionLi
     if (lists.p2p_offset[static_cast<std::size_t>(c) + 1] > lists.p2p_offset[static_cast<std::size_t>(c)])
       p2p_targets.push_back(c);
   }
-  auto upload = [&](auto& array, const auto& host) {
+  // straight from the host vectors to the device (no host copy in between: the lists are large)
+  auto upload = [&](auto& array, const auto& host) -> const typename std::decay_t<decltype(host)>::value_type* {
     using T = typename std::decay_t<decltype(host)>::value_type;
-    array = core::Array<T>::from(std::span<const T>(host));
-    return array.read(dev);
+    array = core::Array<T>(host.size());
+    if (host.empty()) return nullptr;
+    T* d = array.write(dev);
+    cuda::copy_host_to_device(d, host.data(), host.size() * sizeof(T));
+    return d;
   };
   v.m2l_offset = upload(d.m2l_offset, lists.m2l_offset);
   v.m2l_source = upload(d.m2l_source, lists.m2l_source);
@@ -514,22 +622,29 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
   const std::size_t expansion_terms = tree.cells().size() * static_cast<std::size_t>(ncomp * nt);
   core::Stopwatch watch(backend);
 
+  gpu::TreeView view;
 #if defined(LOOM_HAVE_CUDA)
-  // Laplace's lists live as long as the tree: their device copy is kept with them; others are sent each time.
+  // The kept lists (Laplace's, Biot-Savart's) keep their device copy with them; others are sent each time.
   std::unique_ptr<DeviceLists> sent;
-  const DeviceLists* on_device = nullptr;
   if (backend == core::Backend::cuda) {
     watch.start();
-    if (&lists == &laplace_lists) {
-      if (!laplace_device_lists) laplace_device_lists = std::make_unique<DeviceLists>(device_lists(lists));
-      on_device = laplace_device_lists.get();
+    const DeviceLists* on_device = nullptr;
+    if (&lists == &laplace_lists || &lists == &biot_savart_lists) {
+      auto& kept = &lists == &laplace_lists ? laplace_device_lists : biot_savart_device_lists;
+      if (!kept) kept = std::make_unique<DeviceLists>(device_lists(lists));
+      on_device = kept.get();
     } else {
       sent = std::make_unique<DeviceLists>(device_lists(lists));
       on_device = sent.get();
     }
+    view = on_device->view;
     time.traversal += watch.stop();
+    // the strengths go up before the kernels, so that no phase's time includes a transfer
+    watch.start();
+    strength.read(where);
+    if (!sigma.empty()) sigma.read(where);
+    time.transfer += watch.stop();
   }
-  const gpu::TreeView view = on_device ? on_device->view : gpu::TreeView{};
 #endif
   [[maybe_unused]] auto no_cuda = [] { throw Error("fmm: the CUDA backend is not built into this loom"); };
 
@@ -541,7 +656,7 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
     } else {
 #if defined(LOOM_HAVE_CUDA)
       gpu::p2p_gaussian(view, n, pos.read(where), strength.read(where), sigma.read(where), out.read_write(where),
-                        o.single_precision);
+                        o.precision);
 #else
       no_cuda();
 #endif
@@ -553,7 +668,7 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
   // Upward pass: P2M, M2M.
   core::Array<C> multipoles(expansion_terms), locals(expansion_terms);
   watch.start();
-  detail::upward(backend, p, ncomp, tree, cells, leaves, pos, strength, multipoles);
+  detail::upward(backend, p, ncomp, tree, cells, leaves, pos, strength, multipoles, view);
   time.upward = watch.stop();
 
   // M2L in one batch (plus the periodic image levels into the root).
@@ -563,7 +678,7 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
     m2l_cpu(ncomp, lists, multipoles.read(where), locals.read_write(where));
   } else {
 #if defined(LOOM_HAVE_CUDA)
-    gpu::m2l(view, p, ncomp, multipoles.read(where), locals.read_write(where), o.single_precision);
+    gpu::m2l(view, p, ncomp, multipoles.read(where), locals.read_write(where), o.precision != Precision::double_);
 #else
     no_cuda();
 #endif
@@ -573,8 +688,8 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
 
   // Downward pass: L2L, L2P (writes the far field into out).
   watch.start();
-  detail::local_to_local(backend, p, ncomp, tree, cells, locals);
-  detail::local_to_bodies(backend, p, problem, n, cells, leaf_of_body, pos, strength, locals, out);
+  detail::local_to_local(backend, p, ncomp, tree, cells, locals, view);
+  detail::local_to_bodies(backend, p, problem, n, cells, leaf_of_body, pos, strength, locals, out, leaves, view);
   time.downward = watch.stop();
 
   // P2P in one batch (adds the near field).
@@ -585,10 +700,10 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
   } else {
 #if defined(LOOM_HAVE_CUDA)
     if (problem.kernel == Kernel::laplace)
-      gpu::p2p_laplace(view, n, pos.read(where), strength.read(where), out.read_write(where), o.single_precision);
+      gpu::p2p_laplace(view, n, pos.read(where), strength.read(where), out.read_write(where), o.precision);
     else
       gpu::p2p_biot_savart(view, n, pos.read(where), strength.read(where), sigma.read(where), out.read_write(where),
-                           o.single_precision);
+                           o.precision);
 #else
     no_cuda();
 #endif
@@ -598,22 +713,43 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
 
 namespace {
 
-// Strengths in tree order, component-major.
-core::Array<double> tree_order(const Tree& tree, int ncomp, auto&& component) {
+// Strengths in tree order, component-major; on the GPU gathered into page-locked memory and sent from there.
+core::Array<double> tree_order(const Tree& tree, int ncomp, auto&& component, core::Backend backend,
+                               detail::PinnedStaging& staging) {
   const Index n = tree.size();
   core::Array<double> a(static_cast<std::size_t>(ncomp * n));
-  double* h = a.write(core::Where::host);
-  const auto& order = tree.order();
-  for (int d = 0; d < ncomp; ++d)
-    for (Index i = 0; i < n; ++i) h[d * n + i] = component(order[static_cast<std::size_t>(i)], d);
+  const bool gpu = backend == core::Backend::cuda;
+  double* h = gpu ? staging.doubles(a.size()) : a.write(core::Where::host);
+  const Index* order = tree.order().data();
+  for (int d = 0; d < ncomp; ++d) {
+#pragma omp parallel for schedule(static)
+    for (Index i = 0; i < n; ++i) h[d * n + i] = component(order[i], d);
+  }
+  if (gpu && !a.empty()) cuda::copy_host_to_device(a.write(core::Where::device), h, a.bytes());
   return a;
 }
+
+// The results on the host (on the GPU copied through page-locked memory; the pointer lives until the next call).
+const double* on_host(const core::Array<double>& out, core::Backend backend, detail::PinnedStaging& staging) {
+  if (backend != core::Backend::cuda || out.empty()) return out.read(core::Where::host);
+  double* h = staging.doubles(out.size());
+  cuda::copy_device_to_host(h, out.read(core::Where::device), out.bytes());
+  return h;
+}
+
+// Wall time since construction, after the backend's queued work (the GPU's kernels are asynchronous).
+struct CallTimer {
+  core::Stopwatch watch;
+  explicit CallTimer(core::Backend b) : watch(b) { watch.start(); }
+  double seconds() { return watch.stop(); }
+};
 
 }  // namespace
 
 LaplaceResult Evaluator::laplace(std::span<const double> charges) {
   State& s = *s_;
   LOOM_REQUIRE(static_cast<Index>(charges.size()) == s.n(), "fmm::Evaluator::laplace: one charge per body");
+  CallTimer call(s.o.backend);
   LaplaceResult r;
   r.time.build = s.build_seconds;
   if (!s.laplace_lists_valid) {
@@ -624,6 +760,7 @@ LaplaceResult Evaluator::laplace(std::span<const double> charges) {
     t.period = s.o.period;
     s.laplace_lists = traverse(s.tree, s.tree, t);
     s.laplace_traversal_seconds = timer.seconds();
+    s.laplace_stats = s.statistics(s.laplace_lists);
     s.laplace_lists_valid = true;
 #if defined(LOOM_HAVE_CUDA)
     s.laplace_device_lists.reset();
@@ -631,19 +768,26 @@ LaplaceResult Evaluator::laplace(std::span<const double> charges) {
   }
   r.time.traversal = s.laplace_traversal_seconds;
   const Index n = s.n();
-  auto strength = tree_order(s.tree, 1, [&](Index i, int) { return charges[static_cast<std::size_t>(i)]; });
+  core::WallTimer up;
+  auto strength = tree_order(
+      s.tree, 1, [&](Index i, int) { return charges[static_cast<std::size_t>(i)]; }, s.o.backend, s.staging);
+  r.time.transfer += up.seconds();
   core::Array<double> out(static_cast<std::size_t>(4 * n)), none;
   s.evaluate(Problem{Kernel::laplace, false, 1, 4}, strength, none, s.laplace_lists, out, r.time);
-  const double* h = out.read(core::Where::host);
+  core::WallTimer back;
+  const double* h = on_host(out, s.o.backend, s.staging);
   r.potential.resize(static_cast<std::size_t>(n));
   r.gradient.resize(static_cast<std::size_t>(n));
-  const auto& order = s.tree.order();
+  const Index* order = s.tree.order().data();
+#pragma omp parallel for schedule(static)
   for (Index i = 0; i < n; ++i) {
-    const auto k = static_cast<std::size_t>(order[static_cast<std::size_t>(i)]);
+    const auto k = static_cast<std::size_t>(order[i]);
     r.potential[k] = h[i];
     r.gradient[k] = {h[n + i], h[2 * n + i], h[3 * n + i]};
   }
-  r.stats = s.statistics(s.laplace_lists);
+  r.time.transfer += back.seconds();
+  r.stats = s.laplace_stats;
+  r.time.call = call.seconds();
   return r;
 }
 
@@ -652,33 +796,53 @@ BiotSavartResult Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<
   const Index n = s.n();
   LOOM_REQUIRE(static_cast<Index>(alpha.size()) == n && static_cast<Index>(sigma.size()) == n,
                "fmm::Evaluator::biot_savart: one strength and one core radius per body");
+  CallTimer call(s.o.backend);
   BiotSavartResult r;
   r.time.build = s.build_seconds;
-  auto strength = tree_order(s.tree, 3, [&](Index i, int d) { return alpha[static_cast<std::size_t>(i)][d]; });
-  auto sigma_tree = tree_order(s.tree, 1, [&](Index i, int) { return sigma[static_cast<std::size_t>(i)]; });
-  core::WallTimer timer;
-  const std::vector<double> cell_sigma = s.cell_max_sigma(sigma_tree.host());
-  TraversalOptions t;
-  t.theta = s.o.theta;
-  t.guard = s.o.guard;
-  t.source_sigma = cell_sigma.data();
-  t.periodic = s.o.periodic;
-  t.period = s.o.period;
-  const InteractionLists lists = traverse(s.tree, s.tree, t);
-  r.time.traversal = timer.seconds();
+  core::WallTimer up;
+  auto strength = tree_order(
+      s.tree, 3, [&](Index i, int d) { return alpha[static_cast<std::size_t>(i)][d]; }, s.o.backend, s.staging);
+  auto sigma_tree = tree_order(
+      s.tree, 1, [&](Index i, int) { return sigma[static_cast<std::size_t>(i)]; }, core::Backend::cpu, s.staging);
+  r.time.transfer += up.seconds();
+  // The lists depend on sigma through the far-field guard: kept while the cells' largest sigma stay the same.
+  std::vector<double> cell_sigma = s.cell_max_sigma(sigma_tree.host());
+  if (!s.biot_savart_lists_valid || cell_sigma != s.biot_savart_cell_sigma) {
+    core::WallTimer timer;
+    TraversalOptions t;
+    t.theta = s.o.theta;
+    t.guard = s.o.guard;
+    t.source_sigma = cell_sigma.data();
+    t.periodic = s.o.periodic;
+    t.period = s.o.period;
+    s.biot_savart_lists = traverse(s.tree, s.tree, t);
+    s.biot_savart_stats = s.statistics(s.biot_savart_lists);
+    s.biot_savart_cell_sigma = std::move(cell_sigma);
+    s.biot_savart_traversal_seconds = timer.seconds();
+    s.biot_savart_lists_valid = true;
+#if defined(LOOM_HAVE_CUDA)
+    s.biot_savart_device_lists.reset();
+#endif
+  }
+  r.time.traversal = s.biot_savart_traversal_seconds;
+  const InteractionLists& lists = s.biot_savart_lists;
   core::Array<double> out(static_cast<std::size_t>(6 * n));
   s.evaluate(Problem{Kernel::biot_savart, false, 3, 6}, strength, sigma_tree, lists, out, r.time);
-  const double* h = out.read(core::Where::host);
+  core::WallTimer back;
+  const double* h = on_host(out, s.o.backend, s.staging);
   r.velocity.resize(static_cast<std::size_t>(n));
   r.stretching.resize(static_cast<std::size_t>(n));
-  const auto& order = s.tree.order();
+  const Index* order = s.tree.order().data();
   constexpr double inv_4pi = 0.079577471545947667884;
+#pragma omp parallel for schedule(static)
   for (Index i = 0; i < n; ++i) {
-    const auto k = static_cast<std::size_t>(order[static_cast<std::size_t>(i)]);
+    const auto k = static_cast<std::size_t>(order[i]);
     r.velocity[k] = inv_4pi * Vec3d{h[i], h[n + i], h[2 * n + i]};
     r.stretching[k] = inv_4pi * Vec3d{h[3 * n + i], h[4 * n + i], h[5 * n + i]};
   }
-  r.stats = s.statistics(lists);
+  r.time.transfer += back.seconds();
+  r.stats = s.biot_savart_stats;
+  r.time.call = call.seconds();
   return r;
 }
 
@@ -687,8 +851,10 @@ std::vector<Vec3d> Evaluator::gaussian_sum(std::span<const Vec3d> alpha, std::sp
   const Index n = s.n();
   LOOM_REQUIRE(static_cast<Index>(alpha.size()) == n && static_cast<Index>(sigma.size()) == n,
                "fmm::Evaluator::gaussian_sum: one strength and one core radius per body");
-  auto strength = tree_order(s.tree, 3, [&](Index i, int d) { return alpha[static_cast<std::size_t>(i)][d]; });
-  auto sigma_tree = tree_order(s.tree, 1, [&](Index i, int) { return sigma[static_cast<std::size_t>(i)]; });
+  auto strength = tree_order(
+      s.tree, 3, [&](Index i, int d) { return alpha[static_cast<std::size_t>(i)][d]; }, s.o.backend, s.staging);
+  auto sigma_tree = tree_order(
+      s.tree, 1, [&](Index i, int) { return sigma[static_cast<std::size_t>(i)]; }, core::Backend::cpu, s.staging);
   const std::vector<double> cell_sigma = s.cell_max_sigma(sigma_tree.host());
   TraversalOptions t;
   t.far_field = false;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "loom/core/backend.hpp"
+#include "loom/fmm/precision.hpp"
 #include "loom/fmm/real.hpp"
 #include "loom/fmm/traversal.hpp"
 #include "loom/fmm/tree.hpp"
@@ -26,8 +27,8 @@ struct Options {
   double theta = 0.4;  // multipole acceptance criterion |dX| theta > R_A + R_B
   int ncrit = 64;      // most bodies per leaf
   core::Backend backend = core::Backend::cpu;
-  bool single_precision = true;  // CUDA backend: P2P and M2L in float (the paper's setting); else double
-  double guard = 6.0;            // Biot-Savart: M2L only for cells also this many core radii sigma apart
+  Precision precision = Precision::single;  // CUDA backend: the P2P and M2L kernels' arithmetic (precision.hpp)
+  double guard = 6.0;                       // Biot-Savart: M2L only for cells also this many core radii sigma apart
   // Periodic boundaries on a cube [box_lower, box_lower + period)^3 (every body must lie inside).
   bool periodic = false;
   double period = 0;
@@ -42,9 +43,15 @@ struct Options {
 // Checks the options (order in [1, max_order], theta in (0, 1), ncrit >= 1, ...); throws UsageError.
 void validate(const Options& options);
 
-struct Timings {  // seconds; on the GPU, traversal includes sending the lists to the device
-  double build = 0, upward = 0, traversal = 0, m2l = 0, p2p = 0, downward = 0;
-  double total() const { return build + upward + traversal + m2l + p2p + downward; }
+// Seconds. build and traversal are the set-up: the tree once per set of positions, the interaction lists (on
+// the GPU with sending them) once per tree for Laplace, and for Biot-Savart again whenever the cells' largest
+// core radii change (the far-field guard depends on them); a call that reuses them reports the set-up's times
+// again. The four phases are device time on the GPU; transfer is the strengths' upload and the results'
+// download and reordering; call is the wall time of the whole evaluation call (everything but the build).
+struct Timings {
+  double build = 0, upward = 0, traversal = 0, m2l = 0, p2p = 0, downward = 0, transfer = 0, call = 0;
+  double evaluation() const { return upward + m2l + p2p + downward; }
+  double total() const { return build + upward + traversal + m2l + p2p + downward + transfer; }
 };
 
 struct Statistics {
@@ -83,8 +90,9 @@ class Evaluator {
   // The Gaussian RBF sum w_i = sum_j alpha_j zeta_sigma_j(x_i - x_j) (P2P only, pairs within cutoff * sigma).
   std::vector<Vec3d> gaussian_sum(std::span<const Vec3d> alpha, std::span<const double> sigma, double cutoff = 8);
 
-  // A new expansion order, keeping the tree and the interaction lists (they do not depend on p).
+  // A new expansion order, or GPU precision, keeping the tree and the interaction lists (they depend on neither).
   void set_order(int order);
+  void set_precision(Precision precision);
 
   const Tree& tree() const;
   const Options& options() const;

@@ -1,12 +1,15 @@
-// The tuned CUDA kernels of the FMM (gpu_kernels.cu, compiled only when CUDA is found): P2P and M2L batched as
-// in the paper's GPU section, a thread block per target cell with the sources staged through shared memory,
-// in float (normalised coefficients, summation from high to low order) or double. Plain C++ declarations;
-// every pointer is a device pointer. The plain CPU path (fmm.cpp) is the reference they are tested against.
+// The tuned CUDA kernels of the FMM (gpu_p2p.cu, gpu_m2l.cu, gpu_passes.cu, gpu_direct.cu; compiled only when
+// CUDA is found): P2P and M2L batched as in the paper's GPU section, a thread block per target cell with the
+// sources staged through shared memory, in float (split positions, normalised coefficients, sums from high to
+// low order) or double; P2M, M2M, L2L and the Laplace L2P with a block per cell. Plain C++ declarations; every
+// pointer is a device pointer; every launch goes to the default stream, in order, without synchronising. The
+// plain CPU path (fmm.cpp) is the reference they are tested against.
 #pragma once
 
 #include <cstdint>
 
 #include "loom/core/host_device.hpp"
+#include "loom/fmm/precision.hpp"
 #include "loom/fmm/real.hpp"
 #include "loom/fmm/tree.hpp"
 
@@ -16,7 +19,6 @@ namespace loom::fmm::gpu {
 struct TreeView {
   const Cell* cells = nullptr;
   int cell_count = 0;
-  const int* leaf_of_body = nullptr;  // by tree position
   const Index* m2l_offset = nullptr;  // by target cell, as in InteractionLists
   const int* m2l_source = nullptr;
   const std::uint8_t* m2l_shift = nullptr;
@@ -38,11 +40,22 @@ void m2l(const TreeView& tree, int p, int ncomp, const Complex<double>* M, Compl
 //   Laplace (4 outputs): potential, gradient;  Biot-Savart (6): 4 pi velocity, 4 pi stretching;
 //   Gaussian (3): the RBF sum.  strength: component-major (1 or 3 components); sigma: per body.
 void p2p_laplace(const TreeView& tree, Index n, const Vec3d* positions, const double* strength, double* out,
-                 bool single);
+                 Precision precision);
 void p2p_biot_savart(const TreeView& tree, Index n, const Vec3d* positions, const double* strength, const double* sigma,
-                     double* out, bool single);
+                     double* out, Precision precision);
 void p2p_gaussian(const TreeView& tree, Index n, const Vec3d* positions, const double* strength, const double* sigma,
-                  double* out, bool single);
+                  double* out, Precision precision);
+
+// The passes, in double. P2M writes the multipoles of the leaves `leaves[0 .. leaf_count)`; M2M writes those of
+// the non-leaf cells [first, first + count) of one level from their children; L2L adds the parents' locals to
+// the cells [first, first + count) of one level >= 1; the Laplace L2P writes potential and gradient
+// (component-major, tree order) of the leaves' bodies. ncomp expansions per cell (1 to 3).
+void p2m(const TreeView& tree, int p, int ncomp, const int* leaves, int leaf_count, Index n, const Vec3d* positions,
+         const double* strength, Complex<double>* M);
+void m2m_level(const TreeView& tree, int p, int ncomp, int first, int count, Complex<double>* M);
+void l2l_level(const TreeView& tree, int p, int ncomp, int first, int count, Complex<double>* L);
+void l2p_laplace(const TreeView& tree, int p, const int* leaves, int leaf_count, Index n, const Vec3d* positions,
+                 const Complex<double>* L, double* out);
 
 // A plain all-pairs Laplace kernel in float (tiles of sources in shared memory; the classic N-body kernel),
 // the benchmark's yardstick for P2P interactions per second. positions/charges: n bodies; out: 4n.

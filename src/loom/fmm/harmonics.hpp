@@ -29,10 +29,34 @@ LOOM_HOST_DEVICE inline Complex<Real> harmonic_at(const Complex<Real>* X, int p,
   return (m & 1) ? Complex<Real>{-c.re, c.im} : Complex<Real>{c.re, -c.im};
 }
 
-// Calls f(n, m, R_n^m(v)) for 0 <= m <= n < p, column by column (m outer), by the recurrences
+// Calls f(n, m, R_n^m(v)) for n = m .. p-1 of one column m, by the recurrences
 //   R_m^m = -(x + iy)/(2m) R_{m-1}^{m-1},  R_{m+1}^m = z R_m^m,
-//   R_n^m = ((2n-1) z R_{n-1}^m - r^2 R_{n-2}^m) / ((n+m)(n-m)).
-// Needs no storage, so P2M and L2P run with a few registers per body.
+//   R_n^m = ((2n-1) z R_{n-1}^m - r^2 R_{n-2}^m) / ((n+m)(n-m)),
+// starting from rmm = R_m^m. Needs no storage, so P2M and L2P run with a few registers per body.
+template <class Real, class F>
+LOOM_HOST_DEVICE inline void for_each_regular_in_column(int p, int m, Vec3<Real> v, Real r2, Complex<Real> rmm, F&& f) {
+  f(m, m, rmm);
+  if (m + 1 >= p) return;
+  Complex<Real> r_prev = rmm, r = v.z * rmm;
+  f(m + 1, m, r);
+  for (int n = m + 2; n < p; ++n) {
+    const Complex<Real> next = (Real(2 * n - 1) * v.z * r - r2 * r_prev) * (Real(1) / Real((n + m) * (n - m)));
+    r_prev = r;
+    r = next;
+    f(n, m, r);
+  }
+}
+
+// R_m^m(v) by m steps of its recurrence (the same steps for_each_regular takes).
+template <class Real>
+LOOM_HOST_DEVICE inline Complex<Real> regular_diagonal(int m, Vec3<Real> v) {
+  const Complex<Real> xy{v.x, v.y};
+  Complex<Real> rmm{1, 0};
+  for (int j = 1; j <= m; ++j) rmm = (rmm * xy) * (Real(-1) / Real(2 * j));
+  return rmm;
+}
+
+// Calls f(n, m, R_n^m(v)) for 0 <= m <= n < p, column by column (m outer).
 template <class Real, class F>
 LOOM_HOST_DEVICE inline void for_each_regular(int p, Vec3<Real> v, F&& f) {
   const Real r2 = norm2(v);
@@ -40,16 +64,7 @@ LOOM_HOST_DEVICE inline void for_each_regular(int p, Vec3<Real> v, F&& f) {
   Complex<Real> rmm{1, 0};
   for (int m = 0; m < p; ++m) {
     if (m > 0) rmm = (rmm * xy) * (Real(-1) / Real(2 * m));
-    f(m, m, rmm);
-    if (m + 1 >= p) continue;
-    Complex<Real> r_prev = rmm, r = v.z * rmm;
-    f(m + 1, m, r);
-    for (int n = m + 2; n < p; ++n) {
-      const Complex<Real> next = (Real(2 * n - 1) * v.z * r - r2 * r_prev) * (Real(1) / Real((n + m) * (n - m)));
-      r_prev = r;
-      r = next;
-      f(n, m, r);
-    }
+    for_each_regular_in_column(p, m, v, r2, rmm, f);
   }
 }
 

@@ -19,6 +19,21 @@ LOOM_HOST_DEVICE inline void p2m(int p, int ncomp, Vec3<Real> v, const Real* q, 
   });
 }
 
+// One coefficient of M2M: sum_{k,l} Mc_k^l conj(R_{n-k}^{m-l}(d)) for a child's expansion Mc and the regular
+// harmonics R of d = c_child - c_parent (both of order p). Shared by m2m() and the GPU's M2M kernel (a thread
+// per coefficient).
+template <class Real>
+LOOM_HOST_DEVICE inline Complex<Real> m2m_coefficient(int p, int n, int m, const Complex<Real>* mc,
+                                                      const Complex<Real>* R) {
+  Complex<Real> acc{};
+  for (int k = 0; k <= n; ++k) {
+    const int j = n - k;
+    const int lo = (-k > m - j) ? -k : m - j, hi = (k < m + j) ? k : m + j;
+    for (int l = lo; l <= hi; ++l) acc += mul_conj(harmonic_at(mc, p, k, l), harmonic_at(R, p, j, m - l));
+  }
+  return acc;
+}
+
 // M2M: a child's expansion Mc about c_child into the parent's Mp about c_parent, d = c_child - c_parent:
 // Mp_n^m += sum_{k,l} Mc_k^l conj(R_{n-k}^{m-l}(d)).
 template <class Real>
@@ -26,19 +41,9 @@ LOOM_HOST_DEVICE inline void m2m(int p, int ncomp, Vec3<Real> d, const Complex<R
                                  int stride) {
   Complex<Real> R[max_terms];
   regular_harmonics(p, d, R);
-  for (int c = 0; c < ncomp; ++c) {
-    const Complex<Real>* mc = Mc + c * stride;
+  for (int c = 0; c < ncomp; ++c)
     for (int n = 0; n < p; ++n)
-      for (int m = 0; m <= n; ++m) {
-        Complex<Real> acc{};
-        for (int k = 0; k <= n; ++k) {
-          const int j = n - k;
-          const int lo = (-k > m - j) ? -k : m - j, hi = (k < m + j) ? k : m + j;
-          for (int l = lo; l <= hi; ++l) acc += mul_conj(harmonic_at(mc, p, k, l), harmonic_at(R, p, j, m - l));
-        }
-        Mp[c * stride + term(n, m)] += acc;
-      }
-  }
+      for (int m = 0; m <= n; ++m) Mp[c * stride + term(n, m)] += m2m_coefficient(p, n, m, Mc + c * stride, R);
 }
 
 // M2L: a source expansion M about c_B into the local expansion L about c_A, D = c_A - c_B:
@@ -108,6 +113,20 @@ LOOM_HOST_DEVICE inline void m2l(int p, int ncomp, Vec3<Real> D, const Complex<R
   }
 }
 
+// One coefficient of L2L: sum_{n>=k,m} Lp_n^m conj(R_{n-k}^{m-l}(d)) for the parent's expansion Lp and the
+// regular harmonics R of d = c_child - c_parent. Shared by l2l() and the GPU's L2L kernel.
+template <class Real>
+LOOM_HOST_DEVICE inline Complex<Real> l2l_coefficient(int p, int k, int l, const Complex<Real>* lp,
+                                                      const Complex<Real>* R) {
+  Complex<Real> acc{};
+  for (int n = p - 1; n >= k; --n) {
+    const int j = n - k;
+    const int lo = (-n > l - j) ? -n : l - j, hi = (n < l + j) ? n : l + j;
+    for (int m = lo; m <= hi; ++m) acc += mul_conj(harmonic_at(lp, p, n, m), harmonic_at(R, p, j, m - l));
+  }
+  return acc;
+}
+
 // L2L: the parent's local expansion Lp about c_parent into the child's Lc about c_child, d = c_child - c_parent:
 // Lc_k^l += sum_{n>=k,m} Lp_n^m conj(R_{n-k}^{m-l}(d)).
 template <class Real>
@@ -115,19 +134,9 @@ LOOM_HOST_DEVICE inline void l2l(int p, int ncomp, Vec3<Real> d, const Complex<R
                                  int stride) {
   Complex<Real> R[max_terms];
   regular_harmonics(p, d, R);
-  for (int c = 0; c < ncomp; ++c) {
-    const Complex<Real>* lp = Lp + c * stride;
+  for (int c = 0; c < ncomp; ++c)
     for (int k = 0; k < p; ++k)
-      for (int l = 0; l <= k; ++l) {
-        Complex<Real> acc{};
-        for (int n = p - 1; n >= k; --n) {
-          const int j = n - k;
-          const int lo = (-n > l - j) ? -n : l - j, hi = (n < l + j) ? n : l + j;
-          for (int m = lo; m <= hi; ++m) acc += mul_conj(harmonic_at(lp, p, n, m), harmonic_at(R, p, j, m - l));
-        }
-        Lc[c * stride + term(k, l)] += acc;
-      }
-  }
+      for (int l = 0; l <= k; ++l) Lc[c * stride + term(k, l)] += l2l_coefficient(p, k, l, Lp + c * stride, R);
 }
 
 // The coefficient (n, m) of d^A/dx^A d^B/dy^B d^C/dz^C of the local expansion L (an expansion of order
@@ -187,6 +196,39 @@ LOOM_HOST_DEVICE inline void l2p(int p, int ncomp, Vec3<Real> v, const Complex<R
           f.hessian[5] += re(derivative_coefficient<0, 0, 2>(lc, p, n, m), r, w);
         }
       }
+    }
+  });
+}
+
+// The gradient of a local expansion as three expansions of the same form (order p - 1, stored with p's
+// layout, the last degree zero): G[0..2] = d/dx L, d/dy L, d/dz L. With them L2P needs no ladder per body
+// (the GPU's L2P stages L and G once per leaf in shared memory).
+template <class Real>
+LOOM_HOST_DEVICE inline void gradient_expansion_term(int p, int t, const Complex<Real>* L, Complex<Real>* Gx,
+                                                     Complex<Real>* Gy, Complex<Real>* Gz) {
+  int n = 0;
+  while ((n + 1) * (n + 2) / 2 <= t) ++n;
+  const int m = t - n * (n + 1) / 2;
+  const bool inside = n + 1 < p;
+  Gx[t] = inside ? derivative_coefficient<1, 0, 0>(L, p, n, m) : Complex<Real>{};
+  Gy[t] = inside ? derivative_coefficient<0, 1, 0>(L, p, n, m) : Complex<Real>{};
+  Gz[t] = inside ? derivative_coefficient<0, 0, 1>(L, p, n, m) : Complex<Real>{};
+}
+
+// L2P (value and gradient, one expansion) at offset v from L and its gradient expansions: the same sums as
+// l2p<1>, term by term in the same order.
+template <class Real>
+LOOM_HOST_DEVICE inline void l2p_with_gradient(int p, Vec3<Real> v, const Complex<Real>* L, const Complex<Real>* Gx,
+                                               const Complex<Real>* Gy, const Complex<Real>* Gz, LocalField<Real>& f) {
+  auto re = [](Complex<Real> a, Complex<Real> r, Real w) { return w * (a.re * r.re + a.im * r.im); };
+  for_each_regular(p, v, [&](int n, int m, Complex<Real> r) {
+    const Real w = m == 0 ? Real(1) : Real(2);
+    const int t = term(n, m);
+    f.value += re(L[t], r, w);
+    if (n + 1 < p) {
+      f.gradient.x += re(Gx[t], r, w);
+      f.gradient.y += re(Gy[t], r, w);
+      f.gradient.z += re(Gz[t], r, w);
     }
   });
 }

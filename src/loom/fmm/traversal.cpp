@@ -72,21 +72,50 @@ class Traverser {
   const TraversalOptions& o_;
 };
 
-void group_by_target(std::vector<Found>& found, bool m2l, std::size_t target_cells, std::vector<Index>& offset,
+// A counting sort of the found pairs by target cell, in parallel: each thread counts the pairs of a contiguous
+// range of the lists, the counts give every (target, thread) its place, and each thread writes its pairs there.
+// The order within a target is the lists' order, as a sequential sort would give, for every thread count.
+void group_by_target(const std::vector<Found>& found, bool m2l, std::size_t target_cells, std::vector<Index>& offset,
                      std::vector<int>& source, std::vector<std::uint8_t>& shift) {
   offset.assign(target_cells + 1, 0);
-  for (auto& f : found)
-    for (const Pair& pr : (m2l ? f.m2l : f.p2p)) ++offset[static_cast<std::size_t>(pr.target) + 1];
-  for (std::size_t c = 0; c < target_cells; ++c) offset[c + 1] += offset[c];
-  source.resize(static_cast<std::size_t>(offset.back()));
-  shift.resize(static_cast<std::size_t>(offset.back()));
-  std::vector<Index> fill(offset.begin(), offset.end() - 1);
-  for (auto& f : found)
-    for (const Pair& pr : (m2l ? f.m2l : f.p2p)) {
-      const auto k = static_cast<std::size_t>(fill[static_cast<std::size_t>(pr.target)]++);
-      source[k] = pr.source;
-      shift[k] = pr.shift;
+  std::vector<std::vector<Index>> counts;
+  const std::size_t lists = found.size();
+#pragma omp parallel
+  {
+    const auto team = static_cast<std::size_t>(omp_get_num_threads());
+    const auto me = static_cast<std::size_t>(omp_get_thread_num());
+#pragma omp single
+    counts.resize(team);
+    std::vector<Index>& mine = counts[me];
+    mine.assign(target_cells, 0);
+    const std::size_t lo = lists * me / team, hi = lists * (me + 1) / team;
+    for (std::size_t k = lo; k < hi; ++k)
+      for (const Pair& pr : (m2l ? found[k].m2l : found[k].p2p)) ++mine[static_cast<std::size_t>(pr.target)];
+#pragma omp barrier
+#pragma omp for schedule(static)
+    for (std::size_t c = 0; c < target_cells; ++c) {
+      Index sum = 0;
+      for (std::size_t t = 0; t < team; ++t) {
+        const Index v = counts[t][c];
+        counts[t][c] = sum;  // thread t's first place among target c's pairs
+        sum += v;
+      }
+      offset[c + 1] = sum;
     }
+#pragma omp single
+    {
+      for (std::size_t c = 0; c < target_cells; ++c) offset[c + 1] += offset[c];
+      source.resize(static_cast<std::size_t>(offset.back()));
+      shift.resize(static_cast<std::size_t>(offset.back()));
+    }
+    for (std::size_t k = lo; k < hi; ++k)
+      for (const Pair& pr : (m2l ? found[k].m2l : found[k].p2p)) {
+        const auto c = static_cast<std::size_t>(pr.target);
+        const auto at = static_cast<std::size_t>(offset[c] + mine[c]++);
+        source[at] = pr.source;
+        shift[at] = pr.shift;
+      }
+  }
 }
 
 }  // namespace
@@ -134,12 +163,15 @@ InteractionLists traverse(const Tree& targets, const Tree& sources, const Traver
 }
 
 double p2p_interactions(const Tree& targets, const Tree& sources, const InteractionLists& lists) {
-  double total = 0;
+  double total = 0;  // integer-valued terms, exact below 2^53: the same for every thread count
   const auto& tc = targets.cells();
   const auto& sc = sources.cells();
-  for (std::size_t c = 0; c + 1 < lists.p2p_offset.size(); ++c)
-    for (Index k = lists.p2p_offset[c]; k < lists.p2p_offset[c + 1]; ++k)
-      total += double(tc[c].count) *
+  const auto cells = static_cast<std::int64_t>(lists.p2p_offset.empty() ? 0 : lists.p2p_offset.size() - 1);
+#pragma omp parallel for schedule(static) reduction(+ : total)
+  for (std::int64_t c = 0; c < cells; ++c)
+    for (Index k = lists.p2p_offset[static_cast<std::size_t>(c)]; k < lists.p2p_offset[static_cast<std::size_t>(c) + 1];
+         ++k)
+      total += double(tc[static_cast<std::size_t>(c)].count) *
                double(sc[static_cast<std::size_t>(lists.p2p_source[static_cast<std::size_t>(k)])].count);
   return total;
 }

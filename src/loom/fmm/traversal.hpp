@@ -15,7 +15,7 @@ namespace loom::fmm {
 
 // The 27 image shifts (i, j, k) in {-1, 0, 1}^3, numbered 9(i+1) + 3(j+1) + (k+1); 13 is no shift.
 constexpr int no_shift = 13;
-inline Vec3d shift_vector(int shift, double period) {
+LOOM_HOST_DEVICE inline Vec3d shift_vector(int shift, double period) {
   return {period * (shift / 9 - 1), period * (shift / 3 % 3 - 1), period * (shift % 3 - 1)};
 }
 

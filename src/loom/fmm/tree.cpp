@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 
 #include "loom/core/error.hpp"
 
@@ -102,6 +103,23 @@ void set_geometry(Cell& c, const Item* items) {
   c.radius = std::sqrt(r2);
 }
 
+// set_geometry for one large cell, with all threads (max reductions: the same result for every thread count).
+void set_geometry_parallel(Cell& c, const Item* items) {
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+#pragma omp parallel for schedule(static) reduction(min : lo[:3]) reduction(max : hi[:3])
+  for (Index i = c.begin; i < c.begin + c.count; ++i)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], items[i].x[d]);
+      hi[d] = std::max(hi[d], items[i].x[d]);
+    }
+  c.center = {0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1]), 0.5 * (lo[2] + hi[2])};
+  double r2 = 0;
+  const Vec3d center = c.center;
+#pragma omp parallel for schedule(static) reduction(max : r2)
+  for (Index i = c.begin; i < c.begin + c.count; ++i) r2 = std::max(r2, norm2(items[i].x - center));
+  c.radius = std::sqrt(r2);
+}
+
 }  // namespace
 
 Tree::Tree(std::span<const Vec3d> points, int ncrit) : ncrit_(ncrit) {
@@ -114,7 +132,7 @@ Tree::Tree(std::span<const Vec3d> points, int ncrit) : ncrit_(ncrit) {
   Cell root;
   root.begin = 0;
   root.count = n;
-  if (n > 0) set_geometry(root, items.data());
+  if (n > 0) set_geometry_parallel(root, items.data());
   cells_.push_back(root);
   level_offsets_ = {0, 1};
 
@@ -164,10 +182,13 @@ Tree::Tree(std::span<const Vec3d> points, int ncrit) : ncrit_(ncrit) {
     positions_[static_cast<std::size_t>(i)] = items[static_cast<std::size_t>(i)].x;
   }
   leaf_of_body_.assign(points.size(), -1);
-  for (int c = 0; c < static_cast<int>(cells_.size()); ++c) {
+  for (int c = 0; c < static_cast<int>(cells_.size()); ++c)
+    if (cells_[static_cast<std::size_t>(c)].leaf()) leaves_.push_back(c);
+  const auto leaf_count = static_cast<std::int64_t>(leaves_.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t k = 0; k < leaf_count; ++k) {
+    const int c = leaves_[static_cast<std::size_t>(k)];
     const Cell& cell = cells_[static_cast<std::size_t>(c)];
-    if (!cell.leaf()) continue;
-    leaves_.push_back(c);
     for (Index i = cell.begin; i < cell.begin + cell.count; ++i) leaf_of_body_[static_cast<std::size_t>(i)] = c;
   }
 }
