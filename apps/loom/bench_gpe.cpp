@@ -1,18 +1,23 @@
 // `loom bench gpe`: the leapfrog step of the DEC-GPE integrator on each grid, backend and size, against the
-// copy bandwidth measured in the same run (the kernel is memory-bound: 48 bytes per DOF and step).
+// copy bandwidth measured in the same run (the kernel is memory-bound: 48 bytes per DOF and step). Under mpiexec:
+// its strong and weak scaling over the job's ranks (the paper's Fig. 9; tools/fit_scaling.py fits and plots them).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iostream>
 #include <map>
 #include <sstream>
 
 #include "commands.hpp"
+#include "loom/comm/communicator.hpp"
+#include "loom/comm/rank_device.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/dec/replicable_structure.hpp"
 #include "loom/gpe/benchmark.hpp"
+#include "loom/gpe/scaling_benchmark.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/version_info.hpp"
@@ -28,7 +33,154 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+int run_single_rank_table(const io::Parameters& p);
+
+std::array<int, 3> parse_structures(const io::Parameters& p, const std::string& key) {
+  const auto items = split_list(p.get_string(key));
+  std::array<int, 3> n{};
+  bool ok = items.size() == 3;
+  for (std::size_t d = 0; ok && d < 3; ++d) {
+    char* end = nullptr;
+    const long v = std::strtol(items[d].c_str(), &end, 10);
+    ok = *end == '\0' && v >= 1 && v <= 1 << 20;
+    n[d] = static_cast<int>(v);
+  }
+  if (!ok) throw UsageError(io::invalid_value_message(key, p.value(key), "three structure counts nx,ny,nz >= 1"));
+  return n;
+}
+
+std::vector<int> parse_rank_counts(const io::Parameters& p, int ranks) {
+  std::vector<int> out;
+  if (p.get_string("ranks") == "all") {
+    for (int n = 1; n <= ranks; ++n) out.push_back(n);
+    return out;
+  }
+  for (const auto& item : split_list(p.get_string("ranks"))) {
+    char* end = nullptr;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    if (*end != '\0' || v < 1 || v > ranks)
+      throw UsageError(io::invalid_value_message(
+          "ranks", p.value("ranks"), fmt::format("\"all\" or rank counts between 1 and {} (the job's)", ranks)));
+    out.push_back(static_cast<int>(v));
+  }
+  out.push_back(1);  // the reference of every speedup
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+nlohmann::json scaling_json(const std::vector<gpe::ScalingPoint>& points, bool weak) {
+  nlohmann::json rows = nlohmann::json::array();
+  if (points.empty()) return rows;
+  const gpe::ScalingPoint& one = points.front();
+  for (const auto& r : points) {
+    // Strong: T_1 / T_N on the same problem (eq. 16); weak: the work rate relative to one rank (eq. 17).
+    const double speedup = weak ? r.dof_updates_per_second() / one.dof_updates_per_second()
+                                : one.seconds_per_step() / r.seconds_per_step();
+    rows.push_back({{"ranks", r.ranks}, {"structures", r.structures}, {"dof", r.dof},
+                    {"steps_per_run", r.steps_per_run}, {"seconds_per_step", r.seconds_per_step()},
+                    {"seconds_per_step_min", r.time.min / double(r.steps_per_run)},
+                    {"seconds_per_step_max", r.time.max / double(r.steps_per_run)},
+                    {"dof_updates_per_s", r.dof_updates_per_second()}, {"speedup", speedup},
+                    {"efficiency", speedup / r.ranks * one.ranks}});
+  }
+  return rows;
+}
+
+// Strong and weak scaling over the ranks of this job (section 5.2 of the DEC-GPE paper, Fig. 9).
+int run_scaling(const io::Parameters& p, const comm::Communicator& world, const std::string& which) {
+  gpe::ScalingOptions o;
+  const std::string& backend = p.get_string("backend");
+  o.backend = backend == "all" ? core::best_backend() : core::parse_backend(backend, "backend");
+  o.grid = dec::parse_grid_type(p.get_string("scaling_grid"), "scaling_grid");
+  const int m_s = dec::replicable_structure(o.grid).cell_count();
+  o.kernel = p.get_string("scaling_kernel") == "auto"
+                 ? gpe::default_leapfrog_kernel(o.backend, m_s)
+                 : gpe::parse_leapfrog_kernel(p.get_string("scaling_kernel"), "scaling_kernel");
+  if (o.kernel != gpe::LeapfrogKernel::plain && o.backend != core::Backend::cuda)
+    throw UsageError(
+        io::invalid_value_message("scaling_kernel", p.value("scaling_kernel"), "plain or auto on the cpu backend"));
+  o.transport = gpe::parse_halo_transport(p.get_string("halo_transport"), "halo_transport");
+  o.repeats = static_cast<int>(p.get_int("repeats"));
+  o.warmup = static_cast<int>(p.get_int("warmup"));
+  const auto counts = parse_rank_counts(p, world.size());
+  const auto strong = parse_structures(p, "strong_structures"), weak = parse_structures(p, "weak_structures");
+  const bool grow_xyz = p.get_string("weak_growth") == "xyz";
+  for (int n : counts)
+    if (strong[2] < n)
+      throw UsageError(io::invalid_value_message("strong_structures", p.value("strong_structures"),
+                                                 fmt::format("at least {} layers in z (one per rank)", n)));
+  const bool root = world.is_root();
+  nlohmann::json j;
+  j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}};
+  j["job_ranks"] = world.size();
+  j["cpu_threads"] = core::cpu_threads();
+  if (o.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
+  j["backend"] = std::string(core::to_string(o.backend));
+  j["grid"] = std::string(dec::to_string(o.grid));
+  j["kernel"] = std::string(gpe::to_string(o.kernel));
+  j["halo_transport"] = std::string(gpe::to_string(o.transport));
+  auto report = [&](const char* kind, const std::vector<gpe::ScalingPoint>& points, bool is_weak) {
+    if (!root) return;
+    const nlohmann::json rows = scaling_json(points, is_weak);
+    std::cout << fmt::format("{} scaling ({} on {}, {} kernel):\n{:>6} {:>16} {:>12} {:>12} {:>10} {:>9} {:>8}\n", kind,
+                             dec::to_string(o.grid), core::to_string(o.backend), gpe::to_string(o.kernel), "ranks",
+                             "structures", "dof", "ms/step", "Gdof/s", "speedup", "effic.");
+    for (const auto& r : rows)
+      std::cout << fmt::format("{:>6} {:>16} {:>12} {:>12.4f} {:>10.3f} {:>9.2f} {:>7.0f}%\n", r["ranks"].get<int>(),
+                               fmt::format("{}x{}x{}", r["structures"][0].get<int>(), r["structures"][1].get<int>(),
+                                           r["structures"][2].get<int>()),
+                               r["dof"].get<Index>(), 1e3 * r["seconds_per_step"].get<double>(),
+                               r["dof_updates_per_s"].get<double>() / 1e9, r["speedup"].get<double>(),
+                               100 * r["efficiency"].get<double>());
+    j[is_weak ? "weak" : "strong"] = {{"growth", is_weak ? (grow_xyz ? "xyz" : "z") : "none"}, {"points", rows}};
+  };
+  if (which == "strong" || which == "both") {
+    std::vector<std::array<int, 3>> problems(counts.size(), strong);
+    report("strong", gpe::time_over_ranks(world, o, counts, problems), false);
+  }
+  if (which == "weak" || which == "both") {
+    std::vector<std::array<int, 3>> problems;
+    for (int n : counts) problems.push_back(gpe::weak_scaling_structures(weak, n, grow_xyz));
+    report("weak", gpe::time_over_ranks(world, o, counts, problems), true);
+  }
+  if (const auto& path = p.get_string("json"); root && !path.empty()) io::write_file_atomically(path, j.dump(2) + "\n");
+  return 0;
+}
+
+int run_on_ranks(const io::Parameters& p, const comm::Communicator& world) {
+  if (world.size() > 1) comm::select_rank_device(world);  // before anything is allocated on a device
+  std::string scaling = p.get_string("scaling");
+  if (scaling == "auto") scaling = world.size() > 1 ? "both" : "none";
+  if (scaling != "none") return run_scaling(p, world, scaling);
+  if (!world.is_root()) {  // the single-rank table, measured by rank 0 alone
+    world.barrier();
+    return 0;
+  }
+  const int code = run_single_rank_table(p);
+  world.barrier();
+  return code;
+}
+
+// As `loom gpe`: bad input (found by every rank) is reported by rank 0; another failure ends the job.
 int run_bench_gpe(const io::Parameters& p) {
+  const comm::Communicator world = comm::Communicator::world();
+  if (world.size() == 1) return run_on_ranks(p, world);
+  try {
+    return run_on_ranks(p, world);
+  } catch (const UsageError& e) {
+    // Found by every rank alike. mpiexec ends the job when the first rank exits with an error, so the others wait
+    // until rank 0 has said what it is (as main() would).
+    if (world.is_root()) std::cerr << "error: " << e.what() << std::endl;
+    world.barrier();
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "loom bench gpe failed on rank " << world.rank() << ": " << e.what() << "\n";
+    comm::abort_job(1);
+  }
+}
+
+int run_single_rank_table(const io::Parameters& p) {
   std::vector<core::Backend> backends;
   if (p.get_string("backend") == "all") backends = core::available_backends();
   else backends = {core::parse_backend(p.get_string("backend"), "backend")};
@@ -46,7 +198,8 @@ int run_bench_gpe(const io::Parameters& p) {
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
   if (p.get_string("kernels") != "all")
-    for (const auto& k : split_list(p.get_string("kernels"))) kernels.emplace_back(gpe::to_string(gpe::parse_leapfrog_kernel(k, "kernels")));
+    for (const auto& k : split_list(p.get_string("kernels")))
+      kernels.emplace_back(gpe::to_string(gpe::parse_leapfrog_kernel(k, "kernels")));
 
   perf::CeilingOptions stream;
   stream.stream_only = true;
@@ -65,27 +218,35 @@ int run_bench_gpe(const io::Parameters& p) {
       const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(target / m_s))));
       for (auto b : backends)
         for (auto kernel : gpe::leapfrog_kernels(b)) {
-        if (!kernels.empty() && std::find(kernels.begin(), kernels.end(), std::string(gpe::to_string(kernel))) == kernels.end())
-          continue;
-        const Index dof = Index(m_s) * n * n * n;
-        if (b == core::Backend::cpu && double(dof) > cpu_max) continue;
-        const auto r = gpe::benchmark_leapfrog(b, g, n, kernel, warmup, repeats);
-        const double copy = perf::copy_bandwidth(ceilings, b).value_or(0);
-        const double fraction = copy > 0 ? r.bandwidth() / copy : 0;
-        if (b == core::Backend::cpu) cpu_rate[{int(g), dof}] = r.dof_updates_per_second();
-        std::cout << fmt::format("{:<5} {:<6} {:<8} {:>10} {:>12} {:>11.1f} {:>10.2f} {:>9.1f} {:>7.0f}%\n",
-                                 core::to_string(b), dec::to_string(g), r.variant, fmt::format("{}^3", n), r.dof,
-                                 1 / r.seconds_per_step(), r.dof_updates_per_second() / 1e9, r.bandwidth() / 1e9,
-                                 100 * fraction);
-        rows.push_back({{"backend", std::string(core::to_string(b))}, {"grid", std::string(dec::to_string(g))},
-                        {"variant", r.variant}, {"structures", n}, {"dof", r.dof}, {"steps_per_run", r.steps_per_run},
-                        {"seconds_per_step", r.seconds_per_step()}, {"dof_updates_per_s", r.dof_updates_per_second()},
-                        {"bytes_per_dof", gpe::leapfrog_bytes_per_dof}, {"bandwidth", r.bandwidth()},
-                        {"copy_bandwidth", copy}, {"fraction_of_copy", fraction},
-                        {"flops_per_s", r.work_per_step.flops / r.seconds_per_step()}});
-        if (b == core::Backend::cuda && cpu_rate.count({int(g), dof}))
-          std::cout << fmt::format("      gpu / cpu on {} at {} dof: {:.1f}x\n", dec::to_string(g), dof,
-                                   r.dof_updates_per_second() / cpu_rate[{int(g), dof}]);
+          if (!kernels.empty() &&
+              std::find(kernels.begin(), kernels.end(), std::string(gpe::to_string(kernel))) == kernels.end())
+            continue;
+          const Index dof = Index(m_s) * n * n * n;
+          if (b == core::Backend::cpu && double(dof) > cpu_max) continue;
+          const auto r = gpe::benchmark_leapfrog(b, g, n, kernel, warmup, repeats);
+          const double copy = perf::copy_bandwidth(ceilings, b).value_or(0);
+          const double fraction = copy > 0 ? r.bandwidth() / copy : 0;
+          if (b == core::Backend::cpu) cpu_rate[{int(g), dof}] = r.dof_updates_per_second();
+          std::cout << fmt::format("{:<5} {:<6} {:<8} {:>10} {:>12} {:>11.1f} {:>10.2f} {:>9.1f} {:>7.0f}%\n",
+                                   core::to_string(b), dec::to_string(g), r.variant, fmt::format("{}^3", n), r.dof,
+                                   1 / r.seconds_per_step(), r.dof_updates_per_second() / 1e9, r.bandwidth() / 1e9,
+                                   100 * fraction);
+          rows.push_back({{"backend", std::string(core::to_string(b))},
+                          {"grid", std::string(dec::to_string(g))},
+                          {"variant", r.variant},
+                          {"structures", n},
+                          {"dof", r.dof},
+                          {"steps_per_run", r.steps_per_run},
+                          {"seconds_per_step", r.seconds_per_step()},
+                          {"dof_updates_per_s", r.dof_updates_per_second()},
+                          {"bytes_per_dof", gpe::leapfrog_bytes_per_dof},
+                          {"bandwidth", r.bandwidth()},
+                          {"copy_bandwidth", copy},
+                          {"fraction_of_copy", fraction},
+                          {"flops_per_s", r.work_per_step.flops / r.seconds_per_step()}});
+          if (b == core::Backend::cuda && cpu_rate.count({int(g), dof}))
+            std::cout << fmt::format("      gpu / cpu on {} at {} dof: {:.1f}x\n", dec::to_string(g), dof,
+                                     r.dof_updates_per_second() / cpu_rate[{int(g), dof}]);
       }
     }
   perf::print_table(std::cout, ceilings);
@@ -113,6 +274,22 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");
+  p.add("scaling", "auto", "strong and/or weak scaling over the ranks of an MPI job (mpiexec -n N loom bench gpe); "
+                           "auto: both under mpiexec with N > 1, else none (the one-rank table of kernels and sizes)")
+      .one_of({"auto", "none", "strong", "weak", "both"});
+  p.add("scaling_grid", "bcc", "grid of the scaling runs");
+  p.add("strong_structures", "87,87,302", "nx,ny,nz structures of the strong-scaling problem (the paper's BCC: "
+                                          "87 x 87 x 302 x 12 DOF)");
+  p.add("weak_structures", "87,87,302", "nx,ny,nz structures of the weak-scaling problem on one rank");
+  p.add("weak_growth", "xyz", "how the weak-scaling problem grows with N ranks: xyz (each count times N^(1/3), as "
+                              "the paper) or z (nz times N: the same slab on every rank)")
+      .one_of({"xyz", "z"});
+  p.add("ranks", "all", "rank counts timed in the scaling runs: all (1..N) or a list such as 2,4,8 (1, the "
+                        "reference of the speedups, is always timed)");
+  p.add("scaling_kernel", "auto", "leapfrog kernel of the scaling runs (auto: the fastest measured)")
+      .one_of({"auto", "plain", "tuned", "shared", "soa"});
+  p.add("halo_transport", "auto", "how GPU halos travel: auto, staged (pinned host buffers), cuda_aware")
+      .one_of({"auto", "staged", "cuda_aware"});
   out.push_back({std::make_unique<io::ParameterCommand>(bench, "gpe", "The DEC-GPE leapfrog step: DOF updates/s and "
                                                                       "bandwidth against the copy ceiling",
                                                         std::move(p), false),

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/comm/halo_exchange.hpp"
 #include "loom/comm/slab.hpp"
 
 namespace loom::comm {
@@ -62,6 +63,63 @@ void check_halos(bool periodic, int width) {
 
 TEST(Mpi, HaloExchangeOpenBoundaries) { check_halos(false, 1); }
 TEST(Mpi, HaloExchangePeriodicTwoLayers) { check_halos(true, 2); }
+
+// Values whose sum depends on the order of addition: every rank gets the same bits, those of adding the ranks'
+// values one after another in rank order.
+TEST(Mpi, SumsInRankOrder) {
+  const auto world = Communicator::world();
+  const double mine[2] = {world.rank() == 0 ? 1.0 : 1e-16 * (world.rank() + 1), double(world.rank())};
+  std::vector<double> v(mine, mine + 2);
+  world.sum_in_rank_order(v);
+  double expected = 0, count = 0;
+  for (int r = 0; r < world.size(); ++r) {
+    expected += r == 0 ? 1.0 : 1e-16 * (r + 1);
+    count += r;
+  }
+  EXPECT_EQ(v[0], expected);
+  EXPECT_EQ(v[1], count);
+  EXPECT_EQ(world.max(v[0]), world.min(v[0]));
+}
+
+TEST(Mpi, GatherIntoConcatenatesInRankOrder) {
+  const auto world = Communicator::world();
+  std::vector<double> mine(static_cast<std::size_t>(2 * world.rank() + 1), double(world.rank()));
+  std::size_t total = 0;
+  for (int r = 0; r < world.size(); ++r) total += static_cast<std::size_t>(2 * r + 1);
+  std::vector<double> all(world.is_root() ? total : 0, -1.0);
+  world.gather_into(mine, all, 0);
+  if (world.is_root()) {
+    std::size_t at = 0;
+    for (int r = 0; r < world.size(); ++r)
+      for (int k = 0; k < 2 * r + 1; ++k) EXPECT_EQ(all[at++], double(r));
+  }
+}
+
+TEST(Mpi, SplitMakesCommunicatorsOfTheirOwn) {
+  const auto world = Communicator::world();
+  const bool first_two = world.rank() < 2;
+  const Communicator part = world.split(first_two ? 0 : 1);
+  EXPECT_EQ(part.size(), first_two ? std::min(2, world.size()) : world.size() - 2);
+  EXPECT_EQ(part.rank(), first_two ? world.rank() : world.rank() - 2);
+  EXPECT_EQ(part.sum(1.0), double(part.size()));  // collectives stay inside the part
+  EXPECT_GE(world.local_rank(), 0);
+  EXPECT_LT(world.local_rank(), world.size());
+  EXPECT_EQ(world.sum(std::int64_t{world.local_rank() == 0 ? 1 : 0}), 1);  // one node here
+}
+
+// The nonblocking exchange: halos arrive after wait(), from separate send and receive buffers.
+TEST(Mpi, NonblockingHaloExchange) {
+  const auto world = Communicator::world();
+  const Slab s = slab_of(2 * world.size(), world.size(), world.rank(), false);
+  std::vector<double> low(3, double(s.begin)), high(3, double(s.end - 1)), below(3, -1.0), above(3, -1.0);
+  HaloExchange halo(world, s, 3 * sizeof(double));
+  halo.start({low.data(), high.data(), below.data(), above.data()});
+  EXPECT_TRUE(halo.in_flight());
+  halo.wait();
+  EXPECT_FALSE(halo.in_flight());
+  EXPECT_EQ(below[1], s.below >= 0 ? double(s.begin - 1) : -1.0);
+  EXPECT_EQ(above[2], s.above >= 0 ? double(s.end) : -1.0);
+}
 
 }  // namespace
 }  // namespace loom::comm

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/comm/rank_device.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/timer.hpp"
@@ -17,6 +18,9 @@
 #include "loom/gpe/initial_state.hpp"
 #include "loom/gpe/integrator.hpp"
 #include "loom/gpe/observables.hpp"
+#include "loom/gpe/rank_outputs.hpp"
+#include "loom/gpe/slab_domain.hpp"
+#include "loom/gpe/slab_observables.hpp"
 #include "loom/gpe/splitting.hpp"
 #include "loom/io/fields.hpp"
 #include "loom/io/plot_script.hpp"
@@ -70,6 +74,10 @@ io::Parameters gpe_parameters() {
   p.add("output.fields_every", 0.0, "time between HDF5 snapshots of psi; 0: initial and final only").at_least(0);
   p.add("output.checkpoint_every", 600.0, "wall-clock seconds between checkpoints; 0: only at the end").at_least(0);
   p.add("output.plots", true, "make PNG plots at the end (needs /usr/bin/python3 with matplotlib)");
+  p.add("mpi.halo_transport", "auto", "how halos travel between GPU ranks (mpiexec -n N loom gpe): auto "
+                                      "(CUDA-aware MPI where the library reports it, else staged), staged (through "
+                                      "pinned host buffers), cuda_aware")
+      .one_of({"auto", "staged", "cuda_aware"});
   return p;
 }
 
@@ -126,7 +134,8 @@ struct Setup {
 
 void check_same(const io::Parameters& p, const std::string& key, double checkpoint_value) {
   if (p.user_set(key) && std::abs(p.get_real(key) - checkpoint_value) > 1e-12 * (1 + std::abs(checkpoint_value)))
-    throw UsageError(io::invalid_value_message(key, p.value(key), fmt::format("{} as in the checkpoint", checkpoint_value)));
+    throw UsageError(
+        io::invalid_value_message(key, p.value(key), fmt::format("{} as in the checkpoint", checkpoint_value)));
 }
 
 Setup prepare(const io::Parameters& p) {
@@ -144,15 +153,13 @@ Setup prepare(const io::Parameters& p) {
   } else {
     s.kernel = LeapfrogKernel::plain;  // resolved once the lattice is known
   }
-  if (comm::Communicator::world().size() > 1)
-    throw UsageError("loom gpe runs on one MPI rank (the slab decomposition is not built yet)");
-
   if (s.initial_type == "checkpoint") {
     const std::string& path = p.get_string("initial.checkpoint");
     if (path.empty()) throw UsageError("initial.checkpoint = \"\": initial.type = checkpoint needs a checkpoint file");
     Checkpoint c = read_checkpoint(path);
     if (p.user_set("grid.type") && p.get_string("grid.type") != c.grid)
-      throw UsageError(io::invalid_value_message("grid.type", p.value("grid.type"), "\"" + c.grid + "\" as in the checkpoint"));
+      throw UsageError(
+          io::invalid_value_message("grid.type", p.value("grid.type"), "\"" + c.grid + "\" as in the checkpoint"));
     check_same(p, "physics.lambda", c.lambda);
     check_same(p, "physics.g", c.g);
     s.lambda = c.lambda;
@@ -304,20 +311,32 @@ std::string field_snapshot(const io::RunDirectory& run, const Hamiltonian& host_
 
 int run_gpe(const io::Parameters& p) {
   core::WallTimer wall;
+  const comm::Communicator world = comm::Communicator::world();
+  const bool root = world.is_root();
+  if (world.size() > 1) comm::select_rank_device(world);  // before anything is allocated on a device
   Setup s = prepare(p);
-  const bool quiet = p.get_bool("quiet");
+  const bool quiet = p.get_bool("quiet") || !root;
   const auto where = core::where(s.backend);
 
-  // Everything is valid: from here on, outputs are written.
-  const std::string& dir = p.get_string("output.dir");
-  const auto run = io::RunDirectory::create(dir.empty() ? io::RunDirectory::default_path("gpe") : std::filesystem::path(dir),
-                                            p.get_bool("output.overwrite"));
-  run.write_input(p);
-
-  LeapfrogIntegrator integrator(s.backend, s.domain, s.lambda, s.g);
+  // Every rank prepared the global initial state (as one rank would, to the bit); each keeps its slab of it. Too
+  // many ranks for the layers, or CUDA-aware halos from an MPI without, are bad input: before any output.
+  const SlabDomain slab(s.domain, world);
+  RootView gathered(slab);
+  LeapfrogIntegrator integrator(s.backend, slab, s.lambda, s.g,
+                                parse_halo_transport(p.get_string("mpi.halo_transport"), "mpi.halo_transport"));
   integrator.set_kernel(s.kernel);
+
+  // Everything is valid: from here on, outputs are written (by rank 0).
+  const std::optional<io::RunDirectory> run = create_run_directory(p, world);
+  // The reference state of E(t) and the RMSE: the slab's part on the backend, the global one on rank 0's host.
+  std::vector<Complex> reference_global;
+  if (slab.distributed() && root) reference_global = to_vector(s.reference);
+  const core::Array<Complex> reference_local = slab.restrict_to_slab(std::move(s.reference));
+  const Complex* reference_host =
+      !slab.distributed() ? reference_local.read(core::Where::host) : reference_global.data();
   if (s.initial_type == "checkpoint") {
-    integrator.set_state(std::move(s.previous), std::move(s.current), s.t0, s.dt, s.step0);
+    integrator.set_state(slab.restrict_to_slab(std::move(s.previous)), slab.restrict_to_slab(std::move(s.current)),
+                         s.t0, s.dt, s.step0);
   } else if (p.get_string("time.starter") == "exact" && p.get_real("initial.perturbation") == 0) {
     // The exact time dependence of a stationary state: psi(-dt) = psi(0) e^{+i mu dt} (section 5).
     core::Array<Complex> previous = s.current.clone();
@@ -326,63 +345,83 @@ int run_gpe(const io::Parameters& p) {
     for (std::size_t i = 0; i < previous.size(); ++i) pp[i] = phase * pp[i];
     s.starter = s.initial_type == "ground" ? "discrete ground state, exact phase e^{i mu dt}"
                                            : "stationary vortex, exact phase e^{i mu dt}";
-    integrator.set_state(std::move(previous), std::move(s.current), 0.0, s.dt, 0);
+    integrator.set_state(slab.restrict_to_slab(std::move(previous)), slab.restrict_to_slab(std::move(s.current)), 0.0,
+                         s.dt, 0);
   } else {
     // The continuum stationary state is not stationary on the lattice: its exact phase would start every lattice
     // mode k with the wrong frequency and excite the leapfrog's parasitic (step-to-step alternating) root with
     // amplitude ~ (omega_k - mu) dt. One RK4 step follows the lattice dynamics instead (BCC, 10 edges per
     // wavelength, kappa = 10: norm oscillation 4e-6 instead of 3e-4).
     s.starter = "one RK4 step backwards from psi(0)";
-    integrator.start_from(std::move(s.current), 0.0, s.dt);
+    integrator.start_from(slab.restrict_to_slab(std::move(s.current)), 0.0, s.dt);
   }
 
-  const Hamiltonian h = integrator.hamiltonian();
-  const Hamiltonian host_h = integrator.hamiltonian(core::Where::host);
+  const Hamiltonian h = integrator.hamiltonian();                          // the slab's, on the backend
+  const Hamiltonian host_h = s.domain.hamiltonian(core::Where::host, s.lambda, s.g);  // the global lattice's
   const double t_end = p.get_real("time.t_end");
   const double every = p.get_real("output.every") > 0 ? p.get_real("output.every") : t_end / 200;
   const std::int64_t steps_per_row = std::max<std::int64_t>(1, std::llround(every / s.dt));
-  const std::int64_t total_steps = std::max<std::int64_t>(0, std::llround(std::ceil((t_end - integrator.time()) / s.dt - 1e-9)));
+  const std::int64_t total_steps =
+      std::max<std::int64_t>(0, std::llround(std::ceil((t_end - integrator.time()) / s.dt - 1e-9)));
   const double fields_every = p.get_real("output.fields_every");
   const std::int64_t steps_per_snapshot =
       fields_every > 0 ? std::max<std::int64_t>(1, std::llround(fields_every / s.dt)) : 0;
   const double slice_half_height = 0.6 * s.domain.edges.mean;
+  const auto slice_layers = layers_within(host_h, slice_half_height);
+  const auto ring_layers = layers_within(host_h, s.ring_half_height);
 
-  auto series = run.open_series({"t", "norm", "energy", "mu", "E", "RMSE", "max_abs_psi", "dominant_mode",
-                                 "mode_amplitude", "wall_s"});
-  io::FieldSeries fields(run.file("psi.xdmf"));
-  const Complex* reference = s.reference.read(where);
-  const Observables initial = measure(s.backend, h, integrator.current().read(where));
+  std::unique_ptr<io::SeriesWriter> series;
+  std::optional<io::FieldSeries> fields;
+  if (root) {
+    series = run->open_series({"t", "norm", "energy", "mu", "E", "RMSE", "max_abs_psi", "dominant_mode",
+                               "mode_amplitude", "wall_s"});
+    fields.emplace(run->file("psi.xdmf"));
+  }
+  const Complex* reference = reference_local.read(where);
+  const Observables initial = measure(slab, s.backend, h, integrator.current().read(where));
   nlohmann::json splitting = {{"detected", false}};
   int snapshot_index = 0;
 
+  // Collective; every rank takes the same branches, as the sums in rank order give every rank the same bits.
   auto record = [&]() {
     const Complex* psi = integrator.current().read(where);
-    const Observables o = measure(s.backend, h, psi);
+    const Observables o = measure(slab, s.backend, h, psi);
     const double t = integrator.time();
-    const Complex overlap = inner_product(s.backend, h, reference, psi);
+    const Complex overlap = inner_product(slab, s.backend, h, reference, psi);
     const double e_error = 1 - core::abs(overlap);
-    const double rmse = rms_difference(s.backend, h.lattice.size(), psi, reference, core::polar(1.0, -s.mu_reference * t));
+    const double rmse = rms_difference(slab, s.backend, psi, reference, core::polar(1.0, -s.mu_reference * t));
     AzimuthalModes modes;
-    if (s.ring_outer > 0)
-      modes = azimuthal_modes(host_h, integrator.current().read(core::Where::host), s.reference.read(core::Where::host),
-                              s.ring_inner, s.ring_outer, s.ring_half_height);
-    series->append({t, o.norm, o.energy(), o.mu(), e_error, rmse, o.max_abs, double(modes.dominant),
-                    modes.relative_amplitude, wall.seconds()});
+    if (s.ring_outer > 0) {
+      const Complex* near_z0 = gathered.layers(integrator.current(), ring_layers);
+      if (root)
+        modes = azimuthal_modes(host_h, near_z0, reference_host, s.ring_inner, s.ring_outer, s.ring_half_height);
+    }
+    if (root)
+      series->append({t, o.norm, o.energy(), o.mu(), e_error, rmse, o.max_abs, double(modes.dominant),
+                      modes.relative_amplitude, wall.seconds()});
     if (!splitting["detected"].get<bool>() && e_error > 0.01) {
       splitting = {{"detected", true},          {"time", t},
                    {"E", e_error},              {"dominant_mode", modes.dominant},
                    {"relative_amplitude", modes.relative_amplitude}, {"amplitudes", modes.amplitudes}};
-      run.write_text("slice_z0_split.csv", z0_slice_csv(host_h, integrator.current().read(core::Where::host),
-                                                        slice_half_height));
+      const Complex* near_z0 = gathered.layers(integrator.current(), slice_layers);
+      if (root) run->write_text("slice_z0_split.csv", z0_slice_csv(host_h, near_z0, slice_half_height));
     }
     return o;
   };
   auto snapshot = [&]() {
-    fields.add(field_snapshot(run, host_h, integrator.current().read(core::Where::host), integrator.time(),
-                              snapshot_index++));
+    const Complex* psi = gathered.all(integrator.current());
+    if (root) fields->add(field_snapshot(*run, host_h, psi, integrator.time(), snapshot_index));
+    ++snapshot_index;
+  };
+  auto write_slice = [&](const std::string& name) {
+    const Complex* near_z0 = gathered.layers(integrator.current(), slice_layers);
+    if (root) run->write_text(name, z0_slice_csv(host_h, near_z0, slice_half_height));
   };
   auto checkpoint = [&]() {
     Checkpoint c;
+    c.previous = gathered.vector(integrator.previous());
+    c.current = gathered.vector(integrator.current());
+    if (!root) return;
     c.grid = std::string(dec::to_string(s.domain.grid));
     c.scale = s.domain.scale;
     c.nx = s.domain.lattice.nx;
@@ -395,21 +434,24 @@ int run_gpe(const io::Parameters& p) {
     c.dt = integrator.dt();
     c.step = integrator.steps_done();
     c.mu_reference = s.reference_is_exact ? s.mu_reference : 0;
-    c.previous = to_vector(integrator.previous());
-    c.current = to_vector(integrator.current());
-    c.reference = to_vector(s.reference);
+    c.reference = slab.distributed() ? reference_global : to_vector(reference_local);
     c.input = p.to_toml();
-    write_checkpoint(run.file("checkpoint.h5"), c);
+    write_checkpoint(run->file("checkpoint.h5"), c);
   };
 
-  if (!quiet)
+  if (!quiet) {
     std::cerr << fmt::format("gpe: {} grid, {} dual vertices ({} x {} x {} structures), dual edge {:.4g}, dt {:.4g} "
                              "(bound {:.4g}), {} steps on {}\n",
                              dec::display_name(s.domain.grid), s.domain.dof(), s.domain.lattice.nx,
                              s.domain.lattice.ny, s.domain.lattice.nz, s.domain.edges.mean, s.dt, s.dt_bound,
                              total_steps, core::to_string(s.backend));
+    if (slab.distributed())
+      std::cerr << fmt::format("gpe: {} MPI ranks, slabs of {}-{} structure layers, halos through {}\n", world.size(),
+                               s.domain.lattice.nz / world.size(),
+                               (s.domain.lattice.nz + world.size() - 1) / world.size(), integrator.halo_transport());
+  }
   record();
-  run.write_text("slice_z0_initial.csv", z0_slice_csv(host_h, integrator.current().read(core::Where::host), slice_half_height));
+  write_slice("slice_z0_initial.csv");
   snapshot();
 
   core::WallTimer since_checkpoint, since_progress, stepping;
@@ -424,7 +466,10 @@ int run_gpe(const io::Parameters& p) {
     done += chunk;
     if (integrator.steps_done() % steps_per_row == 0 || done == total_steps) record();
     if (steps_per_snapshot > 0 && integrator.steps_done() % steps_per_snapshot == 0 && done < total_steps) snapshot();
-    if (checkpoint_every > 0 && since_checkpoint.seconds() > checkpoint_every) {
+    // Every rank must agree that a checkpoint is due: the gather is collective.
+    bool checkpoint_due = checkpoint_every > 0 && since_checkpoint.seconds() > checkpoint_every;
+    if (slab.distributed()) checkpoint_due = world.max(checkpoint_due ? 1.0 : 0.0) > 0;
+    if (checkpoint_due) {
       checkpoint();
       since_checkpoint.start();
     }
@@ -436,17 +481,23 @@ int run_gpe(const io::Parameters& p) {
       since_progress.start();
     }
   }
-  series->close();
-  const Observables final = measure(s.backend, h, integrator.current().read(where));
+  if (root) series->close();
+  const Observables final = measure(slab, s.backend, h, integrator.current().read(where));
   snapshot();
-  run.write_text("slice_z0_final.csv", z0_slice_csv(host_h, integrator.current().read(core::Where::host), slice_half_height));
+  write_slice("slice_z0_final.csv");
   checkpoint();
+  const double final_error =
+      1 - core::abs(inner_product(slab, s.backend, h, reference, integrator.current().read(where)));
+  stepping_seconds = world.max(stepping_seconds);  // the slowest rank's
+  if (!root) return 0;
 
   nlohmann::json j;
   j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
   j["backend"] = std::string(core::to_string(s.backend));
   j["kernel"] = std::string(to_string(s.kernel));
   if (s.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
+  j["ranks"] = world.size();
+  if (slab.distributed()) j["halo_transport"] = std::string(integrator.halo_transport());
   j["grid"] = std::string(dec::to_string(s.domain.grid));
   j["structures"] = {s.domain.lattice.nx, s.domain.lattice.ny, s.domain.lattice.nz};
   j["dof"] = s.domain.dof();
@@ -481,18 +532,18 @@ int run_gpe(const io::Parameters& p) {
   j["stepping_s"] = stepping_seconds;
   j["dof_updates_per_s"] = stepping_seconds > 0 ? double(total_steps) * double(s.domain.dof()) / stepping_seconds : 0;
   if (!s.previous_input.empty()) j["restarted_from"] = p.get_string("initial.checkpoint");
-  run.write_summary(j);
+  run->write_summary(j);
 
   if (p.get_bool("output.plots")) {
-    const std::string why = io::run_plot_script("plot_gpe.py", {run.path().string()});
+    const std::string why = io::run_plot_script("plot_gpe.py", {run->path().string()});
     if (!why.empty() && !quiet) std::cerr << why << "\n";
   }
   std::cout << fmt::format("gpe: {} on {}: mu = {:.8g}, {} steps to t = {:.4g}, E = {:.3e}, norm drift {:.2e}, "
                            "energy drift {:.2e}\n",
                            dec::display_name(s.domain.grid), core::to_string(s.backend), s.mu_reference,
-                           integrator.steps_done(), integrator.time(), 1 - core::abs(inner_product(s.backend, h, reference, integrator.current().read(where))),
+                           integrator.steps_done(), integrator.time(), final_error,
                            j["norm_drift"].get<double>(), j["energy_drift"].get<double>());
-  std::cout << "outputs: " << run.path().string() << " (series.csv, summary.json, psi.xdmf for ParaView, PNG plots)\n";
+  std::cout << "outputs: " << run->path().string() << " (series.csv, summary.json, psi.xdmf for ParaView, PNG plots)\n";
   return 0;
 }
 

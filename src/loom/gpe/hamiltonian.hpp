@@ -18,11 +18,18 @@ using core::Complex;
 struct Hamiltonian {
   dec::StencilView stencil;
   dec::StructureLattice lattice;
-  dec::Vec3 origin;  // where the corner of structure instance (0, 0, 0) sits
+  dec::Vec3 origin;  // where the corner of structure instance (0, 0, 0) of the global lattice sits
   double lambda = 1, g = 0;
+  // The global z index of the lattice's layer 0: nonzero on a rank's slab (section 4.2), whose positions and
+  // potential are those of the global lattice, to the bit.
+  int z_offset = 0;
 
+  LOOM_HOST_DEVICE dec::StructureInstance global(dec::StructureInstance s) const {
+    return {s.sx, s.sy, s.sz + z_offset};
+  }
   LOOM_HOST_DEVICE dec::Vec3 position(Index i) const {
-    return origin + dec::dual_vertex_position(stencil.position, stencil.size, lattice, i);
+    return origin +
+           dec::dual_vertex_position(stencil.position, stencil.size, lattice.local(i), global(lattice.instance(i)));
   }
   LOOM_HOST_DEVICE double potential(Index i) const {
     const dec::Vec3 r = position(i);
@@ -30,7 +37,7 @@ struct Hamiltonian {
   }
   LOOM_HOST_DEVICE double volume(Index i) const { return stencil.volume[lattice.local(i)]; }  // |B_i|
   LOOM_HOST_DEVICE double potential(int local, dec::StructureInstance s) const {
-    const dec::Vec3 r = origin + dec::dual_vertex_position(stencil.position, stencil.size, local, s);
+    const dec::Vec3 r = origin + dec::dual_vertex_position(stencil.position, stencil.size, local, global(s));
     return 0.5 * (r.x * r.x + r.y * r.y + lambda * lambda * r.z * r.z);
   }
   // (M psi)_i, for a vertex whose local index and structure instance are known (no integer division).

@@ -13,6 +13,14 @@ LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const LatticeDomai
   set_kernel(default_leapfrog_kernel(backend, domain.lattice.cells));
 }
 
+LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const SlabDomain& slab, double lambda, double g,
+                                       HaloTransport transport)
+    : LeapfrogIntegrator(backend, slab.local(), lambda, g) {
+  if (!slab.distributed()) return;
+  slab_ = &slab;
+  exchange_ = make_slab_exchange(backend, slab, transport);
+}
+
 void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {
   LOOM_REQUIRE(kernel == LeapfrogKernel::plain || backend_ == core::Backend::cuda,
                "LeapfrogIntegrator: the " + std::string(to_string(kernel)) + " kernel runs on the CUDA backend only");
@@ -42,9 +50,22 @@ void apply_hamiltonian(core::Backend backend, const Hamiltonian& h, const Comple
 }
 
 namespace {
+// The CPU's plain step over some layers: one structure per iteration, as step() on a whole lattice.
+void update_layers_cpu(const Hamiltonian& h, const Complex* now, Complex* other, double dt, LayerRange layers) {
+  const int cells = h.lattice.cells;
+  const Index first = Index(h.lattice.nx) * h.lattice.ny * layers.first;
+  core::parallel_for(core::Backend::cpu, Index(h.lattice.nx) * h.lattice.ny * layers.count,
+                     [=] LOOM_HOST_DEVICE(Index k) {
+                       const Index st = first + k;
+                       const dec::StructureInstance instance = h.lattice.structure(st);
+                       for (int c = 0; c < cells; ++c) leapfrog_update(h, now, other, dt, st * cells + c, c, instance);
+                     });
+}
+
 // d psi / dt = -i M(psi) psi into `out`.
 const Complex* time_derivative(core::Backend backend, const Hamiltonian& h, const Complex* psi, Complex* out) {
-  core::parallel_for(backend, h.lattice.size(), [=] LOOM_HOST_DEVICE(Index i) { out[i] = -core::times_i(h.apply(psi, i)); });
+  core::parallel_for(backend, h.lattice.size(),
+                     [=] LOOM_HOST_DEVICE(Index i) { out[i] = -core::times_i(h.apply(psi, i)); });
   return out;
 }
 }  // namespace
@@ -59,21 +80,31 @@ void LeapfrogIntegrator::start_from(core::Array<Complex> initial, double t, doub
   core::Array<Complex> k1(size), k2(size), k3(size), k4(size), stage(size), previous(size);
   const Complex* p0 = initial.read(w);
   Complex* s = stage.write(w);
+  // On a slab each stage's halos are wrong after a local update (its neighbours' neighbours are missing): they
+  // are exchanged before the next derivative, so the owned values are those of the global computation.
+  auto exchange = [&](Complex* field) {
+    if (exchange_) exchange_->exchange(field);
+  };
   const Complex* r1 = time_derivative(backend_, h, p0, k1.write(w));
   core::parallel_for(backend_, n, [=] LOOM_HOST_DEVICE(Index i) { s[i] = p0[i] + (0.5 * step) * r1[i]; });
+  exchange(s);
   const Complex* r2 = time_derivative(backend_, h, s, k2.write(w));
   core::parallel_for(backend_, n, [=] LOOM_HOST_DEVICE(Index i) { s[i] = p0[i] + (0.5 * step) * r2[i]; });
+  exchange(s);
   const Complex* r3 = time_derivative(backend_, h, s, k3.write(w));
   core::parallel_for(backend_, n, [=] LOOM_HOST_DEVICE(Index i) { s[i] = p0[i] + step * r3[i]; });
+  exchange(s);
   const Complex* r4 = time_derivative(backend_, h, s, k4.write(w));
   Complex* out = previous.write(w);
   core::parallel_for(backend_, n, [=] LOOM_HOST_DEVICE(Index i) {
     out[i] = p0[i] + (step / 6) * (r1[i] + 2.0 * r2[i] + 2.0 * r3[i] + r4[i]);
   });
+  exchange(out);
   set_state(std::move(previous), std::move(initial), t, dt, 0);
 }
 
 void LeapfrogIntegrator::step(std::int64_t steps) {
+  if (exchange_) return step_slab(steps);
   const auto w = core::where(backend_);
   const Hamiltonian h = h_;
   const double dt = dt_;
@@ -83,9 +114,9 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
     const Complex* now = current_.read(w);
     Complex* other = previous_.read_write(w);
     if (kernel_ == LeapfrogKernel::soa) {
-      leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt);
+      leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice), nullptr);
     } else if (kernel_ != LeapfrogKernel::plain) {
-      leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt);
+      leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, all_layers(h.lattice), nullptr);
     } else if (backend_ == core::Backend::cpu) {
       // One structure per iteration: its m_s vertices share the instance, so no division per vertex.
       core::parallel_for(backend_, structures, [=] LOOM_HOST_DEVICE(Index st) {
@@ -105,8 +136,45 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
 double LeapfrogIntegrator::stability_bound() const {
   const Hamiltonian h = h_;
   const Complex* psi = current_.read(core::where(backend_));
-  const double max_diagonal = core::parallel_max(backend_, n_, [=] LOOM_HOST_DEVICE(Index i) { return h.diagonal(psi, i); });
+  if (slab_) {  // the owned vertices of every rank: max is exact, so the bound is the one-rank bound to the bit
+    const Index first = slab_->owned_offset();
+    const double mine = core::parallel_max(backend_, slab_->owned_size(),
+                                           [=] LOOM_HOST_DEVICE(Index k) { return h.diagonal(psi, first + k); });
+    return 1.0 / (2.0 * slab_->comm().max(mine));
+  }
+  const double max_diagonal =
+      core::parallel_max(backend_, n_, [=] LOOM_HOST_DEVICE(Index i) { return h.diagonal(psi, i); });
   return 1.0 / (2.0 * max_diagonal);
+}
+
+// Section 4.2 of the DEC-GPE paper: the layers the neighbours need first, then their transfer overlapped with
+// the interior update.
+void LeapfrogIntegrator::step_slab(std::int64_t steps) {
+  const auto w = core::where(backend_);
+  for (std::int64_t s = 0; s < steps; ++s) {
+    const Complex* now = current_.read(w);
+    Complex* other = previous_.read_write(w);
+    for (const LayerRange& edge : exchange_->edges()) update_layers(now, other, edge, exchange_->edge_stream());
+    exchange_->start(other);
+    update_layers(now, other, exchange_->interior(), exchange_->interior_stream());
+    exchange_->finish(other);
+    std::swap(previous_, current_);
+    t_ += dt_;
+    ++step_;
+  }
+}
+
+void LeapfrogIntegrator::update_layers(const Complex* now, Complex* other, LayerRange layers, void* stream) {
+  if (layers.empty()) return;
+  const auto w = core::where(backend_);
+  const Hamiltonian h = h_;
+  const double dt = dt_;
+  if (backend_ == core::Backend::cuda) {
+    if (kernel_ == LeapfrogKernel::soa) leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, layers, stream);
+    else leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, layers, stream);
+    return;
+  }
+  update_layers_cpu(h, now, other, dt, layers);
 }
 
 }  // namespace loom::gpe

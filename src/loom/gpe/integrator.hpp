@@ -1,22 +1,30 @@
 // Central-difference (leapfrog) time integration of the discrete GPE, eq. (7) of the DEC-GPE paper, on either
-// backend. psi is double-buffered: each step writes psi(n+1) over psi(n-1) and the buffers swap roles.
+// backend. psi is double-buffered: each step writes psi(n+1) over psi(n-1) and the buffers swap roles. On a rank's
+// slab (section 4.2) the arrays are the slab's, halos included, and each step exchanges the halos.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/gpe/lattice_domain.hpp"
 #include "loom/gpe/leapfrog_kernels.hpp"
+#include "loom/gpe/slab_exchange.hpp"
 
 namespace loom::gpe {
 
 class LeapfrogIntegrator {
  public:
   LeapfrogIntegrator(core::Backend backend, const LatticeDomain& domain, double lambda, double g);
+  // On this rank's slab: a step updates the owned layers, the edge layers first, and exchanges the halos while
+  // the interior is updated. One rank: the constructor above on the global lattice, nothing else.
+  LeapfrogIntegrator(core::Backend backend, const SlabDomain& slab, double lambda, double g,
+                     HaloTransport transport = HaloTransport::automatic);
 
-  // psi(n-1) and psi(n) at time t (the time of `current`), with step dt.
+  // psi(n-1) and psi(n) at time t (the time of `current`), with step dt. On a slab: the slab's arrays with
+  // valid halos (SlabDomain::restrict_to_slab).
   void set_state(core::Array<Complex> previous, core::Array<Complex> current, double t, double dt, std::int64_t step);
   // From psi(0) alone: psi(-dt) by one classical Runge-Kutta step backwards. Its local error O(dt^5) is far
   // below the leapfrog's global O(dt^2), and it needs no knowledge of the exact solution.
@@ -28,8 +36,10 @@ class LeapfrogIntegrator {
   void set_kernel(LeapfrogKernel kernel);
   LeapfrogKernel kernel() const { return kernel_; }
 
-  // (2 max_i M_ii)^-1 evaluated on the current psi: the stability bound of eq. (11).
+  // (2 max_i M_ii)^-1 evaluated on the current psi: the stability bound of eq. (11) (over all ranks).
   double stability_bound() const;
+  // How halos travel ("" on one rank).
+  std::string_view halo_transport() const { return exchange_ ? exchange_->transport() : std::string_view{}; }
 
   core::Backend backend() const { return backend_; }
   const Hamiltonian& hamiltonian() const { return h_; }
@@ -42,6 +52,9 @@ class LeapfrogIntegrator {
   Index size() const { return n_; }
 
  private:
+  void step_slab(std::int64_t steps);
+  void update_layers(const Complex* now, Complex* other, LayerRange layers, void* stream);
+
   core::Backend backend_;
   const LatticeDomain* domain_;
   Hamiltonian h_;  // views on the backend's side
@@ -50,6 +63,8 @@ class LeapfrogIntegrator {
   LeapfrogKernel kernel_ = LeapfrogKernel::plain;
   core::Array<std::int32_t> offsets_;  // flat neighbour offsets for the tuned kernels
   std::unique_ptr<SoaStencil> soa_;    // tables of the soa kernel
+  const SlabDomain* slab_ = nullptr;    // set on more than one rank
+  std::unique_ptr<SlabExchange> exchange_;
   double t_ = 0, dt_ = 0;
   std::int64_t step_ = 0;
 };

@@ -19,13 +19,14 @@ struct LatticeDomain {
   dec::StructureLattice lattice;
   dec::Vec3 origin;                     // corner of instance (0, 0, 0)
   dec::EdgeStatistics edges;            // dual edge lengths at this scale
+  int z_offset = 0;                     // global z index of layer 0 (a rank's slab, slab_domain.hpp)
 
   Index dof() const { return lattice.size(); }
   dec::Vec3 extent() const {
     return {lattice.nx * structure.size.x, lattice.ny * structure.size.y, lattice.nz * structure.size.z};
   }
   Hamiltonian hamiltonian(core::Where where, double lambda, double g) const {
-    return {stencil.view(where), lattice, origin, lambda, g};
+    return {stencil.view(where), lattice, origin, lambda, g, z_offset};
   }
 };
 

@@ -51,10 +51,12 @@ std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, co
 }
 
 #if !defined(LOOM_HAVE_CUDA)
-void leapfrog_step_cuda(LeapfrogKernel, const Hamiltonian&, const std::int32_t*, const Complex*, Complex*, double) {
+void leapfrog_step_cuda(LeapfrogKernel, const Hamiltonian&, const std::int32_t*, const Complex*, Complex*, double,
+                        LayerRange, void*) {
   throw Error("leapfrog_step_cuda: this loom was built without CUDA");
 }
-void leapfrog_step_cuda_soa(const SoaStencilView&, const Hamiltonian&, const Complex*, Complex*, double) {
+void leapfrog_step_cuda_soa(const SoaStencilView&, const Hamiltonian&, const Complex*, Complex*, double, LayerRange,
+                            void*) {
   throw Error("leapfrog_step_cuda_soa: this loom was built without CUDA");
 }
 #endif

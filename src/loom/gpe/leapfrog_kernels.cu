@@ -22,13 +22,14 @@ struct Vertex {
   bool active;
 };
 
+// blockIdx.z counts layers from z_first (a slab's edge or interior layers, section 4.2).
 template <int M>
-__device__ inline Vertex vertex_of_thread(const dec::StructureLattice& lattice) {
+__device__ inline Vertex vertex_of_thread(const dec::StructureLattice& lattice, int z_first) {
   const int tx = blockIdx.x * blockDim.x + threadIdx.x;
   const int sx = tx / M;  // M is a compile-time constant: a multiply and a shift
   Vertex v;
   v.local = tx - sx * M;
-  v.s = {sx, static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.z)};
+  v.s = {sx, static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.z) + z_first};
   v.active = sx < lattice.nx;
   v.i = Index(M) * ((Index(v.s.sz) * lattice.ny + v.s.sy) * lattice.nx + sx) + v.local;
   return v;
@@ -56,8 +57,8 @@ __device__ inline Complex load(const Complex* p) {
 template <int M>
 __global__ void __launch_bounds__(block_threads) tuned_step(Hamiltonian h, const std::int32_t* __restrict__ offsets,
                                                             const Complex* __restrict__ now,
-                                                            Complex* __restrict__ other, double dt) {
-  const Vertex v = vertex_of_thread<M>(h.lattice);
+                                                            Complex* __restrict__ other, double dt, int z_first) {
+  const Vertex v = vertex_of_thread<M>(h.lattice, z_first);
   if (!v.active) return;
   const Complex center = load(now + v.i);
   Complex sum{};
@@ -75,10 +76,10 @@ __global__ void __launch_bounds__(block_threads) tuned_step(Hamiltonian h, const
 template <int M>
 __global__ void __launch_bounds__(block_threads) shared_step(Hamiltonian h, const std::int32_t* __restrict__ offsets,
                                                              const Complex* __restrict__ now,
-                                                             Complex* __restrict__ other, double dt) {
+                                                             Complex* __restrict__ other, double dt, int z_first) {
   __shared__ double2 tile[block_threads];
-  const Vertex v = vertex_of_thread<M>(h.lattice);
-  const Index row_start = Index(M) * ((Index(blockIdx.z) * h.lattice.ny + blockIdx.y) * h.lattice.nx);
+  const Vertex v = vertex_of_thread<M>(h.lattice, z_first);
+  const Index row_start = Index(M) * ((Index(v.s.sz) * h.lattice.ny + blockIdx.y) * h.lattice.nx);
   const Index tile_start = row_start + Index(blockIdx.x) * blockDim.x;
   const Index row_end = row_start + Index(M) * h.lattice.nx;
   if (v.active) tile[threadIdx.x] = __ldg(reinterpret_cast<const double2*>(now + v.i));
@@ -108,10 +109,31 @@ __global__ void __launch_bounds__(block_threads) shared_step(Hamiltonian h, cons
 
 template <int M>
 void launch(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
-            Complex* other, double dt) {
-  const dim3 grid((h.lattice.nx * M + block_threads - 1) / block_threads, h.lattice.ny, h.lattice.nz);
-  if (kernel == LeapfrogKernel::shared) shared_step<M><<<grid, block_threads>>>(h, offsets, now, other, dt);
-  else tuned_step<M><<<grid, block_threads>>>(h, offsets, now, other, dt);
+            Complex* other, double dt, LayerRange layers, cudaStream_t stream) {
+  const dim3 grid((h.lattice.nx * M + block_threads - 1) / block_threads, h.lattice.ny, layers.count);
+  if (kernel == LeapfrogKernel::shared)
+    shared_step<M><<<grid, block_threads, 0, stream>>>(h, offsets, now, other, dt, layers.first);
+  else
+    tuned_step<M><<<grid, block_threads, 0, stream>>>(h, offsets, now, other, dt, layers.first);
+  LOOM_CUDA_CHECK_LAUNCH();
+}
+
+// The plain formula, one thread per vertex of the layers (the slab path; a whole lattice uses parallel_for).
+__global__ void __launch_bounds__(block_threads) plain_step(Hamiltonian h, const Complex* __restrict__ now,
+                                                            Complex* __restrict__ other, double dt, Index first,
+                                                            Index count) {
+  const Index stride = Index(gridDim.x) * blockDim.x;
+  for (Index k = Index(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += stride)
+    leapfrog_update(h, now, other, dt, first + k);
+}
+
+void launch_plain(const Hamiltonian& h, const Complex* now, Complex* other, double dt, LayerRange layers,
+                  cudaStream_t stream) {
+  const Index per_layer = Index(h.lattice.cells) * h.lattice.nx * h.lattice.ny;
+  const Index count = per_layer * layers.count;
+  const Index blocks = std::min<Index>((count + block_threads - 1) / block_threads, Index(1) << 20);
+  plain_step<<<static_cast<unsigned>(blocks), block_threads, 0, stream>>>(h, now, other, dt, per_layer * layers.first,
+                                                                           count);
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
@@ -122,9 +144,10 @@ void launch(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* off
 // BCC fell from 80% of the copy bandwidth at 1e7 DOF to 47% at 1e8 with slice order, its L2 hit rate at 33%).
 template <int M, int F>
 __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,
-                                                          dec::Vec3 origin, double lambda, double g,
+                                                          dec::Vec3 origin, double lambda, double g, int z_offset,
                                                           const Complex* __restrict__ now, Complex* __restrict__ other,
-                                                          double dt, int tiles_per_row, int band_rows, int tiles) {
+                                                          double dt, int tiles_per_row, int band_rows, int tiles,
+                                                          LayerRange layers) {
   __shared__ double weight[M * F], inverse_volume[M], px[M], py[M], pz[M];
   __shared__ std::int32_t offset[M * F], shift[M * F];
   for (int k = threadIdx.x; k < M * F; k += blockDim.x) {
@@ -143,19 +166,20 @@ __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec:
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const int row = tile / tiles_per_row, xb = tile - row * tiles_per_row;
     const int in_band = row % band_rows, band_z = row / band_rows;
-    const int sz = band_z % lattice.nz, sy = (band_z / lattice.nz) * band_rows + in_band;
+    const int sz = layers.first + band_z % layers.count, sy = (band_z / layers.count) * band_rows + in_band;
     if (sy >= lattice.ny) continue;
     const int tx = xb * block_threads + threadIdx.x;
     const int sx = tx / M, c = tx - sx * M;
     if (sx >= lattice.nx) continue;
     const Index i = Index(M) * ((Index(sz) * lattice.ny + sy) * lattice.nx + sx) + c;
-    const Complex m_psi = soa_apply<F>(s, lattice, origin, lambda, g, now, i, c, {sx, sy, sz});
+    const Complex m_psi = soa_apply<F>(s, lattice, origin, lambda, g, now, i, c, {sx, sy, sz}, z_offset);
     other[i] -= (2 * dt) * core::times_i(m_psi);  // eq. (7)
   }
 }
 
 template <int M, int F>
-void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other, double dt) {
+void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other, double dt,
+                LayerRange layers, cudaStream_t stream) {
   static const int blocks = [] {
     int device = 0, sms = 0, per_sm = 0;
     LOOM_CUDA_CHECK(cudaGetDevice(&device));
@@ -166,38 +190,51 @@ void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* no
   const int tiles_per_row = (h.lattice.nx * M + block_threads - 1) / block_threads;
   const int band_rows = std::min(16, h.lattice.ny);
   const int bands = (h.lattice.ny + band_rows - 1) / band_rows;
-  const long long tiles = (long long)tiles_per_row * band_rows * h.lattice.nz * bands;
+  const long long tiles = (long long)tiles_per_row * band_rows * layers.count * bands;
   LOOM_REQUIRE(tiles < (1ll << 31), "leapfrog_step_cuda_soa: lattice too large for 32-bit tiles");
-  soa_step<M, F><<<static_cast<int>(std::min<long long>(blocks, tiles)), block_threads>>>(
-      t, h.lattice, h.origin, h.lambda, h.g, now, other, dt, tiles_per_row, band_rows, static_cast<int>(tiles));
+  soa_step<M, F><<<static_cast<int>(std::min<long long>(blocks, tiles)), block_threads, 0, stream>>>(
+      t, h.lattice, h.origin, h.lambda, h.g, h.z_offset, now, other, dt, tiles_per_row, band_rows,
+      static_cast<int>(tiles), layers);
   LOOM_CUDA_CHECK_LAUNCH();
+}
+
+void check_layers(const Hamiltonian& h, LayerRange layers) {
+  LOOM_REQUIRE(layers.first >= 0 && layers.first + layers.count <= h.lattice.nz,
+               "leapfrog step: layers outside the lattice");
 }
 
 }  // namespace
 
 void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
-                            double dt) {
+                            double dt, LayerRange layers, void* stream_handle) {
   LOOM_REQUIRE(t.cells == h.lattice.cells, "leapfrog_step_cuda_soa: tables of another grid");
+  check_layers(h, layers);
+  if (layers.empty()) return;
+  const auto stream = static_cast<cudaStream_t>(stream_handle);
   // (m_s, F) of the six grids: cubic (1, 6), FCC (12, 8), BCC (12, 4), A15 (46, 4), Z (80, 4), C15 (136, 4).
-  if (t.cells == 1 && t.faces == 6) return launch_soa<1, 6>(t, h, now, other, dt);
-  if (t.cells == 12 && t.faces == 8) return launch_soa<12, 8>(t, h, now, other, dt);
-  if (t.cells == 12 && t.faces == 4) return launch_soa<12, 4>(t, h, now, other, dt);
-  if (t.cells == 46 && t.faces == 4) return launch_soa<46, 4>(t, h, now, other, dt);
-  if (t.cells == 80 && t.faces == 4) return launch_soa<80, 4>(t, h, now, other, dt);
-  if (t.cells == 136 && t.faces == 4) return launch_soa<136, 4>(t, h, now, other, dt);
+  if (t.cells == 1 && t.faces == 6) return launch_soa<1, 6>(t, h, now, other, dt, layers, stream);
+  if (t.cells == 12 && t.faces == 8) return launch_soa<12, 8>(t, h, now, other, dt, layers, stream);
+  if (t.cells == 12 && t.faces == 4) return launch_soa<12, 4>(t, h, now, other, dt, layers, stream);
+  if (t.cells == 46 && t.faces == 4) return launch_soa<46, 4>(t, h, now, other, dt, layers, stream);
+  if (t.cells == 80 && t.faces == 4) return launch_soa<80, 4>(t, h, now, other, dt, layers, stream);
+  if (t.cells == 136 && t.faces == 4) return launch_soa<136, 4>(t, h, now, other, dt, layers, stream);
   throw Error("leapfrog_step_cuda_soa: no kernel for m_s = " + std::to_string(t.cells) + ", F = " +
               std::to_string(t.faces));
 }
 
 void leapfrog_step_cuda(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
-                        Complex* other, double dt) {
+                        Complex* other, double dt, LayerRange layers, void* stream_handle) {
   LOOM_REQUIRE(h.lattice.ny <= 65535 && h.lattice.nz <= 65535, "leapfrog_step_cuda: at most 65535 structures in y, z");
+  check_layers(h, layers);
+  if (layers.empty()) return;
+  const auto stream = static_cast<cudaStream_t>(stream_handle);
+  if (kernel == LeapfrogKernel::plain) return launch_plain(h, now, other, dt, layers, stream);
   switch (h.lattice.cells) {  // m_s of the six grids: cubic 1, FCC and BCC 12, A15 46, Z 80, C15 136
-    case 1: return launch<1>(kernel, h, offsets, now, other, dt);
-    case 12: return launch<12>(kernel, h, offsets, now, other, dt);
-    case 46: return launch<46>(kernel, h, offsets, now, other, dt);
-    case 80: return launch<80>(kernel, h, offsets, now, other, dt);
-    case 136: return launch<136>(kernel, h, offsets, now, other, dt);
+    case 1: return launch<1>(kernel, h, offsets, now, other, dt, layers, stream);
+    case 12: return launch<12>(kernel, h, offsets, now, other, dt, layers, stream);
+    case 46: return launch<46>(kernel, h, offsets, now, other, dt, layers, stream);
+    case 80: return launch<80>(kernel, h, offsets, now, other, dt, layers, stream);
+    case 136: return launch<136>(kernel, h, offsets, now, other, dt, layers, stream);
     default: throw Error("leapfrog_step_cuda: no tuned kernel for m_s = " + std::to_string(h.lattice.cells));
   }
 }

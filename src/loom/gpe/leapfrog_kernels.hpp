@@ -32,12 +32,22 @@ LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_stru
 // Per-entry flat neighbour offsets j - i for a lattice (valid wherever the neighbour's instance is inside).
 std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice);
 
-// One tuned/shared step on the device: other[i] = other[i] - 2 i dt (M now)_i. `offsets` is a device pointer to
-// flat_neighbour_offsets(); h holds device views. Throws in a build without CUDA.
+// The structure layers [first, first + count) in z of a lattice: what one launch updates. A rank's slab
+// updates the layers it sends first and the rest while the halos travel (section 4.2).
+struct LayerRange {
+  int first = 0, count = 0;
+  bool empty() const { return count <= 0; }
+};
+inline LayerRange all_layers(const dec::StructureLattice& lattice) { return {0, lattice.nz}; }
+
+// One step on the device over `layers`: other[i] = other[i] - 2 i dt (M now)_i. `offsets` is a
+// device pointer to flat_neighbour_offsets() (unused by plain); h holds device views; `stream` is a cudaStream_t
+// (nullptr: the default stream). Throws in a build without CUDA. The plain kernel here serves slabs; a whole
+// lattice's plain step is the integrator's core::parallel_for.
 void leapfrog_step_cuda(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
-                        Complex* other, double dt);
+                        Complex* other, double dt, LayerRange layers, void* stream);
 // One soa step on the device; `t` holds device views of the SoA tables.
 void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
-                            double dt);
+                            double dt, LayerRange layers, void* stream);
 
 }  // namespace loom::gpe

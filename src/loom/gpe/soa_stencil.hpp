@@ -46,10 +46,11 @@ class SoaStencil {
 };
 
 // (M psi)_i from the SoA tables, eq. (6)/(8); F > 0 fixes the face count at compile time (unrolled loop).
+// z_offset: the global z index of the lattice's layer 0 (a rank's slab), for the potential.
 template <int F>
 LOOM_HOST_DEVICE inline core::Complex soa_apply(const SoaStencilView& t, const dec::StructureLattice& lattice,
                                                 dec::Vec3 origin, double lambda, double g, const core::Complex* psi,
-                                                Index i, int c, dec::StructureInstance s) {
+                                                Index i, int c, dec::StructureInstance s, int z_offset = 0) {
   const core::Complex center = psi[i];
   core::Complex sum{};
   const int faces = F > 0 ? F : t.faces;
@@ -66,7 +67,7 @@ LOOM_HOST_DEVICE inline core::Complex soa_apply(const SoaStencilView& t, const d
     sum += t.weight[k] * (value - center);
   }
   const double rx = origin.x + t.px[c] + s.sx * t.size.x, ry = origin.y + t.py[c] + s.sy * t.size.y,
-               rz = origin.z + t.pz[c] + s.sz * t.size.z;
+               rz = origin.z + t.pz[c] + (s.sz + z_offset) * t.size.z;
   const double potential = 0.5 * (rx * rx + ry * ry + lambda * lambda * rz * rz);
   return -0.5 * (t.inverse_volume[c] * sum) + (potential + g * core::norm2(center)) * center;
 }
