@@ -1,8 +1,11 @@
 // loom: one executable, one subcommand per tool (DESIGN.md). Exit codes: 0 success, 2 bad usage or input
-// (one line on stderr naming the key, value and what is allowed), 1 a failure inside loom.
+// (one line on stderr naming the key, value and what is allowed), 1 a failure inside loom. Under mpiexec, bad
+// input is found by every rank alike and rank 0 alone reports it; any other failure may strike one rank only,
+// while the others wait for it in a collective, so it names the rank and ends the whole job.
 #include <fmt/format.h>
 
 #include <iostream>
+#include <memory>
 
 #include "commands.hpp"
 #include "loom/comm/communicator.hpp"
@@ -11,8 +14,20 @@
 
 int main(int argc, char** argv) {
   using namespace loom;
+  std::unique_ptr<comm::Session> mpi;
   try {
-    comm::Session mpi(argc, argv);
+    mpi = std::make_unique<comm::Session>(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "loom failed: " << e.what() << "\n";
+    return 1;
+  }
+  const comm::Communicator world = comm::Communicator::world();
+  auto usage_error = [&](const std::string& text) {
+    if (world.is_root()) std::cerr << text << std::flush;
+    world.barrier();  // mpiexec ends the job at the first failing rank: let rank 0 speak first
+    return 2;
+  };
+  try {
     CLI::App app{"loom: GPU-accelerated time integration of physical fields", "loom"};
     app.set_version_flag("--version", std::string("loom ") + LOOM_VERSION + " (" + LOOM_GIT_COMMIT + ")");
     app.allow_extras();
@@ -25,14 +40,13 @@ int main(int argc, char** argv) {
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
-      return app.exit(e);
+      return world.is_root() ? app.exit(e) : 0;
     } catch (const CLI::CallForAllHelp& e) {
-      return app.exit(e);
+      return world.is_root() ? app.exit(e) : 0;
     } catch (const CLI::CallForVersion& e) {
-      return app.exit(e);
+      return world.is_root() ? app.exit(e) : 0;
     } catch (const CLI::ParseError& e) {
-      std::cerr << "error: " << e.what() << " (see loom --help)\n";
-      return 2;
+      return usage_error(std::string("error: ") + e.what() + " (see loom --help)\n");
     }
     // Run the deepest selected command (`loom lattice dispersion` runs dispersion, not lattice).
     for (auto& s : subcommands)
@@ -41,13 +55,15 @@ int main(int argc, char** argv) {
     CLI::App* level = &app;
     while (!level->get_subcommands().empty()) level = level->get_subcommands().front();
     io::reject_extras(*level, nullptr);
-    std::cerr << level->help() << "\nerror: " << io::command_path(*level) << ": no command given\n";
-    return 2;
+    return usage_error(level->help() + "\nerror: " + io::command_path(*level) + ": no command given\n");
   } catch (const UsageError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 2;
+    return usage_error(std::string("error: ") + e.what() + "\n");
   } catch (const std::exception& e) {
-    std::cerr << "loom failed: " << e.what() << "\n";
-    return 1;
+    if (world.size() == 1) {
+      std::cerr << "loom failed: " << e.what() << "\n";
+      return 1;
+    }
+    std::cerr << "loom failed on rank " << world.rank() << " of " << world.size() << ": " << e.what() << std::endl;
+    comm::abort_job(1);
   }
 }

@@ -252,13 +252,9 @@ Setup prepare(const io::Parameters& p) {
   }
   // Time step: eq. (11) on the actual M_ii of the initial state.
   {
-    const Hamiltonian h = s.domain.hamiltonian(where, s.lambda, s.g);
-    const Complex* psi = s.current.read(where);
     LeapfrogIntegrator probe(s.backend, s.domain, s.lambda, s.g);
     probe.set_state(s.current.clone(), s.current.clone(), 0, 0, 0);
     s.dt_bound = probe.stability_bound();
-    (void)h;
-    (void)psi;
   }
   if (s.initial_type != "checkpoint") {
     const double requested = p.get_real("time.dt");
