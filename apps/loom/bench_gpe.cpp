@@ -97,9 +97,10 @@ int run_scaling(const io::Parameters& p, const comm::Communicator& world, const 
   o.kernel = p.get_string("scaling_kernel") == "auto"
                  ? gpe::default_leapfrog_kernel(o.backend, m_s)
                  : gpe::parse_leapfrog_kernel(p.get_string("scaling_kernel"), "scaling_kernel");
-  if (o.kernel != gpe::LeapfrogKernel::plain && o.backend != core::Backend::cuda)
-    throw UsageError(
-        io::invalid_value_message("scaling_kernel", p.value("scaling_kernel"), "plain or auto on the cpu backend"));
+  if (o.backend != core::Backend::cuda &&
+      (o.kernel == gpe::LeapfrogKernel::tuned || o.kernel == gpe::LeapfrogKernel::shared))
+    throw UsageError(io::invalid_value_message("scaling_kernel", p.value("scaling_kernel"),
+                                               "plain, soa or auto on the cpu backend"));
   o.transport = gpe::parse_halo_transport(p.get_string("halo_transport"), "halo_transport");
   o.repeats = static_cast<int>(p.get_int("repeats"));
   o.warmup = static_cast<int>(p.get_int("warmup"));

@@ -161,6 +161,28 @@ TEST_P(Integrator, RungeKuttaStarterMatchesTheExactPhase) {
   EXPECT_LT(max_difference(it.previous(), exact), 1e-11);  // local error O((mu dt)^5)
 }
 
+// Every kernel of the backend computes the plain kernel's steps (to rounding) on every grid, boundaries included.
+TEST_P(Integrator, EveryKernelMatchesThePlainOneOnEveryGrid) {
+  const Backend b = GetParam();
+  for (GridType grid : dec::all_grid_types()) {
+    auto p = test::make_problem(grid, 1.0, 100.0, 1, 0.4, b);
+    core::Array<Complex> start = p.psi0.clone();
+    perturb(start, 0.01, 9);
+    LeapfrogIntegrator reference(b, p.domain, 1.0, 100.0);
+    reference.set_kernel(LeapfrogKernel::plain);
+    reference.start_from(start.clone(), 0, 1e-3);
+    reference.step(50);
+    for (LeapfrogKernel kernel : leapfrog_kernels(b)) {
+      LeapfrogIntegrator it(b, p.domain, 1.0, 100.0);
+      it.set_kernel(kernel);
+      it.start_from(start.clone(), 0, 1e-3);
+      it.step(50);
+      EXPECT_LT(max_difference(it.current(), reference.current()), 1e-13) << dec::to_string(grid) << " "
+                                                                          << to_string(kernel);
+    }
+  }
+}
+
 LOOM_INSTANTIATE_FOR_BACKENDS(Integrator);
 
 }  // namespace

@@ -167,23 +167,27 @@ TEST(GpeSlabs, SlabsCoverTheLatticeAndGatherBack) {
 TEST(GpeSlabs, BccEqualsOneRankAfter200Steps) {
   const auto e = evolving(GridType::bcc);
   ASSERT_GE(e.domain.lattice.nz, Communicator::world().size());
-  expect_slabs_equal_one_rank(Communicator::world(), Backend::cpu, e.domain, e.start, LeapfrogKernel::plain,
-                              HaloTransport::automatic, "bcc");
+  for (LeapfrogKernel kernel : leapfrog_kernels(Backend::cpu))
+    expect_slabs_equal_one_rank(Communicator::world(), Backend::cpu, e.domain, e.start, kernel,
+                                HaloTransport::automatic, "bcc " + std::string(to_string(kernel)));
 }
 
 TEST(GpeSlabs, C15EqualsOneRankAfter200Steps) {
   const auto e = evolving(GridType::c15);
   ASSERT_GE(e.domain.lattice.nz, Communicator::world().size());
-  expect_slabs_equal_one_rank(Communicator::world(), Backend::cpu, e.domain, e.start, LeapfrogKernel::plain,
-                              HaloTransport::automatic, "c15");
+  for (LeapfrogKernel kernel : leapfrog_kernels(Backend::cpu))
+    expect_slabs_equal_one_rank(Communicator::world(), Backend::cpu, e.domain, e.start, kernel,
+                                HaloTransport::automatic, "c15 " + std::string(to_string(kernel)));
 }
 
 // Five layers: on 4 ranks three of them own a single layer, both edges at once (2, 1, 1, 1); on 3, (2, 2, 1).
 TEST(GpeSlabs, SingleLayerSlabsEqualOneRank) {
   for (GridType grid : {GridType::bcc, GridType::c15}) {
     const auto e = evolving(grid, 0.5, 3, 2, 5);
-    expect_slabs_equal_one_rank(Communicator::world(), Backend::cpu, e.domain, e.start, LeapfrogKernel::plain,
-                                HaloTransport::automatic, std::string(dec::to_string(grid)));
+    for (LeapfrogKernel kernel : leapfrog_kernels(Backend::cpu))
+      expect_slabs_equal_one_rank(Communicator::world(), Backend::cpu, e.domain, e.start, kernel,
+                                  HaloTransport::automatic,
+                                  std::string(dec::to_string(grid)) + " " + std::string(to_string(kernel)));
   }
 }
 

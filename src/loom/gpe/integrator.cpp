@@ -1,6 +1,8 @@
 // Compiled by nvcc in CUDA builds (loom_backend_sources): the loops below run as OpenMP loops or CUDA kernels.
 #include "loom/gpe/integrator.hpp"
 
+#include "loom/gpe/leapfrog_cpu.hpp"
+
 #include <utility>
 
 #include "loom/core/error.hpp"
@@ -22,8 +24,8 @@ LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const SlabDomain& 
 }
 
 void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {
-  LOOM_REQUIRE(kernel == LeapfrogKernel::plain || backend_ == core::Backend::cuda,
-               "LeapfrogIntegrator: the " + std::string(to_string(kernel)) + " kernel runs on the CUDA backend only");
+  LOOM_REQUIRE(kernel == LeapfrogKernel::plain || kernel == LeapfrogKernel::soa || backend_ == core::Backend::cuda,
+               "LeapfrogIntegrator: the " + std::string(to_string(kernel)) + " kernel runs on the CUDA backend only (the CPU has plain and soa)");
   kernel_ = kernel;
   if ((kernel == LeapfrogKernel::tuned || kernel == LeapfrogKernel::shared) && offsets_.empty())
     offsets_ = core::Array<std::int32_t>::from(flat_neighbour_offsets(domain_->stencil, domain_->lattice));
@@ -113,7 +115,9 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
   for (std::int64_t s = 0; s < steps; ++s) {
     const Complex* now = current_.read(w);
     Complex* other = previous_.read_write(w);
-    if (kernel_ == LeapfrogKernel::soa) {
+    if (kernel_ == LeapfrogKernel::soa && backend_ == core::Backend::cpu) {
+      leapfrog_step_cpu_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice));
+    } else if (kernel_ == LeapfrogKernel::soa) {
       leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice), nullptr);
     } else if (kernel_ != LeapfrogKernel::plain) {
       leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, all_layers(h.lattice), nullptr);
@@ -174,7 +178,8 @@ void LeapfrogIntegrator::update_layers(const Complex* now, Complex* other, Layer
     else leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, layers, stream);
     return;
   }
-  update_layers_cpu(h, now, other, dt, layers);
+  if (kernel_ == LeapfrogKernel::soa) leapfrog_step_cpu_soa(soa_->view(w), h, now, other, dt, layers);
+  else update_layers_cpu(h, now, other, dt, layers);
 }
 
 }  // namespace loom::gpe

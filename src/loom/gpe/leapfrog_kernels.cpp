@@ -18,8 +18,9 @@ std::string_view to_string(LeapfrogKernel k) {
 LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key) {
   for (auto k : {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa})
     if (to_string(k) == text) {
-      if (k != LeapfrogKernel::plain && !cuda::built())
-        throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": needs a CUDA build (allowed: plain)");
+      if ((k == LeapfrogKernel::tuned || k == LeapfrogKernel::shared) && !cuda::built())
+        throw UsageError(std::string(key) + " = \"" + std::string(text) +
+                         "\": needs a CUDA build (allowed: plain, soa)");
       return k;
     }
   throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": expected one of plain, tuned, shared, soa");
@@ -28,11 +29,11 @@ LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key
 std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend) {
   if (backend == core::Backend::cuda)
     return {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa};
-  return {LeapfrogKernel::plain};
+  return {LeapfrogKernel::plain, LeapfrogKernel::soa};
 }
 
 LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_structure) {
-  if (backend != core::Backend::cuda) return LeapfrogKernel::plain;
+  if (backend != core::Backend::cuda) return LeapfrogKernel::soa;
   return cells_per_structure == 1 ? LeapfrogKernel::tuned : LeapfrogKernel::soa;
 }
 

@@ -5,7 +5,8 @@
 //           (psi = 0 outside), read-only loads of the stencil
 //   shared  tuned, plus psi(n) of the block's structures staged in shared memory (the paper's section 4.1)
 //   soa     persistent blocks with the stencil in structure-of-arrays form staged in shared memory, face loop
-//           padded and unrolled (soa_stencil.hpp)
+//           padded and unrolled (soa_stencil.hpp); on the CPU an OpenMP loop over structures with compile-time
+//           (m_s, F) and no bounds masks in interior structures (leapfrog_cpu.hpp)
 #pragma once
 
 #include <string>
@@ -22,11 +23,11 @@ enum class LeapfrogKernel { plain, tuned, shared, soa };
 std::string_view to_string(LeapfrogKernel k);
 // Throws UsageError naming `key` for an unknown name or a CUDA-only kernel in a build without CUDA.
 LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key = "kernel");
-// The kernels that exist for `backend` in this build (plain everywhere; tuned and shared with CUDA).
+// The kernels that exist for `backend` in this build (plain and soa everywhere; tuned and shared with CUDA).
 std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend);
 
-// The fastest kernel measured on the H200 (docs/performance.md): soa on CUDA, but tuned for the cubic grid
-// (m_s = 1, where staging a 6-entry table buys nothing); plain on the CPU.
+// The fastest kernel measured (docs/performance.md): on the H200 soa, but tuned for the cubic grid (m_s = 1, where
+// staging a 6-entry table buys nothing); on the CPU soa (1.5-2.5x plain).
 LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_structure);
 
 // Per-entry flat neighbour offsets j - i for a lattice (valid wherever the neighbour's instance is inside).

@@ -72,4 +72,27 @@ LOOM_HOST_DEVICE inline core::Complex soa_apply(const SoaStencilView& t, const d
   return -0.5 * (t.inverse_volume[c] * sum) + (potential + g * core::norm2(center)) * center;
 }
 
+// The same for a vertex whose structure is not on the domain boundary (every neighbour inside): no bounds
+// masks. The CPU loop takes this path for the interior structures.
+template <int F>
+LOOM_HOST_DEVICE inline core::Complex soa_apply_interior(const SoaStencilView& t, dec::Vec3 origin, double lambda,
+                                                         double g, const core::Complex* psi, Index i, int c,
+                                                         dec::StructureInstance s, int z_offset) {
+  const core::Complex center = psi[i];
+  double re = 0, im = 0;
+  const int faces = F > 0 ? F : t.faces;
+  for (int f = 0; f < faces; ++f) {
+    const int k = f * t.cells + c;
+    const core::Complex value = psi[i + t.offset[k]];
+    re += t.weight[k] * (value.re - center.re);
+    im += t.weight[k] * (value.im - center.im);
+  }
+  const double rx = origin.x + t.px[c] + s.sx * t.size.x, ry = origin.y + t.py[c] + s.sy * t.size.y,
+               rz = origin.z + t.pz[c] + (s.sz + z_offset) * t.size.z;
+  const double potential = 0.5 * (rx * rx + ry * ry + lambda * lambda * rz * rz);
+  const double diagonal = potential + g * core::norm2(center);
+  const double scale = -0.5 * t.inverse_volume[c];
+  return {scale * re + diagonal * center.re, scale * im + diagonal * center.im};
+}
+
 }  // namespace loom::gpe
