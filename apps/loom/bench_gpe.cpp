@@ -35,6 +35,13 @@ std::vector<std::string> split_list(const std::string& text) {
 
 int run_single_rank_table(const io::Parameters& p);
 
+// A whole decimal integer, or -1.
+int parse_count(const std::string& text) {
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  return (*end == '\0' && !text.empty() && v >= 0 && v <= 1 << 20) ? static_cast<int>(v) : -1;
+}
+
 std::array<int, 3> parse_structures(const io::Parameters& p, const std::string& key) {
   const auto items = split_list(p.get_string(key));
   std::array<int, 3> n{};
@@ -195,6 +202,21 @@ int run_single_rank_table(const io::Parameters& p) {
       throw UsageError(io::invalid_value_message("dof", p.value("dof"), "a comma-separated list of DOF counts >= 1"));
     dofs.push_back(v);
   }
+  std::vector<gpe::SoaTuning> soa_tunings;
+  for (const auto& rows : split_list(p.get_string("soa_band_rows")))
+    for (const auto& vertices : split_list(p.get_string("soa_vertices"))) {
+      const int b = parse_count(rows), v = parse_count(vertices);
+      if (b < 0)
+        throw UsageError(io::invalid_value_message("soa_band_rows", p.value("soa_band_rows"),
+                                                   "a comma-separated list of integers >= 0"));
+      if (v != 1 && v != 2)
+        throw UsageError(io::invalid_value_message("soa_vertices", p.value("soa_vertices"),
+                                                   "a comma-separated list of 1 and 2"));
+      soa_tunings.push_back({b, v});
+    }
+  if (soa_tunings.empty())
+    throw UsageError(io::invalid_value_message("soa_band_rows", p.value("soa_band_rows"),
+                                               "at least one band height (with soa_vertices at least one count)"));
   const double cpu_max = p.get_real("cpu_max_dof");
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
@@ -209,7 +231,7 @@ int run_single_rank_table(const io::Parameters& p) {
     auto c = perf::measure_ceilings(b, stream);
     ceilings.insert(ceilings.end(), c.begin(), c.end());
   }
-  std::cout << fmt::format("{:<5} {:<6} {:<8} {:>10} {:>12} {:>11} {:>10} {:>9} {:>8}\n", "back", "grid", "variant",
+  std::cout << fmt::format("{:<5} {:<6} {:<10} {:>10} {:>12} {:>11} {:>10} {:>9} {:>8}\n", "back", "grid", "variant",
                            "structures", "dof", "steps/s", "Gdof/s", "GB/s", "of copy");
   nlohmann::json rows = nlohmann::json::array();
   std::map<std::pair<int, Index>, double> cpu_rate;
@@ -224,31 +246,34 @@ int run_single_rank_table(const io::Parameters& p) {
             continue;
           const Index dof = Index(m_s) * n * n * n;
           if (b == core::Backend::cpu && double(dof) > cpu_max) continue;
-          const auto r = gpe::benchmark_leapfrog(b, g, n, kernel, warmup, repeats);
-          const double copy = perf::copy_bandwidth(ceilings, b).value_or(0);
-          const double fraction = copy > 0 ? r.bandwidth() / copy : 0;
-          if (b == core::Backend::cpu) cpu_rate[{int(g), dof}] = r.dof_updates_per_second();
-          std::cout << fmt::format("{:<5} {:<6} {:<8} {:>10} {:>12} {:>11.1f} {:>10.2f} {:>9.1f} {:>7.0f}%\n",
-                                   core::to_string(b), dec::to_string(g), r.variant, fmt::format("{}^3", n), r.dof,
-                                   1 / r.seconds_per_step(), r.dof_updates_per_second() / 1e9, r.bandwidth() / 1e9,
-                                   100 * fraction);
-          rows.push_back({{"backend", std::string(core::to_string(b))},
-                          {"grid", std::string(dec::to_string(g))},
-                          {"variant", r.variant},
-                          {"structures", n},
-                          {"dof", r.dof},
-                          {"steps_per_run", r.steps_per_run},
-                          {"seconds_per_step", r.seconds_per_step()},
-                          {"dof_updates_per_s", r.dof_updates_per_second()},
-                          {"bytes_per_dof", gpe::leapfrog_bytes_per_dof},
-                          {"bandwidth", r.bandwidth()},
-                          {"copy_bandwidth", copy},
-                          {"fraction_of_copy", fraction},
-                          {"flops_per_s", r.work_per_step.flops / r.seconds_per_step()}});
-          if (b == core::Backend::cuda && cpu_rate.count({int(g), dof}))
-            std::cout << fmt::format("      gpu / cpu on {} at {} dof: {:.1f}x\n", dec::to_string(g), dof,
-                                     r.dof_updates_per_second() / cpu_rate[{int(g), dof}]);
-      }
+          const bool tuned_soa = kernel == gpe::LeapfrogKernel::soa && b == core::Backend::cuda;
+          for (const gpe::SoaTuning& tuning : tuned_soa ? soa_tunings : std::vector<gpe::SoaTuning>{{}}) {
+            const auto r = gpe::benchmark_leapfrog(b, g, n, kernel, warmup, repeats, 0.2, tuning);
+            const double copy = perf::copy_bandwidth(ceilings, b).value_or(0);
+            const double fraction = copy > 0 ? r.bandwidth() / copy : 0;
+            if (b == core::Backend::cpu) cpu_rate[{int(g), dof}] = r.dof_updates_per_second();
+            std::cout << fmt::format("{:<5} {:<6} {:<10} {:>10} {:>12} {:>11.1f} {:>10.2f} {:>9.1f} {:>7.0f}%\n",
+                                     core::to_string(b), dec::to_string(g), r.variant, fmt::format("{}^3", n), r.dof,
+                                     1 / r.seconds_per_step(), r.dof_updates_per_second() / 1e9, r.bandwidth() / 1e9,
+                                     100 * fraction);
+            rows.push_back({{"backend", std::string(core::to_string(b))},
+                            {"grid", std::string(dec::to_string(g))},
+                            {"variant", r.variant},
+                            {"structures", n},
+                            {"dof", r.dof},
+                            {"steps_per_run", r.steps_per_run},
+                            {"seconds_per_step", r.seconds_per_step()},
+                            {"dof_updates_per_s", r.dof_updates_per_second()},
+                            {"bytes_per_dof", gpe::leapfrog_bytes_per_dof},
+                            {"bandwidth", r.bandwidth()},
+                            {"copy_bandwidth", copy},
+                            {"fraction_of_copy", fraction},
+                            {"flops_per_s", r.work_per_step.flops / r.seconds_per_step()}});
+            if (b == core::Backend::cuda && cpu_rate.count({int(g), dof}))
+              std::cout << fmt::format("      gpu / cpu on {} at {} dof: {:.1f}x\n", dec::to_string(g), dof,
+                                       r.dof_updates_per_second() / cpu_rate[{int(g), dof}]);
+          }
+        }
     }
   perf::print_table(std::cout, ceilings);
   if (const auto& path = p.get_string("json"); !path.empty()) {
@@ -271,7 +296,10 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("grids", "cubic,fcc,bcc,a15,c15,z", "comma-separated grids");
   p.add("dof", "2e6", "comma-separated target DOF counts (n^3 structures, n rounded)");
   p.add("cpu_max_dof", 3e8, "largest problem run on the CPU backend").greater_than(0);
-  p.add("kernels", "all", "leapfrog implementations to time: all, or a list of plain, tuned, shared");
+  p.add("kernels", "all", "leapfrog implementations to time: all, or a list of plain, tuned, shared, soa");
+  p.add("soa_band_rows", "16", "soa kernel on the GPU: heights of the bands of rows its tiles sweep, a list "
+                               "(0: whole slices); each is timed");
+  p.add("soa_vertices", "1", "soa kernel on the GPU: vertices per thread, a list of 1 and 2; each is timed");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");

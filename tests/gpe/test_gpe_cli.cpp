@@ -100,5 +100,29 @@ TEST(GpeCli, EffectiveInputReRunsToTheSameResult) {
   EXPECT_EQ(sa["dof"], sb["dof"]);
 }
 
+// `loom bench gpe` on the CPU: one row per kernel with a positive rate and the 48-byte traffic model; bad soa launch
+// choices are usage errors.
+TEST(GpeBenchCli, TimesEveryCpuKernelAndRejectsBadSoaChoices) {
+  TempDir dir;
+  const auto json = dir / "bench.json";
+  const RunResult r = run_loom("bench gpe --backend cpu --grids bcc --dof 3000 --repeats 1 --warmup 0 --json " +
+                               json.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(json));
+  std::vector<std::string> variants;
+  for (const auto& row : j["results"]) {
+    variants.push_back(row["variant"]);
+    EXPECT_GT(row["dof_updates_per_s"].get<double>(), 0) << row.dump();
+    EXPECT_EQ(row["bytes_per_dof"].get<double>(), 48);
+    EXPECT_EQ(row["dof"].get<long long>(), 12 * 6 * 6 * 6);  // (3000 / 12)^(1/3) rounds to 6 structures per edge
+  }
+  EXPECT_EQ(variants, (std::vector<std::string>{"plain", "soa"}));
+  for (const std::string bad : {"--soa_vertices 3", "--soa_band_rows -1", "--soa_band_rows x"}) {
+    const RunResult e = run_loom("bench gpe --backend cpu --grids bcc --dof 3000 " + bad);
+    EXPECT_EQ(e.code, 2) << bad;
+    EXPECT_EQ(line_count(e.err), 1u) << bad << ": " << e.err;
+  }
+}
+
 }  // namespace
 }  // namespace loom::test

@@ -9,7 +9,7 @@
 namespace loom::gpe {
 
 LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, int structures, LeapfrogKernel kernel,
-                                     int warmup, int repeats, double seconds_per_run) {
+                                     int warmup, int repeats, double seconds_per_run, SoaTuning tuning) {
   // A BEC-sized lattice (dual edge 0.1) with pseudo-random psi of amplitude ~1e-3: never zeros, which can run
   // faster than real data, and small enough that g |psi|^2 leaves the step size unchanged.
   const LatticeDomain domain = make_lattice_domain(grid, scale_for_dual_edge(grid, 0.1), structures, structures, structures);
@@ -27,6 +27,7 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
   }
   LeapfrogIntegrator integrator(backend, domain, 1.0, 300.0);
   integrator.set_kernel(kernel);
+  integrator.set_soa_tuning(tuning);
   integrator.set_state(std::move(a), std::move(b), 0, 0, 0);
   const double dt = 0.5 * integrator.stability_bound();
   integrator.set_state(integrator.previous().clone(), integrator.current().clone(), 0, dt, 0);
@@ -39,6 +40,8 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
   r.backend = backend;
   r.grid = grid;
   r.variant = std::string(to_string(kernel));
+  if (kernel == LeapfrogKernel::soa && backend == core::Backend::cuda && !(tuning == SoaTuning{}))
+    r.variant += ":b" + std::to_string(tuning.band_rows) + "v" + std::to_string(tuning.vertices_per_thread);
   r.structures = structures;
   r.dof = n;
   r.steps_per_run = std::max<std::int64_t>(1, std::llround(seconds_per_run / one));

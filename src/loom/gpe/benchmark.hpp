@@ -30,7 +30,9 @@ struct LeapfrogBenchmark {
 // Minimal bytes per DOF and step of the leapfrog update.
 constexpr double leapfrog_bytes_per_dof = 48;
 
+// `tuning` applies to the soa kernel on the GPU; a tuning other than the default names the variant
+// "soa:b<band rows>v<vertices per thread>".
 LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, int structures, LeapfrogKernel kernel,
-                                     int warmup, int repeats, double seconds_per_run = 0.2);
+                                     int warmup, int repeats, double seconds_per_run = 0.2, SoaTuning tuning = {});
 
 }  // namespace loom::gpe

@@ -118,7 +118,7 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
     if (kernel_ == LeapfrogKernel::soa && backend_ == core::Backend::cpu) {
       leapfrog_step_cpu_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice));
     } else if (kernel_ == LeapfrogKernel::soa) {
-      leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice), nullptr);
+      leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice), nullptr, soa_tuning_);
     } else if (kernel_ != LeapfrogKernel::plain) {
       leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, all_layers(h.lattice), nullptr);
     } else if (backend_ == core::Backend::cpu) {
@@ -174,7 +174,8 @@ void LeapfrogIntegrator::update_layers(const Complex* now, Complex* other, Layer
   const Hamiltonian h = h_;
   const double dt = dt_;
   if (backend_ == core::Backend::cuda) {
-    if (kernel_ == LeapfrogKernel::soa) leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, layers, stream);
+    if (kernel_ == LeapfrogKernel::soa)
+      leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, layers, stream, soa_tuning_);
     else leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, layers, stream);
     return;
   }

@@ -32,9 +32,11 @@ class LeapfrogIntegrator {
 
   void step(std::int64_t steps = 1);
 
-  // Which implementation step() uses (default: tuned on CUDA, plain on the CPU); see leapfrog_kernels.hpp.
+  // Which implementation step() uses (default: default_leapfrog_kernel); see leapfrog_kernels.hpp.
   void set_kernel(LeapfrogKernel kernel);
   LeapfrogKernel kernel() const { return kernel_; }
+  // Launch choices of the soa kernel on the GPU (ignored elsewhere).
+  void set_soa_tuning(SoaTuning tuning) { soa_tuning_ = tuning; }
 
   // (2 max_i M_ii)^-1 evaluated on the current psi: the stability bound of eq. (11) (over all ranks).
   double stability_bound() const;
@@ -63,6 +65,7 @@ class LeapfrogIntegrator {
   LeapfrogKernel kernel_ = LeapfrogKernel::plain;
   core::Array<std::int32_t> offsets_;  // flat neighbour offsets for the tuned kernels
   std::unique_ptr<SoaStencil> soa_;    // tables of the soa kernel
+  SoaTuning soa_tuning_;
   const SlabDomain* slab_ = nullptr;    // set on more than one rank
   std::unique_ptr<SlabExchange> exchange_;
   double t_ = 0, dt_ = 0;

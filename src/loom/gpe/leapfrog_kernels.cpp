@@ -57,7 +57,7 @@ void leapfrog_step_cuda(LeapfrogKernel, const Hamiltonian&, const std::int32_t*,
   throw Error("leapfrog_step_cuda: this loom was built without CUDA");
 }
 void leapfrog_step_cuda_soa(const SoaStencilView&, const Hamiltonian&, const Complex*, Complex*, double, LayerRange,
-                            void*) {
+                            void*, SoaTuning) {
   throw Error("leapfrog_step_cuda_soa: this loom was built without CUDA");
 }
 #endif

@@ -137,16 +137,19 @@ void launch_plain(const Hamiltonian& h, const Complex* now, Complex* other, doub
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
-// Persistent blocks: each stages the SoA tables once, then walks tiles (256 consecutive vertices of one row of
-// structures) with a grid stride; 32-bit tile arithmetic (tiles < 2^31). Tiles are ordered band by band: bands of
-// `band_rows` rows of structures in y, all z inside a band, so the blocks in flight sweep z within one band and a
-// vertex's +-z neighbours are reused from L2 after band_rows rows instead of a whole slice (measured on the H200:
-// BCC fell from 80% of the copy bandwidth at 1e7 DOF to 47% at 1e8 with slice order, its L2 hit rate at 33%).
-template <int M, int F>
+// Persistent blocks: each stages the SoA tables once, then walks tiles with a grid stride. The lattice is cut into
+// chunks, each `band_rows` rows of structures (y) of one layer (z): a chunk is contiguous in memory, and chunks are
+// ordered band by band (all z of one band of rows, then the next band), so the blocks in flight sweep z within one
+// band and a vertex's +-z neighbours come back from L2 after one chunk instead of a whole slice (measured on the
+// H200: BCC fell from 80% of the copy bandwidth at 1e7 DOF to 47% at 1e8 in slice order, its L2 hit rate 33%).
+// A tile is V * block_threads consecutive vertices of a chunk (only a chunk's last tile is partly idle); each
+// thread updates V vertices block_threads apart, all loads issued before the stores (more bytes in flight).
+// 32-bit tile arithmetic (tiles < 2^31).
+template <int M, int F, int V>
 __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,
                                                           dec::Vec3 origin, double lambda, double g, int z_offset,
                                                           const Complex* __restrict__ now, Complex* __restrict__ other,
-                                                          double dt, int tiles_per_row, int band_rows, int tiles,
+                                                          double dt, int band_rows, int tiles_per_chunk, int tiles,
                                                           LayerRange layers) {
   __shared__ double weight[M * F], inverse_volume[M], px[M], py[M], pz[M];
   __shared__ std::int32_t offset[M * F], shift[M * F];
@@ -163,39 +166,62 @@ __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec:
   }
   __syncthreads();
   const SoaStencilView s{M, F, weight, offset, shift, inverse_volume, px, py, pz, t.size};
+  const int row_vertices = M * lattice.nx;
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const int row = tile / tiles_per_row, xb = tile - row * tiles_per_row;
-    const int in_band = row % band_rows, band_z = row / band_rows;
-    const int sz = layers.first + band_z % layers.count, sy = (band_z / layers.count) * band_rows + in_band;
-    if (sy >= lattice.ny) continue;
-    const int tx = xb * block_threads + threadIdx.x;
-    const int sx = tx / M, c = tx - sx * M;
-    if (sx >= lattice.nx) continue;
-    const Index i = Index(M) * ((Index(sz) * lattice.ny + sy) * lattice.nx + sx) + c;
-    const Complex m_psi = soa_apply<F>(s, lattice, origin, lambda, g, now, i, c, {sx, sy, sz}, z_offset);
-    other[i] -= (2 * dt) * core::times_i(m_psi);  // eq. (7)
+    const int chunk = tile / tiles_per_chunk, in_chunk = tile - chunk * tiles_per_chunk;
+    const int band = chunk / layers.count, sz = layers.first + (chunk - band * layers.count);
+    const int sy0 = band * band_rows;
+    const int chunk_vertices = min(band_rows, lattice.ny - sy0) * row_vertices;
+    const Index chunk_start = (Index(sz) * lattice.ny + sy0) * row_vertices;
+    Index index[V];
+    Complex m_psi[V], previous[V];
+    bool active[V];
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const int v = (in_chunk * V + k) * block_threads + threadIdx.x;
+      active[k] = v < chunk_vertices;
+      if (!active[k]) continue;
+      const int row = v / row_vertices, in_row = v - row * row_vertices;
+      const int sx = in_row / M, c = in_row - sx * M;
+      index[k] = chunk_start + v;
+      previous[k] = other[index[k]];
+      m_psi[k] = soa_apply<F>(s, lattice, origin, lambda, g, now, index[k], c, {sx, sy0 + row, sz}, z_offset);
+    }
+#pragma unroll
+    for (int k = 0; k < V; ++k)
+      if (active[k]) other[index[k]] = previous[k] - (2 * dt) * core::times_i(m_psi[k]);  // eq. (7)
   }
 }
 
-template <int M, int F>
+template <int M, int F, int V>
 void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other, double dt,
-                LayerRange layers, cudaStream_t stream) {
+                LayerRange layers, SoaTuning tuning, cudaStream_t stream) {
   static const int blocks = [] {
     int device = 0, sms = 0, per_sm = 0;
     LOOM_CUDA_CHECK(cudaGetDevice(&device));
     LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, soa_step<M, F>, block_threads, 0));
+    LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, soa_step<M, F, V>, block_threads, 0));
     return sms * std::max(per_sm, 1);
   }();
-  const int tiles_per_row = (h.lattice.nx * M + block_threads - 1) / block_threads;
-  const int band_rows = std::min(16, h.lattice.ny);
+  const int band_rows = tuning.band_rows > 0 ? std::min(tuning.band_rows, h.lattice.ny) : h.lattice.ny;
   const int bands = (h.lattice.ny + band_rows - 1) / band_rows;
-  const long long tiles = (long long)tiles_per_row * band_rows * layers.count * bands;
+  const long long chunk_vertices = (long long)band_rows * h.lattice.nx * M;
+  LOOM_REQUIRE(chunk_vertices < (1ll << 31), "leapfrog_step_cuda_soa: a band of rows too large for 32-bit indices");
+  const long long tile_vertices = (long long)V * block_threads;
+  const long long tiles_per_chunk = (chunk_vertices + tile_vertices - 1) / tile_vertices;
+  const long long tiles = tiles_per_chunk * layers.count * bands;
   LOOM_REQUIRE(tiles < (1ll << 31), "leapfrog_step_cuda_soa: lattice too large for 32-bit tiles");
-  soa_step<M, F><<<static_cast<int>(std::min<long long>(blocks, tiles)), block_threads, 0, stream>>>(
-      t, h.lattice, h.origin, h.lambda, h.g, h.z_offset, now, other, dt, tiles_per_row, band_rows,
-      static_cast<int>(tiles), layers);
+  soa_step<M, F, V><<<static_cast<int>(std::min<long long>(blocks, tiles)), block_threads, 0, stream>>>(
+      t, h.lattice, h.origin, h.lambda, h.g, h.z_offset, now, other, dt, band_rows,
+      static_cast<int>(tiles_per_chunk), static_cast<int>(tiles), layers);
   LOOM_CUDA_CHECK_LAUNCH();
+}
+
+template <int M, int F>
+void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other, double dt,
+                LayerRange layers, SoaTuning tuning, cudaStream_t stream) {
+  if (tuning.vertices_per_thread == 2) return launch_soa<M, F, 2>(t, h, now, other, dt, layers, tuning, stream);
+  launch_soa<M, F, 1>(t, h, now, other, dt, layers, tuning, stream);
 }
 
 void check_layers(const Hamiltonian& h, LayerRange layers) {
@@ -206,18 +232,20 @@ void check_layers(const Hamiltonian& h, LayerRange layers) {
 }  // namespace
 
 void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
-                            double dt, LayerRange layers, void* stream_handle) {
+                            double dt, LayerRange layers, void* stream_handle, SoaTuning tuning) {
   LOOM_REQUIRE(t.cells == h.lattice.cells, "leapfrog_step_cuda_soa: tables of another grid");
+  LOOM_REQUIRE(tuning.vertices_per_thread == 1 || tuning.vertices_per_thread == 2,
+               "leapfrog_step_cuda_soa: 1 or 2 vertices per thread");
   check_layers(h, layers);
   if (layers.empty()) return;
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   // (m_s, F) of the six grids: cubic (1, 6), FCC (12, 8), BCC (12, 4), A15 (46, 4), Z (80, 4), C15 (136, 4).
-  if (t.cells == 1 && t.faces == 6) return launch_soa<1, 6>(t, h, now, other, dt, layers, stream);
-  if (t.cells == 12 && t.faces == 8) return launch_soa<12, 8>(t, h, now, other, dt, layers, stream);
-  if (t.cells == 12 && t.faces == 4) return launch_soa<12, 4>(t, h, now, other, dt, layers, stream);
-  if (t.cells == 46 && t.faces == 4) return launch_soa<46, 4>(t, h, now, other, dt, layers, stream);
-  if (t.cells == 80 && t.faces == 4) return launch_soa<80, 4>(t, h, now, other, dt, layers, stream);
-  if (t.cells == 136 && t.faces == 4) return launch_soa<136, 4>(t, h, now, other, dt, layers, stream);
+  if (t.cells == 1 && t.faces == 6) return launch_soa<1, 6>(t, h, now, other, dt, layers, tuning, stream);
+  if (t.cells == 12 && t.faces == 8) return launch_soa<12, 8>(t, h, now, other, dt, layers, tuning, stream);
+  if (t.cells == 12 && t.faces == 4) return launch_soa<12, 4>(t, h, now, other, dt, layers, tuning, stream);
+  if (t.cells == 46 && t.faces == 4) return launch_soa<46, 4>(t, h, now, other, dt, layers, tuning, stream);
+  if (t.cells == 80 && t.faces == 4) return launch_soa<80, 4>(t, h, now, other, dt, layers, tuning, stream);
+  if (t.cells == 136 && t.faces == 4) return launch_soa<136, 4>(t, h, now, other, dt, layers, tuning, stream);
   throw Error("leapfrog_step_cuda_soa: no kernel for m_s = " + std::to_string(t.cells) + ", F = " +
               std::to_string(t.faces));
 }

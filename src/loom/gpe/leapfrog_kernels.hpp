@@ -47,8 +47,17 @@ inline LayerRange all_layers(const dec::StructureLattice& lattice) { return {0, 
 // lattice's plain step is the integrator's core::parallel_for.
 void leapfrog_step_cuda(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
                         Complex* other, double dt, LayerRange layers, void* stream);
+// Launch choices of the soa kernel (leapfrog_kernels.cu), selectable in `loom bench gpe` (--soa_band_rows,
+// --soa_vertices): the height in rows of structures of the bands the tiles sweep (0: a whole slice, no bands) and
+// the vertices each thread updates (1 or 2).
+struct SoaTuning {
+  int band_rows = 16;
+  int vertices_per_thread = 1;
+  friend bool operator==(const SoaTuning&, const SoaTuning&) = default;
+};
+
 // One soa step on the device; `t` holds device views of the SoA tables.
 void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
-                            double dt, LayerRange layers, void* stream);
+                            double dt, LayerRange layers, void* stream, SoaTuning tuning = {});
 
 }  // namespace loom::gpe

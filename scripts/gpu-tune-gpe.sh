@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Tuning run of the GPE's soa kernel on the H200 (issue 5), from the repo root, in one device call:
+#   1. configures build-gpu (CUDA on) if needed and builds loom and the GPE's GPU tests;
+#   2. runs the kernels' tests (every kernel and every soa launch choice against the plain kernel and the CPU)
+#      and the slab tests with two ranks sharing the GPU;
+#   3. times the soa kernel over its launch choices (band height, vertices per thread) on BCC at 1e7, 1e8 and
+#      236 M DOF and on C15 at 142 M (`loom bench gpe --soa_band_rows ... --soa_vertices ...`);
+#   4. profiles single launches with Nsight Compute (DRAM bytes per DOF, L2 hit rate, occupancy, stalls).
+# Files in $OUT (or ./gpu-check-out): tune-gpe.txt (the tables), tune-gpe-*.json, tune-gpe-logs.tgz.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-check-out}
+mkdir -p "$out"
+work=$(mktemp -d)
+build=${BUILD_DIR:-build-gpu}
+loom="$build/bin/loom"
+report="$out/tune-gpe.txt"
+: > "$report"
+finish() { tar czf "$out/tune-gpe-logs.tgz" -C "$work" . 2> /dev/null; }
+trap finish EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+
+toml_flag=()
+[[ -f .carry/include/toml++/toml.h ]] && toml_flag=(-DLOOM_TOMLPP_INCLUDE_DIR="$PWD/.carry/include")
+t0=$(date +%s)
+if [[ ! -f $build/build.ninja ]]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    "${toml_flag[@]}" > "$work/configure.log" 2>&1 || { tail -30 "$work/configure.log"; exit 1; }
+fi
+cmake --build "$build" -j "$(nproc)" --target loom test_gpe_kernels test_gpe_slab_mpi > "$work/build.log" 2>&1 ||
+  { grep -E "error|FAILED" "$work/build.log" | head -30; echo "build FAILED"; exit 1; }
+echo "build: $(( $(date +%s) - t0 )) s" >> "$report"
+
+passed() { grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$1" | tr -s ' ' | tr '\n' ' '; }
+timeout 240 "$build/tests/gpe/test_gpe_kernels" > "$work/kernels.log" 2>&1
+echo "test_gpe_kernels: rc $? $(passed "$work/kernels.log")" >> "$report"
+grep -E "Failure|Expected|actual|bands of" "$work/kernels.log" | head -20 >> "$report"
+timeout 180 mpiexec --oversubscribe -n 2 "$build/tests/gpe/test_gpe_slab_mpi" > "$work/slab-2ranks.log" 2>&1
+echo "test_gpe_slab_mpi, 2 ranks on 1 GPU: rc $? $(passed "$work/slab-2ranks.log")" >> "$report"
+grep -E "Failure|Expected|actual" -A2 "$work/slab-2ranks.log" | head -20 >> "$report"
+
+bench() {  # name, then loom bench gpe arguments
+  local name=$1
+  shift
+  timeout 150 "$loom" bench gpe --backend cuda --kernels soa --repeats 3 --json "$out/tune-gpe-$name.json" "$@" \
+    > "$work/bench-$name.txt" 2>&1
+  echo "=== bench $name: rc $? ($*)" >> "$report"
+  grep -E "^cuda " "$work/bench-$name.txt" >> "$report"
+}
+bench bcc --grids bcc --dof 1e7,1e8,236196000 --soa_band_rows 0,4,8,16,32 --soa_vertices 1,2
+bench c15 --grids c15 --dof 142000000 --soa_band_rows 0,8,16,32 --soa_vertices 1,2
+bench grids --grids cubic,fcc,a15,z --dof 2e7 --soa_band_rows 8,16 --soa_vertices 1,2
+
+# Single launches under Nsight Compute: DRAM bytes against the 48 per DOF counted, L2 hits, occupancy, stalls.
+if command -v ncu > /dev/null; then
+  metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,gpu__time_duration.sum,\
+sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
+l1tex__throughput.avg.pct_of_peak_sustained_active,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,\
+smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active
+  for c in "1e8 16 1" "1e8 16 2" "236196000 16 1" "236196000 0 1"; do
+    set -- $c
+    timeout 120 ncu --clock-control none --kernel-name regex:soa_step --launch-skip 3 --launch-count 1 \
+      --metrics "$metrics" "$loom" bench gpe --backend cuda --kernels soa --grids bcc --dof "$1" \
+      --soa_band_rows "$2" --soa_vertices "$3" --repeats 1 --warmup 0 > "$work/ncu-$1-$2-$3.txt" 2>&1
+    echo "=== ncu bcc dof $1 band $2 vertices $3: rc $?" >> "$report"
+    grep -E "dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__" "$work/ncu-$1-$2-$3.txt" >> "$report"
+  done
+fi
+cat "$report"
