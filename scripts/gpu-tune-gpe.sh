@@ -4,7 +4,9 @@
 #   2. runs the kernels' tests (every kernel and every soa launch choice against the plain kernel and the CPU)
 #      and the slab tests with two ranks sharing the GPU;
 #   3. times the soa kernel over its launch choices (band height, vertices per thread) on BCC at 1e7, 1e8 and
-#      236 M DOF and on C15 at 142 M (`loom bench gpe --soa_band_rows ... --soa_vertices ...`);
+#      236 M DOF and on C15 at 142 M (`loom bench gpe --soa_band_rows ... --soa_vertices ...`; TUNE_SWEEP=0
+#      skips it), then every kernel with its defaults and the CPU on all cores at the issue's sizes (TUNE_RECORD=0
+#      skips it);
 #   4. profiles single launches with Nsight Compute (DRAM bytes per DOF, L2 hit rate, occupancy, stalls).
 # Files in $OUT (or ./gpu-check-out): tune-gpe.txt (the tables), tune-gpe-*.json, tune-gpe-logs.tgz.
 set -uo pipefail
@@ -42,28 +44,42 @@ grep -E "Failure|Expected|actual" -A2 "$work/slab-2ranks.log" | head -20 >> "$re
 bench() {  # name, then loom bench gpe arguments
   local name=$1
   shift
-  timeout 150 "$loom" bench gpe --backend cuda --kernels soa --repeats 3 --json "$out/tune-gpe-$name.json" "$@" \
-    > "$work/bench-$name.txt" 2>&1
+  timeout 200 "$loom" bench gpe --repeats 5 --json "$out/tune-gpe-$name.json" "$@" > "$work/bench-$name.txt" 2>&1
   echo "=== bench $name: rc $? ($*)" >> "$report"
-  grep -E "^cuda " "$work/bench-$name.txt" >> "$report"
+  grep -E "^(cuda|cpu) |gpu / cpu|copy" "$work/bench-$name.txt" >> "$report"
 }
-bench bcc --grids bcc --dof 1e7,1e8,236196000 --soa_band_rows 0,4,8,16,32 --soa_vertices 1,2
-bench c15 --grids c15 --dof 142000000 --soa_band_rows 0,8,16,32 --soa_vertices 1,2
-bench grids --grids cubic,fcc,a15,z --dof 2e7 --soa_band_rows 8,16 --soa_vertices 1,2
+if [[ ${TUNE_SWEEP:-1} != 0 ]]; then  # the launch choices of the soa kernel
+  bench bcc-sweep --backend cuda --kernels soa --grids bcc --dof 1e7,1e8,236196000 --soa_band_rows 0,16,32 \
+    --soa_vertices 1,2
+  bench c15-sweep --backend cuda --kernels soa --grids c15 --dof 142000000 --soa_band_rows 0,16 --soa_vertices 1,2
+fi
+if [[ ${TUNE_RECORD:-1} != 0 ]]; then  # every kernel with its defaults, and the 16-core CPU, for docs/performance.md
+  bench bcc --grids bcc --dof 1e7,1e8,236196000 --cpu_max_dof 3e8
+  bench grids --grids cubic,fcc,a15,z --dof 2e7 --cpu_max_dof 3e7
+  bench c15 --grids c15 --dof 142000000 --cpu_max_dof 2e8
+fi
 
 # Single launches under Nsight Compute: DRAM bytes against the 48 per DOF counted, L2 hits, occupancy, stalls.
+# (--kernel-name on the base name matched nothing on 2026-11-29; the mangled name is tried, then any kernel late
+# enough in the run to be a leapfrog step.)
 if command -v ncu > /dev/null; then
   metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,gpu__time_duration.sum,\
 sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
-l1tex__throughput.avg.pct_of_peak_sustained_active,smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio,\
+l1tex__t_sector_hit_rate.pct,lts__throughput.avg.pct_of_peak_sustained_elapsed,\
 smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active
-  for c in "1e8 16 1" "1e8 16 2" "236196000 16 1" "236196000 0 1"; do
-    set -- $c
-    timeout 120 ncu --clock-control none --kernel-name regex:soa_step --launch-skip 3 --launch-count 1 \
-      --metrics "$metrics" "$loom" bench gpe --backend cuda --kernels soa --grids bcc --dof "$1" \
-      --soa_band_rows "$2" --soa_vertices "$3" --repeats 1 --warmup 0 > "$work/ncu-$1-$2-$3.txt" 2>&1
-    echo "=== ncu bcc dof $1 band $2 vertices $3: rc $?" >> "$report"
-    grep -E "dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__" "$work/ncu-$1-$2-$3.txt" >> "$report"
-  done
+  profile() {  # label, grid, dof, ncu filter arguments...
+    local label=$1 grid=$2 dof=$3
+    shift 3
+    timeout 100 ncu --clock-control none "$@" --launch-count 1 --metrics "$metrics" "$loom" bench gpe \
+      --backend cuda --kernels soa --grids "$grid" --dof "$dof" --repeats 1 --warmup 0 > "$work/ncu-$label.txt" 2>&1
+    echo "=== ncu $label ($grid, $dof DOF): rc $?" >> "$report"
+    grep -E "soa_step|dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__|No kernels" "$work/ncu-$label.txt" >> "$report"
+  }
+  named=(--kernel-name-base mangled --kernel-name regex:soa_step --launch-skip 3)
+  profile bcc-1e8 bcc 1e8 "${named[@]}"
+  if grep -q "No kernels were profiled" "$work/ncu-bcc-1e8.txt"; then named=(--launch-skip 60); fi
+  profile bcc-1e7 bcc 1e7 "${named[@]}"
+  profile bcc-236m bcc 236196000 "${named[@]}"
+  profile c15-142m c15 142000000 "${named[@]}"
 fi
 cat "$report"

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "commands.hpp"
@@ -202,21 +203,29 @@ int run_single_rank_table(const io::Parameters& p) {
       throw UsageError(io::invalid_value_message("dof", p.value("dof"), "a comma-separated list of DOF counts >= 1"));
     dofs.push_back(v);
   }
-  std::vector<gpe::SoaTuning> soa_tunings;
-  for (const auto& rows : split_list(p.get_string("soa_band_rows")))
-    for (const auto& vertices : split_list(p.get_string("soa_vertices"))) {
-      const int b = parse_count(rows), v = parse_count(vertices);
-      if (b < 0)
-        throw UsageError(io::invalid_value_message("soa_band_rows", p.value("soa_band_rows"),
-                                                   "a comma-separated list of integers >= 0"));
-      if (v != 1 && v != 2)
-        throw UsageError(io::invalid_value_message("soa_vertices", p.value("soa_vertices"),
-                                                   "a comma-separated list of 1 and 2"));
-      soa_tunings.push_back({b, v});
-    }
-  if (soa_tunings.empty())
-    throw UsageError(io::invalid_value_message("soa_band_rows", p.value("soa_band_rows"),
-                                               "at least one band height (with soa_vertices at least one count)"));
+  // soa launch choices on the GPU; "auto" in either list: the grid's default_soa_tuning.
+  std::vector<std::optional<gpe::SoaTuning>> soa_tunings;
+  const auto band_list = split_list(p.get_string("soa_band_rows")),
+             vertex_list = split_list(p.get_string("soa_vertices"));
+  if (band_list.empty() || vertex_list.empty())
+    throw UsageError(io::invalid_value_message(band_list.empty() ? "soa_band_rows" : "soa_vertices",
+                                               p.value(band_list.empty() ? "soa_band_rows" : "soa_vertices"),
+                                               "auto or a comma-separated list"));
+  // Each item checked on its own: "auto" in one list does not excuse a bad value in the other.
+  for (const auto& rows : band_list)
+    if (rows != "auto" && parse_count(rows) < 0)
+      throw UsageError(io::invalid_value_message("soa_band_rows", p.value("soa_band_rows"),
+                                                 "auto or a comma-separated list of integers >= 0"));
+  for (const auto& vertices : vertex_list)
+    if (vertices != "auto" && vertices != "1" && vertices != "2")
+      throw UsageError(io::invalid_value_message("soa_vertices", p.value("soa_vertices"),
+                                                 "auto or a comma-separated list of 1 and 2"));
+  for (const auto& rows : band_list)
+    for (const auto& vertices : vertex_list)
+      if (rows == "auto" || vertices == "auto")
+        soa_tunings.emplace_back(std::nullopt);
+      else
+        soa_tunings.emplace_back(gpe::SoaTuning{parse_count(rows), parse_count(vertices)});
   const double cpu_max = p.get_real("cpu_max_dof");
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
@@ -247,7 +256,7 @@ int run_single_rank_table(const io::Parameters& p) {
           const Index dof = Index(m_s) * n * n * n;
           if (b == core::Backend::cpu && double(dof) > cpu_max) continue;
           const bool tuned_soa = kernel == gpe::LeapfrogKernel::soa && b == core::Backend::cuda;
-          for (const gpe::SoaTuning& tuning : tuned_soa ? soa_tunings : std::vector<gpe::SoaTuning>{{}}) {
+          for (const auto& tuning : tuned_soa ? soa_tunings : std::vector<std::optional<gpe::SoaTuning>>{std::nullopt}) {
             const auto r = gpe::benchmark_leapfrog(b, g, n, kernel, warmup, repeats, 0.2, tuning);
             const double copy = perf::copy_bandwidth(ceilings, b).value_or(0);
             const double fraction = copy > 0 ? r.bandwidth() / copy : 0;
@@ -297,9 +306,10 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("dof", "2e6", "comma-separated target DOF counts (n^3 structures, n rounded)");
   p.add("cpu_max_dof", 3e8, "largest problem run on the CPU backend").greater_than(0);
   p.add("kernels", "all", "leapfrog implementations to time: all, or a list of plain, tuned, shared, soa");
-  p.add("soa_band_rows", "16", "soa kernel on the GPU: heights of the bands of rows its tiles sweep, a list "
-                               "(0: whole slices); each is timed");
-  p.add("soa_vertices", "1", "soa kernel on the GPU: vertices per thread, a list of 1 and 2; each is timed");
+  p.add("soa_band_rows", "auto", "soa kernel on the GPU: heights of the bands of rows its tiles sweep, a list "
+                                 "(0: whole slices; auto: the grid's default); each is timed");
+  p.add("soa_vertices", "auto", "soa kernel on the GPU: vertices per thread, a list of 1 and 2 (auto: the grid's "
+                                "default); each is timed");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");

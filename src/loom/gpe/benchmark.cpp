@@ -9,11 +9,13 @@
 namespace loom::gpe {
 
 LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, int structures, LeapfrogKernel kernel,
-                                     int warmup, int repeats, double seconds_per_run, SoaTuning tuning) {
+                                     int warmup, int repeats, double seconds_per_run,
+                                     std::optional<SoaTuning> tuning) {
   // A BEC-sized lattice (dual edge 0.1) with pseudo-random psi of amplitude ~1e-3: never zeros, which can run
   // faster than real data, and small enough that g |psi|^2 leaves the step size unchanged.
   const LatticeDomain domain = make_lattice_domain(grid, scale_for_dual_edge(grid, 0.1), structures, structures, structures);
   const Index n = domain.dof();
+  const int m_s = domain.lattice.cells;
   core::Array<Complex> a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n));
   {
     Complex* pa = a.write(core::Where::host);
@@ -27,7 +29,7 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
   }
   LeapfrogIntegrator integrator(backend, domain, 1.0, 300.0);
   integrator.set_kernel(kernel);
-  integrator.set_soa_tuning(tuning);
+  if (tuning) integrator.set_soa_tuning(*tuning);
   integrator.set_state(std::move(a), std::move(b), 0, 0, 0);
   const double dt = 0.5 * integrator.stability_bound();
   integrator.set_state(integrator.previous().clone(), integrator.current().clone(), 0, dt, 0);
@@ -40,8 +42,9 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
   r.backend = backend;
   r.grid = grid;
   r.variant = std::string(to_string(kernel));
-  if (kernel == LeapfrogKernel::soa && backend == core::Backend::cuda && !(tuning == SoaTuning{}))
-    r.variant += ":b" + std::to_string(tuning.band_rows) + "v" + std::to_string(tuning.vertices_per_thread);
+  const SoaTuning used = integrator.soa_tuning();
+  if (kernel == LeapfrogKernel::soa && backend == core::Backend::cuda && !(used == default_soa_tuning(m_s)))
+    r.variant += ":b" + std::to_string(used.band_rows) + "v" + std::to_string(used.vertices_per_thread);
   r.structures = structures;
   r.dof = n;
   r.steps_per_run = std::max<std::int64_t>(1, std::llround(seconds_per_run / one));

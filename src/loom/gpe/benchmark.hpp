@@ -3,6 +3,7 @@
 // bandwidth, on the lattice of a grid with n x n x n structures.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "loom/core/backend.hpp"
@@ -30,9 +31,10 @@ struct LeapfrogBenchmark {
 // Minimal bytes per DOF and step of the leapfrog update.
 constexpr double leapfrog_bytes_per_dof = 48;
 
-// `tuning` applies to the soa kernel on the GPU; a tuning other than the default names the variant
-// "soa:b<band rows>v<vertices per thread>".
+// `tuning` applies to the soa kernel on the GPU (none: the grid's default_soa_tuning); one other than the grid's
+// default names the variant "soa:b<band rows>v<vertices per thread>".
 LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, int structures, LeapfrogKernel kernel,
-                                     int warmup, int repeats, double seconds_per_run = 0.2, SoaTuning tuning = {});
+                                     int warmup, int repeats, double seconds_per_run = 0.2,
+                                     std::optional<SoaTuning> tuning = std::nullopt);
 
 }  // namespace loom::gpe

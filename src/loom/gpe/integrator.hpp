@@ -35,8 +35,9 @@ class LeapfrogIntegrator {
   // Which implementation step() uses (default: default_leapfrog_kernel); see leapfrog_kernels.hpp.
   void set_kernel(LeapfrogKernel kernel);
   LeapfrogKernel kernel() const { return kernel_; }
-  // Launch choices of the soa kernel on the GPU (ignored elsewhere).
+  // Launch choices of the soa kernel on the GPU (ignored elsewhere); default: default_soa_tuning.
   void set_soa_tuning(SoaTuning tuning) { soa_tuning_ = tuning; }
+  SoaTuning soa_tuning() const { return soa_tuning_; }
 
   // (2 max_i M_ii)^-1 evaluated on the current psi: the stability bound of eq. (11) (over all ranks).
   double stability_bound() const;

@@ -37,6 +37,10 @@ LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_stru
   return cells_per_structure == 1 ? LeapfrogKernel::tuned : LeapfrogKernel::soa;
 }
 
+SoaTuning default_soa_tuning(int cells_per_structure) {
+  return {16, cells_per_structure >= 136 ? 1 : 2};
+}
+
 std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice) {
   const dec::StencilView v = stencil.view(core::Where::host);
   std::vector<std::int32_t> out(static_cast<std::size_t>(stencil.entry_count()));

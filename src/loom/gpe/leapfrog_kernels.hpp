@@ -56,6 +56,10 @@ struct SoaTuning {
   friend bool operator==(const SoaTuning&, const SoaTuning&) = default;
 };
 
+// The fastest soa launch measured on the H200 for a grid (docs/performance.md, scripts/gpu-tune-gpe.sh): bands of
+// 16 rows; 2 vertices per thread (+8-22% on BCC, FCC, A15, Z and cubic), but 1 on C15 (m_s = 136: 2 cost it 17%).
+SoaTuning default_soa_tuning(int cells_per_structure);
+
 // One soa step on the device; `t` holds device views of the SoA tables.
 void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
                             double dt, LayerRange layers, void* stream, SoaTuning tuning = {});
