@@ -49,9 +49,10 @@ bench() {  # name, then loom bench gpe arguments
   grep -E "^(cuda|cpu) |gpu / cpu|copy" "$work/bench-$name.txt" >> "$report"
 }
 if [[ ${TUNE_SWEEP:-1} != 0 ]]; then  # the launch choices of the soa kernel
-  bench bcc-sweep --backend cuda --kernels soa --grids bcc --dof 1e7,1e8,236196000 --soa_band_rows 0,16,32 \
-    --soa_vertices 1,2
-  bench c15-sweep --backend cuda --kernels soa --grids c15 --dof 142000000 --soa_band_rows 0,16 --soa_vertices 1,2
+  bench bcc-sweep --backend cuda --kernels soa --grids bcc --dof 1e8,236196000 --soa_band_rows 0,16 \
+    --soa_vertices 1,2 --soa_tiles chunk,row --repeats 3
+  bench c15-sweep --backend cuda --kernels soa --grids c15 --dof 142000000 --soa_band_rows 16 --soa_vertices 1,2 \
+    --soa_tiles chunk,row --repeats 3
 fi
 if [[ ${TUNE_RECORD:-1} != 0 ]]; then  # every kernel with its defaults, and the 16-core CPU, for docs/performance.md
   bench bcc --grids bcc --dof 1e7,1e8,236196000 --cpu_max_dof 3e8
@@ -60,26 +61,25 @@ if [[ ${TUNE_RECORD:-1} != 0 ]]; then  # every kernel with its defaults, and the
 fi
 
 # Single launches under Nsight Compute: DRAM bytes against the 48 per DOF counted, L2 hits, occupancy, stalls.
-# (--kernel-name on the base name matched nothing on 2026-11-29; the mangled name is tried, then any kernel late
-# enough in the run to be a leapfrog step.)
 if command -v ncu > /dev/null; then
   metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,gpu__time_duration.sum,\
 sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
 l1tex__t_sector_hit_rate.pct,lts__throughput.avg.pct_of_peak_sustained_elapsed,\
 smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active
-  profile() {  # label, grid, dof, ncu filter arguments...
-    local label=$1 grid=$2 dof=$3
-    shift 3
-    timeout 100 ncu --clock-control none "$@" --launch-count 1 --metrics "$metrics" "$loom" bench gpe \
-      --backend cuda --kernels soa --grids "$grid" --dof "$dof" --repeats 1 --warmup 0 > "$work/ncu-$label.txt" 2>&1
-    echo "=== ncu $label ($grid, $dof DOF): rc $?" >> "$report"
+  # Under ncu the first launch is slow, so the benchmark takes few steps per run: warm-up and repeats make sure the
+  # third soa launch exists. Matched by the mangled name (the base name matched nothing on 2026-11-29).
+  profile() {  # label, then loom bench gpe arguments
+    local label=$1
+    shift
+    timeout 100 ncu --clock-control none --kernel-name-base mangled --kernel-name regex:soa_step --launch-skip 2 \
+      --launch-count 1 --metrics "$metrics" "$loom" bench gpe --backend cuda --kernels soa --warmup 2 --repeats 2 \
+      "$@" > "$work/ncu-$label.txt" 2>&1
+    echo "=== ncu $label ($*): rc $?" >> "$report"
     grep -E "soa_step|dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__|No kernels" "$work/ncu-$label.txt" >> "$report"
   }
-  named=(--kernel-name-base mangled --kernel-name regex:soa_step --launch-skip 3)
-  profile bcc-1e8 bcc 1e8 "${named[@]}"
-  if grep -q "No kernels were profiled" "$work/ncu-bcc-1e8.txt"; then named=(--launch-skip 60); fi
-  profile bcc-1e7 bcc 1e7 "${named[@]}"
-  profile bcc-236m bcc 236196000 "${named[@]}"
-  profile c15-142m c15 142000000 "${named[@]}"
+  profile bcc-1e7 --grids bcc --dof 1e7
+  profile bcc-236m --grids bcc --dof 236196000
+  profile bcc-236m-v1-row --grids bcc --dof 236196000 --soa_vertices 1 --soa_band_rows 16 --soa_tiles row
+  profile c15-142m --grids c15 --dof 142000000
 fi
 cat "$report"

@@ -207,7 +207,7 @@ int run_single_rank_table(const io::Parameters& p) {
   std::vector<std::optional<gpe::SoaTuning>> soa_tunings;
   const auto band_list = split_list(p.get_string("soa_band_rows")),
              vertex_list = split_list(p.get_string("soa_vertices"));
-  if (band_list.empty() || vertex_list.empty())
+  if (band_list.empty() || vertex_list.empty() || split_list(p.get_string("soa_tiles")).empty())
     throw UsageError(io::invalid_value_message(band_list.empty() ? "soa_band_rows" : "soa_vertices",
                                                p.value(band_list.empty() ? "soa_band_rows" : "soa_vertices"),
                                                "auto or a comma-separated list"));
@@ -220,12 +220,18 @@ int run_single_rank_table(const io::Parameters& p) {
     if (vertices != "auto" && vertices != "1" && vertices != "2")
       throw UsageError(io::invalid_value_message("soa_vertices", p.value("soa_vertices"),
                                                  "auto or a comma-separated list of 1 and 2"));
+  const auto tile_list = split_list(p.get_string("soa_tiles"));
+  for (const auto& tiles : tile_list)
+    if (tiles != "auto" && tiles != "chunk" && tiles != "row")
+      throw UsageError(io::invalid_value_message("soa_tiles", p.value("soa_tiles"),
+                                                 "auto or a comma-separated list of chunk and row"));
   for (const auto& rows : band_list)
     for (const auto& vertices : vertex_list)
-      if (rows == "auto" || vertices == "auto")
-        soa_tunings.emplace_back(std::nullopt);
-      else
-        soa_tunings.emplace_back(gpe::SoaTuning{parse_count(rows), parse_count(vertices)});
+      for (const auto& tiles : tile_list)
+        if (rows == "auto" || vertices == "auto" || tiles == "auto")
+          soa_tunings.emplace_back(std::nullopt);
+        else
+          soa_tunings.emplace_back(gpe::SoaTuning{parse_count(rows), parse_count(vertices), tiles == "row"});
   const double cpu_max = p.get_real("cpu_max_dof");
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
@@ -308,6 +314,8 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("kernels", "all", "leapfrog implementations to time: all, or a list of plain, tuned, shared, soa");
   p.add("soa_band_rows", "auto", "soa kernel on the GPU: heights of the bands of rows its tiles sweep, a list "
                                  "(0: whole slices; auto: the grid's default); each is timed");
+  p.add("soa_tiles", "auto", "soa kernel on the GPU: tiles of consecutive vertices of a chunk (chunk) or of one row "
+                             "(row), a list (auto: the grid's default); each is timed");
   p.add("soa_vertices", "auto", "soa kernel on the GPU: vertices per thread, a list of 1 and 2 (auto: the grid's "
                                 "default); each is timed");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);

@@ -142,15 +142,16 @@ void launch_plain(const Hamiltonian& h, const Complex* now, Complex* other, doub
 // ordered band by band (all z of one band of rows, then the next band), so the blocks in flight sweep z within one
 // band and a vertex's +-z neighbours come back from L2 after one chunk instead of a whole slice (measured on the
 // H200: BCC fell from 80% of the copy bandwidth at 1e7 DOF to 47% at 1e8 in slice order, its L2 hit rate 33%).
-// A tile is V * block_threads consecutive vertices of a chunk (only a chunk's last tile is partly idle); each
+// A tile is V * block_threads consecutive vertices of a chunk (only a chunk's last tile is partly idle), or with
+// row_tiles of one row of structures (every row's last tile partly idle; a warp never spans two rows); each
 // thread updates V vertices block_threads apart, all loads issued before the stores (more bytes in flight).
 // 32-bit tile arithmetic (tiles < 2^31).
 template <int M, int F, int V>
 __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,
                                                           dec::Vec3 origin, double lambda, double g, int z_offset,
                                                           const Complex* __restrict__ now, Complex* __restrict__ other,
-                                                          double dt, int band_rows, int tiles_per_chunk, int tiles,
-                                                          LayerRange layers) {
+                                                          double dt, int band_rows, int tiles_per_chunk,
+                                                          int tiles_per_row, int tiles, LayerRange layers) {
   __shared__ double weight[M * F], inverse_volume[M], px[M], py[M], pz[M];
   __shared__ std::int32_t offset[M * F], shift[M * F];
   for (int k = threadIdx.x; k < M * F; k += blockDim.x) {
@@ -176,10 +177,15 @@ __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec:
     Index index[V];
     Complex m_psi[V], previous[V];
     bool active[V];
+    // tiles_per_row > 0: tiles of one row (row_tiles), else of the whole chunk.
+    const int tile_row = tiles_per_row > 0 ? in_chunk / tiles_per_row : 0;
+    const int in_row_tile = tiles_per_row > 0 ? in_chunk - tile_row * tiles_per_row : in_chunk;
+    const int tile_start = tile_row * row_vertices + in_row_tile * V * block_threads;
+    const int tile_end = tiles_per_row > 0 ? min((tile_row + 1) * row_vertices, chunk_vertices) : chunk_vertices;
 #pragma unroll
     for (int k = 0; k < V; ++k) {
-      const int v = (in_chunk * V + k) * block_threads + threadIdx.x;
-      active[k] = v < chunk_vertices;
+      const int v = tile_start + k * block_threads + threadIdx.x;
+      active[k] = v < tile_end;
       if (!active[k]) continue;
       const int row = v / row_vertices, in_row = v - row * row_vertices;
       const int sx = in_row / M, c = in_row - sx * M;
@@ -208,12 +214,14 @@ void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* no
   const long long chunk_vertices = (long long)band_rows * h.lattice.nx * M;
   LOOM_REQUIRE(chunk_vertices < (1ll << 31), "leapfrog_step_cuda_soa: a band of rows too large for 32-bit indices");
   const long long tile_vertices = (long long)V * block_threads;
-  const long long tiles_per_chunk = (chunk_vertices + tile_vertices - 1) / tile_vertices;
+  const long long tiles_per_row = tuning.row_tiles ? (M * (long long)h.lattice.nx + tile_vertices - 1) / tile_vertices : 0;
+  const long long tiles_per_chunk =
+      tuning.row_tiles ? tiles_per_row * band_rows : (chunk_vertices + tile_vertices - 1) / tile_vertices;
   const long long tiles = tiles_per_chunk * layers.count * bands;
   LOOM_REQUIRE(tiles < (1ll << 31), "leapfrog_step_cuda_soa: lattice too large for 32-bit tiles");
   soa_step<M, F, V><<<static_cast<int>(std::min<long long>(blocks, tiles)), block_threads, 0, stream>>>(
       t, h.lattice, h.origin, h.lambda, h.g, h.z_offset, now, other, dt, band_rows,
-      static_cast<int>(tiles_per_chunk), static_cast<int>(tiles), layers);
+      static_cast<int>(tiles_per_chunk), static_cast<int>(tiles_per_row), static_cast<int>(tiles), layers);
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
