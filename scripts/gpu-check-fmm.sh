@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The FMM's GPU check (issue 6), run on the H200 from the repo root after scripts/gpu-check.sh has built
-# build-gpu with CUDA on. One run validates everything and prints a short table last:
+# The FMM's GPU check (issue 6), run on the H200 from the repo root (configures build-gpu with CUDA on when
+# scripts/gpu-check.sh has not). One run validates everything and prints a short table last:
 #   1. builds the FMM targets (incremental), runs every FMM test binary (the GPU cases compare CUDA with the
 #      CPU, in double to rounding and in float against the host emulation's error bounds);
 #   2. compute-sanitizer memcheck and racecheck on the small GPU cases (every kernel, float and double);
@@ -31,6 +31,12 @@ finish() {
 trap finish EXIT
 
 t0=$(date +%s)
+if [[ ! -f $build/build.ninja ]]; then  # a fresh machine: configure as scripts/gpu-check.sh does
+  toml_flag=()
+  [[ -f .carry/include/toml++/toml.h ]] && toml_flag=(-DLOOM_TOMLPP_INCLUDE_DIR="$PWD/.carry/include")
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    "${toml_flag[@]}" > "$logs/fmm-configure.log" 2>&1 || { tail -30 "$logs/fmm-configure.log"; exit 1; }
+fi
 if ! cmake --build "$build" -j "$(nproc)" --target loom "${fmm_tests[@]}" > "$logs/fmm-build.log" 2>&1; then
   grep -E "error|FAILED" "$logs/fmm-build.log" | head -40
   echo "fmm build FAILED"

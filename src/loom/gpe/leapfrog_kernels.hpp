@@ -57,8 +57,9 @@ struct SoaTuning {
   friend bool operator==(const SoaTuning&, const SoaTuning&) = default;
 };
 
-// The fastest soa launch measured on the H200 for a grid (docs/performance.md, scripts/gpu-tune-gpe.sh): bands of
-// 16 rows; 2 vertices per thread (+8-22% on BCC, FCC, A15, Z and cubic), but 1 on C15 (m_s = 136: 2 cost it 17%).
+// The fastest soa launch measured on the H200 for a grid (docs/performance.md, scripts/gpu-tune-gpe.sh): 2 vertices
+// per thread (+5-22% on BCC, FCC, A15, Z and cubic; C15, m_s = 136, 1), tiles of whole chunks, and on the grids
+// of m_s <= 12 no bands (whole slices beat bands of 16 rows by 2-9% on BCC in every paired run), else bands of 16.
 SoaTuning default_soa_tuning(int cells_per_structure);
 
 // One soa step on the device; `t` holds device views of the SoA tables.
