@@ -37,6 +37,11 @@ passed() { grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$1" | tr -s ' ' | tr '\n' ' 
 timeout 240 "$build/tests/gpe/test_gpe_kernels" > "$work/kernels.log" 2>&1
 echo "test_gpe_kernels: rc $? $(passed "$work/kernels.log")" >> "$report"
 grep -E "Failure|Expected|actual|bands of" "$work/kernels.log" | head -20 >> "$report"
+for tool in memcheck racecheck; do
+  timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/gpe/test_gpe_kernels" \
+    --gtest_filter='*ShortRuns*' > "$work/sanitizer-$tool.log" 2>&1
+  echo "compute-sanitizer $tool (gpe kernels): rc $?" >> "$report"
+done
 timeout 180 mpiexec --oversubscribe -n 2 "$build/tests/gpe/test_gpe_slab_mpi" > "$work/slab-2ranks.log" 2>&1
 echo "test_gpe_slab_mpi, 2 ranks on 1 GPU: rc $? $(passed "$work/slab-2ranks.log")" >> "$report"
 grep -E "Failure|Expected|actual" -A2 "$work/slab-2ranks.log" | head -20 >> "$report"
@@ -49,10 +54,12 @@ bench() {  # name, then loom bench gpe arguments
   grep -E "^(cuda|cpu) |gpu / cpu|copy" "$work/bench-$name.txt" >> "$report"
 }
 if [[ ${TUNE_SWEEP:-1} != 0 ]]; then  # the launch choices of the soa kernel
-  bench bcc-sweep --backend cuda --kernels soa --grids bcc --dof 1e8,236196000 --soa_band_rows 0,16 \
-    --soa_vertices 1,2 --soa_tiles chunk,row --repeats 3
+  bench bcc-sweep --backend cuda --kernels soa --grids bcc --dof 1e7,1e8,236196000 --soa_band_rows 0,16 \
+    --soa_vertices 2 --soa_tiles chunk --soa_order stride,counter --repeats 3
   bench c15-sweep --backend cuda --kernels soa --grids c15 --dof 142000000 --soa_band_rows 16 --soa_vertices 1,2 \
-    --soa_tiles chunk,row --repeats 3
+    --soa_tiles chunk --soa_order stride,counter --repeats 3
+  bench grids-sweep --backend cuda --kernels soa --grids fcc,a15,z --dof 2e7 --soa_band_rows 0,16 --soa_vertices 2 \
+    --soa_tiles chunk --soa_order stride,counter --repeats 3
 fi
 if [[ ${TUNE_RECORD:-1} != 0 ]]; then  # every kernel with its defaults, and the 16-core CPU, for docs/performance.md
   bench bcc --grids bcc --dof 1e7,1e8,236196000 --cpu_max_dof 3e8
@@ -77,9 +84,8 @@ smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__i
     echo "=== ncu $label ($*): rc $?" >> "$report"
     grep -E "soa_step|dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__|No kernels" "$work/ncu-$label.txt" >> "$report"
   }
-  profile bcc-1e7 --grids bcc --dof 1e7
   profile bcc-236m --grids bcc --dof 236196000
-  profile bcc-236m-v1-row --grids bcc --dof 236196000 --soa_vertices 1 --soa_band_rows 16 --soa_tiles row
-  profile c15-142m --grids c15 --dof 142000000
+  [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile bcc-1e7 --grids bcc --dof 1e7
+  [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile c15-142m --grids c15 --dof 142000000
 fi
 cat "$report"

@@ -207,7 +207,8 @@ int run_single_rank_table(const io::Parameters& p) {
   std::vector<std::optional<gpe::SoaTuning>> soa_tunings;
   const auto band_list = split_list(p.get_string("soa_band_rows")),
              vertex_list = split_list(p.get_string("soa_vertices"));
-  if (band_list.empty() || vertex_list.empty() || split_list(p.get_string("soa_tiles")).empty())
+  if (band_list.empty() || vertex_list.empty() || split_list(p.get_string("soa_tiles")).empty() ||
+      split_list(p.get_string("soa_order")).empty())
     throw UsageError(io::invalid_value_message(band_list.empty() ? "soa_band_rows" : "soa_vertices",
                                                p.value(band_list.empty() ? "soa_band_rows" : "soa_vertices"),
                                                "auto or a comma-separated list"));
@@ -225,13 +226,20 @@ int run_single_rank_table(const io::Parameters& p) {
     if (tiles != "auto" && tiles != "chunk" && tiles != "row")
       throw UsageError(io::invalid_value_message("soa_tiles", p.value("soa_tiles"),
                                                  "auto or a comma-separated list of chunk and row"));
+  const auto order_list = split_list(p.get_string("soa_order"));
+  for (const auto& order : order_list)
+    if (order != "auto" && order != "stride" && order != "counter")
+      throw UsageError(io::invalid_value_message("soa_order", p.value("soa_order"),
+                                                 "auto or a comma-separated list of stride and counter"));
   for (const auto& rows : band_list)
     for (const auto& vertices : vertex_list)
       for (const auto& tiles : tile_list)
-        if (rows == "auto" || vertices == "auto" || tiles == "auto")
-          soa_tunings.emplace_back(std::nullopt);
-        else
-          soa_tunings.emplace_back(gpe::SoaTuning{parse_count(rows), parse_count(vertices), tiles == "row"});
+        for (const auto& order : order_list)
+          if (rows == "auto" || vertices == "auto" || tiles == "auto" || order == "auto")
+            soa_tunings.emplace_back(std::nullopt);
+          else
+            soa_tunings.emplace_back(
+                gpe::SoaTuning{parse_count(rows), parse_count(vertices), tiles == "row", order == "counter"});
   const double cpu_max = p.get_real("cpu_max_dof");
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
@@ -316,6 +324,8 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
                                  "(0: whole slices; auto: the grid's default); each is timed");
   p.add("soa_tiles", "auto", "soa kernel on the GPU: tiles of consecutive vertices of a chunk (chunk) or of one row "
                              "(row), a list (auto: the grid's default); each is timed");
+  p.add("soa_order", "auto", "soa kernel on the GPU: how blocks take tiles, by a grid stride (stride) or in order "
+                             "from an atomic counter (counter), a list (auto: the grid's default); each is timed");
   p.add("soa_vertices", "auto", "soa kernel on the GPU: vertices per thread, a list of 1 and 2 (auto: the grid's "
                                 "default); each is timed");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);

@@ -42,7 +42,8 @@ TEST(LeapfrogKernels, EveryKernelAgreesWithTheCpuAfter1000Steps) {
 
 // The soa kernel's launch choices change only the order of the updates: band heights 0 (whole slices), 1, one that
 // leaves a short last band and the default 16, each with 1 and 2 vertices per thread, on every grid, equal the
-// plain kernel after 50 steps, with tiles of whole chunks and of single rows.
+// plain kernel after 50 steps, with tiles of whole chunks and of single rows, taken by a grid stride and in
+// order from a counter.
 TEST(LeapfrogKernels, EverySoaTuningEqualsThePlainKernel) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   for (dec::GridType grid : dec::all_grid_types()) {
@@ -61,16 +62,17 @@ TEST(LeapfrogKernels, EverySoaTuningEqualsThePlainKernel) {
     ASSERT_LT(uneven, ny) << dec::to_string(grid);
     for (int band_rows : {0, 1, uneven, 16})
       for (int vertices : {1, 2})
-        for (bool row_tiles : {false, true}) {
-          LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, 1.0, 100.0);
-          gpu.set_kernel(LeapfrogKernel::soa);
-          gpu.set_soa_tuning({band_rows, vertices, row_tiles});
-          gpu.start_from(start.clone(), 0, dt);
-          gpu.step(50);
-          EXPECT_LT(max_relative_difference(gpu.current(), plain.current()), 1e-13)
-              << dec::to_string(grid) << " bands of " << band_rows << " rows, " << vertices << " vertices per thread"
-              << (row_tiles ? ", row tiles" : "");
-        }
+        for (bool row_tiles : {false, true})
+          for (bool ordered : {false, true}) {
+            LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, 1.0, 100.0);
+            gpu.set_kernel(LeapfrogKernel::soa);
+            gpu.set_soa_tuning({band_rows, vertices, row_tiles, ordered});
+            gpu.start_from(start.clone(), 0, dt);
+            gpu.step(50);
+            EXPECT_LT(max_relative_difference(gpu.current(), plain.current()), 1e-13)
+                << dec::to_string(grid) << " bands of " << band_rows << " rows, " << vertices << " vertices per thread"
+                << (row_tiles ? ", row tiles" : "") << (ordered ? ", tiles in order" : "");
+          }
   }
 }
 

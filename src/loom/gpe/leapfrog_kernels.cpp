@@ -38,9 +38,10 @@ LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_stru
 }
 
 SoaTuning default_soa_tuning(int cells_per_structure) {
-  if (cells_per_structure >= 136) return {16, 1};  // C15
-  if (cells_per_structure <= 12) return {0, 2};    // cubic, FCC, BCC
-  return {16, 2};                                  // A15, Z
+  const bool ordered = true;
+  if (cells_per_structure >= 136) return {16, 1, false, ordered};  // C15
+  if (cells_per_structure <= 12) return {0, 2, false, ordered};    // cubic, FCC, BCC
+  return {16, 2, false, ordered};                                  // A15, Z
 }
 
 std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice) {

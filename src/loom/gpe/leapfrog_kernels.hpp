@@ -48,12 +48,14 @@ inline LayerRange all_layers(const dec::StructureLattice& lattice) { return {0, 
 void leapfrog_step_cuda(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
                         Complex* other, double dt, LayerRange layers, void* stream);
 // Launch choices of the soa kernel (leapfrog_kernels.cu), selectable in `loom bench gpe` (--soa_band_rows,
-// --soa_vertices, --soa_tiles): the height in rows of structures of the bands the tiles sweep (0: a whole slice,
-// no bands), the vertices each thread updates (1 or 2), and whether a tile stays inside one row of structures.
+// --soa_vertices, --soa_tiles, --soa_order): the height in rows of structures of the bands the tiles sweep (0: a
+// whole slice, no bands), the vertices each thread updates (1 or 2), whether a tile stays inside one row of
+// structures, and whether the blocks take tiles in order from an atomic counter (else by a grid stride).
 struct SoaTuning {
   int band_rows = 16;
   int vertices_per_thread = 1;
   bool row_tiles = false;
+  bool ordered_tiles = false;
   friend bool operator==(const SoaTuning&, const SoaTuning&) = default;
 };
 
