@@ -43,7 +43,7 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
   r.grid = grid;
   r.variant = std::string(to_string(kernel));
   const SoaTuning used = integrator.soa_tuning();
-  if (kernel == LeapfrogKernel::soa && backend == core::Backend::cuda && !(used == default_soa_tuning(m_s)))
+  if (kernel == LeapfrogKernel::soa && backend == core::Backend::cuda && !(used == default_soa_tuning(m_s, n)))
     r.variant += ":b" + std::to_string(used.band_rows) + "v" + std::to_string(used.vertices_per_thread) +
                  (used.row_tiles ? "r" : "") + (used.ordered_tiles ? "o" : "");
   r.structures = structures;

@@ -13,7 +13,7 @@ namespace loom::gpe {
 LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const LatticeDomain& domain, double lambda, double g)
     : backend_(backend), domain_(&domain), h_(domain.hamiltonian(core::where(backend), lambda, g)), n_(domain.dof()) {
   set_kernel(default_leapfrog_kernel(backend, domain.lattice.cells));
-  soa_tuning_ = default_soa_tuning(domain.lattice.cells);
+  soa_tuning_ = default_soa_tuning(domain.lattice.cells, domain.dof());
 }
 
 LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const SlabDomain& slab, double lambda, double g,

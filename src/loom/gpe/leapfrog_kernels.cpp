@@ -37,8 +37,8 @@ LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_stru
   return cells_per_structure == 1 ? LeapfrogKernel::tuned : LeapfrogKernel::soa;
 }
 
-SoaTuning default_soa_tuning(int cells_per_structure) {
-  const bool ordered = true;
+SoaTuning default_soa_tuning(int cells_per_structure, Index dof) {
+  const bool ordered = dof >= 50'000'000;
   if (cells_per_structure >= 136) return {16, 1, false, ordered};  // C15
   if (cells_per_structure <= 12) return {0, 2, false, ordered};    // cubic, FCC, BCC
   return {16, 2, false, ordered};                                  // A15, Z

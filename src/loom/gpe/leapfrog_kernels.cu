@@ -192,7 +192,8 @@ __device__ inline void soa_tile(const SoaStencilView& s, const dec::StructureLat
 // atomic counter: then the tiles in flight stay a compact window however unevenly the blocks progress. With a grid
 // stride nothing keeps the blocks together over a long sweep (at 2.4e8 DOF each walks ~900 tiles); Nsight Compute
 // on the H200 counted 43 bytes read from DRAM per DOF at 2.4e8 (32 needed) against 34 at 1e7, which a window
-// grown past the L2 would explain.
+// grown past the L2 would explain. In order: BCC +26% at 1e8 and +8% at 2.4e8 (41.7 bytes read per DOF; the L2 then
+// 97% busy, the limit), but 5-7% slower at 1e7-2e7 (default_soa_tuning picks by size).
 template <int M, int F, int V>
 __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,
                                                           dec::Vec3 origin, double lambda, double g, int z_offset,

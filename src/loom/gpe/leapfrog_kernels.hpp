@@ -59,10 +59,11 @@ struct SoaTuning {
   friend bool operator==(const SoaTuning&, const SoaTuning&) = default;
 };
 
-// The fastest soa launch measured on the H200 for a grid (docs/performance.md, scripts/gpu-tune-gpe.sh): 2 vertices
-// per thread (+5-22% on BCC, FCC, A15, Z and cubic; C15, m_s = 136, 1), tiles of whole chunks, and on the grids
-// of m_s <= 12 no bands (whole slices beat bands of 16 rows by 2-9% on BCC in every paired run), else bands of 16.
-SoaTuning default_soa_tuning(int cells_per_structure);
+// The fastest soa launch measured on the H200 for a grid and size (docs/performance.md, scripts/gpu-tune-gpe.sh):
+// 2 vertices per thread (+5-22% on BCC, FCC, A15, Z and cubic; C15, m_s = 136, 1), tiles of whole chunks, on the
+// grids of m_s <= 12 no bands (whole slices), else bands of 16 rows; tiles in order from a counter from 5e7 DOF on
+// (BCC: +26% at 1e8, +8% at 2.4e8; C15 +5% at 1.4e8), by a grid stride below (ordered cost 5-7% at 1e7-2e7).
+SoaTuning default_soa_tuning(int cells_per_structure, Index dof);
 
 // One soa step on the device; `t` holds device views of the SoA tables.
 void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
