@@ -1,12 +1,11 @@
 // Compiled by nvcc in CUDA builds (loom_backend_sources): the loops below run as OpenMP loops or CUDA kernels.
 #include "loom/gpe/integrator.hpp"
 
-#include "loom/gpe/leapfrog_cpu.hpp"
-
 #include <utility>
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
+#include "loom/gpe/leapfrog_cpu.hpp"
 
 namespace loom::gpe {
 
@@ -26,7 +25,8 @@ LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const SlabDomain& 
 
 void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {
   LOOM_REQUIRE(kernel == LeapfrogKernel::plain || kernel == LeapfrogKernel::soa || backend_ == core::Backend::cuda,
-               "LeapfrogIntegrator: the " + std::string(to_string(kernel)) + " kernel runs on the CUDA backend only (the CPU has plain and soa)");
+               "LeapfrogIntegrator: the " + std::string(to_string(kernel)) +
+                   " kernel runs on the CUDA backend only (the CPU has plain and soa)");
   kernel_ = kernel;
   if ((kernel == LeapfrogKernel::tuned || kernel == LeapfrogKernel::shared) && offsets_.empty())
     offsets_ = core::Array<std::int32_t>::from(flat_neighbour_offsets(domain_->stencil, domain_->lattice));

@@ -1,5 +1,8 @@
 #include "loom/gpe/leapfrog_cpu.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace loom::gpe {
 namespace {
 
@@ -10,12 +13,18 @@ void run(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Comp
   const int cells = M > 0 ? M : t.cells;
   const Index per_layer = Index(h.lattice.nx) * h.lattice.ny;
   const Index first = per_layer * layers.first, last = per_layer * (layers.first + layers.count);
+  // How many structures away the farthest neighbour lies (1 on the six grids): structures at least that far from
+  // every face of the lattice need no bounds masks.
+  int reach = 0;
+  for (int k = 0; k < t.faces * t.cells; ++k)
+    for (int shift : {0, 8, 16}) reach = std::max(reach, std::abs(((t.shift[k] >> shift) & 255) - 128));
 #pragma omp parallel for schedule(static)
   for (Index st = first; st < last; ++st) {
     const dec::StructureInstance instance = h.lattice.structure(st);
     const Index base = st * cells;
-    const bool interior = instance.sx > 0 && instance.sx + 1 < h.lattice.nx && instance.sy > 0 &&
-                          instance.sy + 1 < h.lattice.ny && instance.sz > 0 && instance.sz + 1 < h.lattice.nz;
+    const bool interior = instance.sx >= reach && instance.sx + reach < h.lattice.nx && instance.sy >= reach &&
+                          instance.sy + reach < h.lattice.ny && instance.sz >= reach &&
+                          instance.sz + reach < h.lattice.nz;
     if (interior) {
       for (int c = 0; c < cells; ++c) {
         const Index i = base + c;
