@@ -21,6 +21,9 @@
 #include "loom/fmm/direct.hpp"
 #include "loom/fmm/fmm.hpp"
 #include "loom/fmm/gpu_kernels.hpp"
+#include "loom/fmm/pinned_staging.hpp"
+#include "loom/fmm/reorder.hpp"
+#include "loom/fmm/tree.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/perf/timing.hpp"
@@ -129,10 +132,10 @@ struct Bench {
     for (int i = 0; i < warmup + repeats; ++i) {
       fmm::Timings t;
       if (kernel == "laplace") {
-        lr = e.laplace(q);
+        e.laplace(q, lr);  // the results' memory reused, as in a time stepper
         t = lr.time;
       } else {
-        br = e.biot_savart(alpha, sigma);
+        e.biot_savart(alpha, sigma, br);
         t = br.time;
       }
       if (i >= warmup) times.push_back(t);
@@ -188,7 +191,71 @@ struct Bench {
   }
 };
 
+// The host's share of one GPU call's transfers, without a GPU: before, the strengths gathered into tree order on
+// the host (a pass per component) and the results scattered into freshly allocated vectors; now the caller's
+// arrays copied into and out of the staging buffers as they are (the permutation runs on the device) and the
+// results' vectors reused. Laplace moves 1 value in and 4 out per body, Biot-Savart 4 in and 6 out.
+int run_host_reorder(const io::Parameters& p) {
+  const auto sizes = parse_list("host_reorder", p.get_string("host_reorder"));
+  const int repeats = static_cast<int>(p.get_int("repeats"));
+  std::cout << fmt::format("host side of one call's transfers, {} threads, medians of {} (s)\n", core::cpu_threads(),
+                           repeats);
+  std::cout << fmt::format("{:>10} {:>12} {:>12} {:>12} {:>12} {:>12}\n", "n", "kernel", "before_in", "before_out",
+                           "after_in", "after_out");
+  for (double size : sizes) {
+    const auto n = static_cast<Index>(size);
+    const fmm::Tree tree(fmm::make_positions(fmm::Distribution::cube, n, 1), 64);
+    const Index* order = tree.order().data();
+    for (const std::string kernel : {"laplace", "biot-savart"}) {
+      const bool laplace = kernel == "laplace";
+      const int in = laplace ? 1 : 4, out = laplace ? 4 : 6;
+      const auto user_in = fmm::make_uniform(in * n, -1, 1, 2);  // Laplace: q; Biot-Savart: alpha (3n), sigma
+      const auto tree_out = fmm::make_uniform(out * n, -1, 1, 3);
+      std::vector<double> staged_in(static_cast<std::size_t>(in * n)), staged_out(tree_out.size());
+      std::vector<double> reused_out(tree_out.size());
+      fmm::detail::copy_parallel(staged_out.data(), tree_out.data(), tree_out.size() * sizeof(double));
+      auto before_in = perf::time_repeated(1, repeats, [&] {
+        const core::WallTimer watch;
+        if (laplace) {
+          fmm::gather_to_tree_order(core::Backend::cpu, n, order, user_in.data(), 1, 1, staged_in.data());
+        } else {
+          for (int d = 0; d < 3; ++d)
+            fmm::gather_to_tree_order(core::Backend::cpu, n, order, user_in.data() + d, 3, 1, staged_in.data() + d * n);
+          fmm::gather_to_tree_order(core::Backend::cpu, n, order, user_in.data() + 3 * n, 1, 1,
+                                    staged_in.data() + 3 * n);
+        }
+        return watch.seconds();
+      });
+      auto before_out = perf::time_repeated(1, repeats, [&] {
+        const core::WallTimer watch;
+        std::vector<double> a(static_cast<std::size_t>(n) * (laplace ? 1 : 3));
+        std::vector<fmm::Vec3d> b(static_cast<std::size_t>(n));
+        fmm::scatter_to_user_order(core::Backend::cpu, n, order, staged_out.data(), 0, laplace ? 1 : 3, 1.0, a.data());
+        fmm::scatter_to_user_order(core::Backend::cpu, n, order, staged_out.data(), laplace ? 1 : 3, 3, 1.0, &b[0].x);
+        return watch.seconds();
+      });
+      // the host's part of PinnedStaging's upload and download: chunked parallel copies
+      auto staged_copy = [&](double* dst, const double* src, std::size_t count) {
+        const core::WallTimer watch;
+        const auto at = fmm::detail::chunk_offsets(count * sizeof(double));
+        for (std::size_t k = 0; k + 1 < at.size(); ++k)
+          fmm::detail::copy_parallel(reinterpret_cast<std::byte*>(dst) + at[k],
+                                     reinterpret_cast<const std::byte*>(src) + at[k], at[k + 1] - at[k]);
+        return watch.seconds();
+      };
+      auto after_in = perf::time_repeated(
+          1, repeats, [&] { return staged_copy(staged_in.data(), user_in.data(), staged_in.size()); });
+      auto after_out = perf::time_repeated(
+          1, repeats, [&] { return staged_copy(reused_out.data(), staged_out.data(), staged_out.size()); });
+      std::cout << fmt::format("{:>10} {:>12} {:>12.5f} {:>12.5f} {:>12.5f} {:>12.5f}\n", n, kernel, before_in.median,
+                               before_out.median, after_in.median, after_out.median);
+    }
+  }
+  return 0;
+}
+
 int run_bench_fmm(const io::Parameters& p) {
+  if (!p.get_string("host_reorder").empty()) return run_host_reorder(p);
   const std::string choice = p.get_string("backend");
   const std::vector<core::Backend> backends =
       choice == "all" ? core::available_backends() : std::vector<core::Backend>{core::parse_backend(choice, "backend")};
@@ -436,6 +503,7 @@ void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("warmup", 1, "untimed evaluations first").at_least(0);
   p.add("quick", false, "small sizes and few orders (a smoke test, not a measurement)");
   p.add("json", "", "also write the results as JSON to this file");
+  p.add("host_reorder", "", "only time the host side of a GPU call's transfers at these body counts (no GPU needed)");
   out.push_back({std::make_unique<io::ParameterCommand>(
                      bench, "fmm", "FMM: size sweep, error against time, GPU against CPU, P2P against direct sum",
                      std::move(p), false),

@@ -87,7 +87,22 @@ void copy_device_to_device(void* dst, const void* src, std::size_t bytes) {
   LOOM_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
 }
 void fill_bytes(void* dst, int value, std::size_t bytes) { LOOM_CUDA_CHECK(cudaMemset(dst, value, bytes)); }
+void copy_host_to_device_async(void* dst, const void* src, std::size_t bytes) {
+  LOOM_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, nullptr));
+}
+void copy_device_to_host_async(void* dst, const void* src, std::size_t bytes) {
+  LOOM_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, nullptr));
+}
 void synchronize() { LOOM_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+Event::Event() {
+  cudaEvent_t e = nullptr;
+  LOOM_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  event_ = e;
+}
+Event::~Event() { cudaEventDestroy(static_cast<cudaEvent_t>(event_)); }  // not checked: destructors must not throw
+void Event::record() { LOOM_CUDA_CHECK(cudaEventRecord(static_cast<cudaEvent_t>(event_), nullptr)); }
+void Event::synchronize() { LOOM_CUDA_CHECK(cudaEventSynchronize(static_cast<cudaEvent_t>(event_))); }
 
 EventTimer::EventTimer() {
   cudaEvent_t a = nullptr, b = nullptr;

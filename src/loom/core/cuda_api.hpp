@@ -37,6 +37,10 @@ void copy_host_to_device(void* dst, const void* src, std::size_t bytes);
 void copy_device_to_host(void* dst, const void* src, std::size_t bytes);
 void copy_device_to_device(void* dst, const void* src, std::size_t bytes);
 void fill_bytes(void* dst, int value, std::size_t bytes);  // device memset
+// Copies queued on the default stream, after the work queued before them. With page-locked host memory they
+// return at once and the DMA runs beside the host (pageable memory makes the runtime wait for it).
+void copy_host_to_device_async(void* dst, const void* src, std::size_t bytes);
+void copy_device_to_host_async(void* dst, const void* src, std::size_t bytes);
 void synchronize();
 
 // Times device work on the default stream with CUDA events.
@@ -52,6 +56,21 @@ class EventTimer {
  private:
   void* start_ = nullptr;
   void* stop_ = nullptr;
+};
+
+// A point in the default stream's queue (no timing): record() marks it after the work queued so far,
+// synchronize() waits until that work has finished. For pipelining copies with host work.
+class Event {
+ public:
+  Event();
+  ~Event();
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  void record();
+  void synchronize();
+
+ private:
+  void* event_ = nullptr;
 };
 
 }  // namespace loom::cuda

@@ -23,11 +23,17 @@ void free_pinned(void*) { not_built("free_pinned"); }
 void copy_host_to_device(void*, const void*, std::size_t) { not_built("copy_host_to_device"); }
 void copy_device_to_host(void*, const void*, std::size_t) { not_built("copy_device_to_host"); }
 void copy_device_to_device(void*, const void*, std::size_t) { not_built("copy_device_to_device"); }
+void copy_host_to_device_async(void*, const void*, std::size_t) { not_built("copy_host_to_device_async"); }
+void copy_device_to_host_async(void*, const void*, std::size_t) { not_built("copy_device_to_host_async"); }
 void fill_bytes(void*, int, std::size_t) { not_built("fill_bytes"); }
 void synchronize() {}
 EventTimer::EventTimer() { not_built("EventTimer"); }
 EventTimer::~EventTimer() = default;
 void EventTimer::start() {}
 double EventTimer::stop() { return 0; }
+Event::Event() { not_built("Event"); }
+Event::~Event() = default;
+void Event::record() {}
+void Event::synchronize() {}
 
 }  // namespace loom::cuda

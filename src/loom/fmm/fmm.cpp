@@ -22,6 +22,8 @@
 #include "loom/fmm/m2l_batch.hpp"
 #include "loom/fmm/operators.hpp"
 #include "loom/fmm/pair_kernels.hpp"
+#include "loom/fmm/pinned_staging.hpp"
+#include "loom/fmm/reorder.hpp"
 #include "loom/fmm/rsqrt_cpu.hpp"
 
 namespace loom::fmm {
@@ -218,32 +220,6 @@ void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std:
   });
 }
 
-// Page-locked host memory for the GPU path's transfers: PCIe at full speed, instead of through the driver's
-// pageable bounce buffers (about 4x slower for the 32 MB of a 1e6-body Laplace result). Grows as needed and is
-// kept between calls; unused on the CPU.
-class PinnedStaging {
- public:
-  PinnedStaging() = default;
-  PinnedStaging(const PinnedStaging&) = delete;
-  PinnedStaging& operator=(const PinnedStaging&) = delete;
-  ~PinnedStaging() {
-    if (p_ != nullptr) cuda::free_pinned(p_);
-  }
-  double* doubles(std::size_t count) {
-    if (count * sizeof(double) > bytes_) {
-      if (p_ != nullptr) cuda::free_pinned(p_);
-      p_ = nullptr;
-      p_ = cuda::allocate_pinned(count * sizeof(double));
-      bytes_ = count * sizeof(double);
-    }
-    return static_cast<double*>(p_);
-  }
-
- private:
-  void* p_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
 }  // namespace detail
 
 using detail::C;
@@ -256,6 +232,7 @@ struct Evaluator::State {
   core::Array<Cell> cells;
   core::Array<int> leaves, leaf_of_body;
   core::Array<Vec3d> pos;
+  core::Array<Index> order;        // tree.order(), on the backend's side: body i of the tree is order[i]
   std::vector<double> px, py, pz;  // tree order, for the CPU P2P's vector loops
   // Laplace's interaction lists depend on the tree only: kept until the positions change.
   bool laplace_lists_valid = false;
@@ -271,7 +248,18 @@ struct Evaluator::State {
   double laplace_traversal_seconds = 0;
 
   Index n() const { return tree.size(); }
-  std::vector<double> cell_max_sigma(std::span<const double> sigma_tree_order) const;
+  // The largest sigma of each cell's bodies; sigma in the caller's order (read through tree.order()).
+  std::vector<double> cell_max_sigma(std::span<const double> sigma) const;
+  // ncomp of the `stride` values per body of the caller's array, in tree order, component-major, on the
+  // backend's side. On the GPU the caller's array crosses PCIe as it is and the device permutes it.
+  core::Array<double> to_tree_order(std::span<const double> values, int stride, int ncomp);
+  // Components [first, first + ncomp) of the results (component-major, tree order), times scale, into the
+  // caller's host array (ncomp per body, the caller's order); on the GPU permuted on the device, then sent.
+  struct ResultPart {
+    int first, ncomp;
+    double* host;
+  };
+  void to_user_order(const core::Array<double>& out, std::initializer_list<ResultPart> parts, double scale);
   void evaluate(const Problem& problem, const core::Array<double>& strength, const core::Array<double>& sigma,
                 const InteractionLists& lists, core::Array<double>& out, Timings& time);
   void m2l_cpu(int ncomp, const InteractionLists& lists, const C* M, C* L) const;
@@ -334,6 +322,7 @@ void Evaluator::set_positions(std::span<const Vec3d> positions) {
   s.cells = core::Array<Cell>::from(std::span<const Cell>(s.tree.cells()));
   s.leaves = core::Array<int>::from(std::span<const int>(s.tree.leaves()));
   s.leaf_of_body = core::Array<int>::from(std::span<const int>(s.tree.leaf_of_body()));
+  s.order = core::Array<Index>::from(std::span<const Index>(s.tree.order()));
   const Index n = s.n();
   s.pos = core::Array<Vec3d>(static_cast<std::size_t>(n));
   Vec3d* pos = s.pos.write(core::Where::host);
@@ -356,6 +345,7 @@ void Evaluator::set_positions(std::span<const Vec3d> positions) {
     s.cells.read(dev);
     s.leaves.read(dev);
     s.leaf_of_body.read(dev);
+    s.order.read(dev);
     s.pos.read(dev);
   }
   s.build_seconds = timer.seconds();
@@ -368,19 +358,71 @@ void Evaluator::set_positions(std::span<const Vec3d> positions) {
 
 std::vector<double> Evaluator::State::cell_max_sigma(std::span<const double> sigma) const {
   const auto& cs = tree.cells();
+  const auto& leaf_cells = tree.leaves();
+  const Index* body_of = tree.order().data();
   std::vector<double> out(cs.size(), 0.0);
+  // the leaves' bodies (one pass over all of them, in parallel), then the other cells from their children
+  const auto leaf_count = static_cast<Index>(leaf_cells.size());
+#pragma omp parallel for schedule(dynamic, 64)
+  for (Index k = 0; k < leaf_count; ++k) {
+    const auto c = static_cast<std::size_t>(leaf_cells[static_cast<std::size_t>(k)]);
+    double m = 0;
+    for (Index i = cs[c].begin; i < cs[c].begin + cs[c].count; ++i)
+      m = std::max(m, sigma[static_cast<std::size_t>(body_of[i])]);
+    out[c] = m;
+  }
   for (int c = static_cast<int>(cs.size()) - 1; c >= 0; --c) {
     const Cell& cell = cs[static_cast<std::size_t>(c)];
+    if (cell.leaf()) continue;
     double m = 0;
-    if (cell.leaf()) {
-      for (Index i = cell.begin; i < cell.begin + cell.count; ++i) m = std::max(m, sigma[static_cast<std::size_t>(i)]);
-    } else {
-      for (int ch = cell.child_begin; ch < cell.child_begin + cell.child_count; ++ch)
-        m = std::max(m, out[static_cast<std::size_t>(ch)]);
-    }
+    for (int ch = cell.child_begin; ch < cell.child_begin + cell.child_count; ++ch)
+      m = std::max(m, out[static_cast<std::size_t>(ch)]);
     out[static_cast<std::size_t>(c)] = m;
   }
   return out;
+}
+
+core::Array<double> Evaluator::State::to_tree_order(std::span<const double> values, int stride, int ncomp) {
+  const Index n = this->n();
+  const auto where = core::where(o.backend);
+  core::Array<double> a(static_cast<std::size_t>(ncomp * n));
+  if (n == 0) return a;
+  const double* src = values.data();
+  core::Array<double> raw;
+  if (o.backend == core::Backend::cuda) {
+    raw = core::Array<double>(values.size());
+    double* d = raw.write(where);
+    const detail::UploadPiece piece{d, values.data(), raw.bytes()};
+    staging.upload({&piece, 1});
+    src = d;
+  }
+  gather_to_tree_order(o.backend, n, order.read(where), src, stride, ncomp, a.write(where));
+  return a;  // raw goes back to the pool: later device work is queued after the gather
+}
+
+void Evaluator::State::to_user_order(const core::Array<double>& out, std::initializer_list<ResultPart> parts,
+                                     double scale) {
+  const Index n = this->n();
+  if (n == 0) return;
+  const auto where = core::where(o.backend);
+  const Index* ord = order.read(where);
+  const double* tree_out = out.read(where);
+  if (o.backend == core::Backend::cpu) {
+    for (const auto& part : parts)
+      scatter_to_user_order(o.backend, n, ord, tree_out, part.first, part.ncomp, scale, part.host);
+    return;
+  }
+  Index total = 0;
+  for (const auto& part : parts) total += part.ncomp * n;
+  core::Array<double> user(static_cast<std::size_t>(total));
+  double* d = user.write(where);
+  std::vector<detail::DownloadPiece> pieces;
+  for (const auto& part : parts) {
+    scatter_to_user_order(o.backend, n, ord, tree_out, part.first, part.ncomp, scale, d);
+    pieces.push_back({part.host, d, static_cast<std::size_t>(part.ncomp * n) * sizeof(double)});
+    d += part.ncomp * n;
+  }
+  staging.download(pieces);
 }
 
 // M2L on the CPU: per target cell, its sources eight at a time in the SIMD lanes of M2lBatch (m2l_batch.hpp).
@@ -713,30 +755,6 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
 
 namespace {
 
-// Strengths in tree order, component-major; on the GPU gathered into page-locked memory and sent from there.
-core::Array<double> tree_order(const Tree& tree, int ncomp, auto&& component, core::Backend backend,
-                               detail::PinnedStaging& staging) {
-  const Index n = tree.size();
-  core::Array<double> a(static_cast<std::size_t>(ncomp * n));
-  const bool gpu = backend == core::Backend::cuda;
-  double* h = gpu ? staging.doubles(a.size()) : a.write(core::Where::host);
-  const Index* order = tree.order().data();
-  for (int d = 0; d < ncomp; ++d) {
-#pragma omp parallel for schedule(static)
-    for (Index i = 0; i < n; ++i) h[d * n + i] = component(order[i], d);
-  }
-  if (gpu && !a.empty()) cuda::copy_host_to_device(a.write(core::Where::device), h, a.bytes());
-  return a;
-}
-
-// The results on the host (on the GPU copied through page-locked memory; the pointer lives until the next call).
-const double* on_host(const core::Array<double>& out, core::Backend backend, detail::PinnedStaging& staging) {
-  if (backend != core::Backend::cuda || out.empty()) return out.read(core::Where::host);
-  double* h = staging.doubles(out.size());
-  cuda::copy_device_to_host(h, out.read(core::Where::device), out.bytes());
-  return h;
-}
-
 // Wall time since construction, after the backend's queued work (the GPU's kernels are asynchronous).
 struct CallTimer {
   core::Stopwatch watch;
@@ -744,13 +762,37 @@ struct CallTimer {
   double seconds() { return watch.stop(); }
 };
 
+// The upload's end: on the GPU after its queued copies and permutations, so that no phase's time includes them.
+double upload_seconds(core::Backend backend, const core::WallTimer& up) {
+  if (backend == core::Backend::cuda) cuda::synchronize();
+  return up.seconds();
+}
+
+// Sized for n bodies, keeping the vector's memory when it already is (no fresh pages to fault in every call).
+template <class T>
+T* sized(std::vector<T>& v, Index n) {
+  if (v.size() != static_cast<std::size_t>(n)) v.assign(static_cast<std::size_t>(n), T{});
+  return v.data();
+}
+
+static_assert(sizeof(Vec3d) == 3 * sizeof(double), "a Vec3d array is 3n doubles, interleaved");
+
+double* doubles(Vec3d* v) { return &v->x; }
+std::span<const double> doubles(std::span<const Vec3d> v) { return {v.empty() ? nullptr : &v[0].x, 3 * v.size()}; }
+
 }  // namespace
 
 LaplaceResult Evaluator::laplace(std::span<const double> charges) {
+  LaplaceResult r;
+  laplace(charges, r);
+  return r;
+}
+
+void Evaluator::laplace(std::span<const double> charges, LaplaceResult& r) {
   State& s = *s_;
   LOOM_REQUIRE(static_cast<Index>(charges.size()) == s.n(), "fmm::Evaluator::laplace: one charge per body");
   CallTimer call(s.o.backend);
-  LaplaceResult r;
+  r.time = Timings{};
   r.time.build = s.build_seconds;
   if (!s.laplace_lists_valid) {
     core::WallTimer timer;
@@ -769,44 +811,40 @@ LaplaceResult Evaluator::laplace(std::span<const double> charges) {
   r.time.traversal = s.laplace_traversal_seconds;
   const Index n = s.n();
   core::WallTimer up;
-  auto strength = tree_order(
-      s.tree, 1, [&](Index i, int) { return charges[static_cast<std::size_t>(i)]; }, s.o.backend, s.staging);
-  r.time.transfer += up.seconds();
+  auto strength = s.to_tree_order(charges, 1, 1);
+  r.time.transfer += upload_seconds(s.o.backend, up);
   core::Array<double> out(static_cast<std::size_t>(4 * n)), none;
   s.evaluate(Problem{Kernel::laplace, false, 1, 4}, strength, none, s.laplace_lists, out, r.time);
   core::WallTimer back;
-  const double* h = on_host(out, s.o.backend, s.staging);
-  r.potential.resize(static_cast<std::size_t>(n));
-  r.gradient.resize(static_cast<std::size_t>(n));
-  const Index* order = s.tree.order().data();
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) {
-    const auto k = static_cast<std::size_t>(order[i]);
-    r.potential[k] = h[i];
-    r.gradient[k] = {h[n + i], h[2 * n + i], h[3 * n + i]};
-  }
+  double* potential = sized(r.potential, n);
+  double* gradient = doubles(sized(r.gradient, n));
+  s.to_user_order(out, {{0, 1, potential}, {1, 3, gradient}}, 1.0);
   r.time.transfer += back.seconds();
   r.stats = s.laplace_stats;
   r.time.call = call.seconds();
-  return r;
 }
 
 BiotSavartResult Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma) {
+  BiotSavartResult r;
+  biot_savart(alpha, sigma, r);
+  return r;
+}
+
+void Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma, BiotSavartResult& r) {
   State& s = *s_;
   const Index n = s.n();
   LOOM_REQUIRE(static_cast<Index>(alpha.size()) == n && static_cast<Index>(sigma.size()) == n,
                "fmm::Evaluator::biot_savart: one strength and one core radius per body");
   CallTimer call(s.o.backend);
-  BiotSavartResult r;
+  r.time = Timings{};
   r.time.build = s.build_seconds;
   core::WallTimer up;
-  auto strength = tree_order(
-      s.tree, 3, [&](Index i, int d) { return alpha[static_cast<std::size_t>(i)][d]; }, s.o.backend, s.staging);
-  auto sigma_tree = tree_order(
-      s.tree, 1, [&](Index i, int) { return sigma[static_cast<std::size_t>(i)]; }, core::Backend::cpu, s.staging);
-  r.time.transfer += up.seconds();
+  auto strength = s.to_tree_order(doubles(alpha), 3, 3);
+  auto sigma_tree = s.to_tree_order(sigma, 1, 1);
   // The lists depend on sigma through the far-field guard: kept while the cells' largest sigma stay the same.
-  std::vector<double> cell_sigma = s.cell_max_sigma(sigma_tree.host());
+  // (On the GPU this host pass runs while the strengths cross PCIe.)
+  std::vector<double> cell_sigma = s.cell_max_sigma(sigma);
+  r.time.transfer += upload_seconds(s.o.backend, up);
   if (!s.biot_savart_lists_valid || cell_sigma != s.biot_savart_cell_sigma) {
     core::WallTimer timer;
     TraversalOptions t;
@@ -829,21 +867,13 @@ BiotSavartResult Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<
   core::Array<double> out(static_cast<std::size_t>(6 * n));
   s.evaluate(Problem{Kernel::biot_savart, false, 3, 6}, strength, sigma_tree, lists, out, r.time);
   core::WallTimer back;
-  const double* h = on_host(out, s.o.backend, s.staging);
-  r.velocity.resize(static_cast<std::size_t>(n));
-  r.stretching.resize(static_cast<std::size_t>(n));
-  const Index* order = s.tree.order().data();
+  double* velocity = doubles(sized(r.velocity, n));
+  double* stretching = doubles(sized(r.stretching, n));
   constexpr double inv_4pi = 0.079577471545947667884;
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) {
-    const auto k = static_cast<std::size_t>(order[i]);
-    r.velocity[k] = inv_4pi * Vec3d{h[i], h[n + i], h[2 * n + i]};
-    r.stretching[k] = inv_4pi * Vec3d{h[3 * n + i], h[4 * n + i], h[5 * n + i]};
-  }
+  s.to_user_order(out, {{0, 3, velocity}, {3, 3, stretching}}, inv_4pi);
   r.time.transfer += back.seconds();
   r.stats = s.biot_savart_stats;
   r.time.call = call.seconds();
-  return r;
 }
 
 std::vector<Vec3d> Evaluator::gaussian_sum(std::span<const Vec3d> alpha, std::span<const double> sigma, double cutoff) {
@@ -851,11 +881,9 @@ std::vector<Vec3d> Evaluator::gaussian_sum(std::span<const Vec3d> alpha, std::sp
   const Index n = s.n();
   LOOM_REQUIRE(static_cast<Index>(alpha.size()) == n && static_cast<Index>(sigma.size()) == n,
                "fmm::Evaluator::gaussian_sum: one strength and one core radius per body");
-  auto strength = tree_order(
-      s.tree, 3, [&](Index i, int d) { return alpha[static_cast<std::size_t>(i)][d]; }, s.o.backend, s.staging);
-  auto sigma_tree = tree_order(
-      s.tree, 1, [&](Index i, int) { return sigma[static_cast<std::size_t>(i)]; }, core::Backend::cpu, s.staging);
-  const std::vector<double> cell_sigma = s.cell_max_sigma(sigma_tree.host());
+  auto strength = s.to_tree_order(doubles(alpha), 3, 3);
+  auto sigma_tree = s.to_tree_order(sigma, 1, 1);
+  const std::vector<double> cell_sigma = s.cell_max_sigma(sigma);
   TraversalOptions t;
   t.far_field = false;
   t.guard = cutoff;
@@ -866,11 +894,8 @@ std::vector<Vec3d> Evaluator::gaussian_sum(std::span<const Vec3d> alpha, std::sp
   core::Array<double> out(static_cast<std::size_t>(3 * n));
   Timings time;
   s.evaluate(Problem{Kernel::biot_savart, true, 3, 3}, strength, sigma_tree, lists, out, time);
-  const double* h = out.read(core::Where::host);
   std::vector<Vec3d> w(static_cast<std::size_t>(n));
-  const auto& order = s.tree.order();
-  for (Index i = 0; i < n; ++i)
-    w[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] = {h[i], h[n + i], h[2 * n + i]};
+  s.to_user_order(out, {{0, 3, doubles(w.data())}}, 1.0);
   return w;
 }
 

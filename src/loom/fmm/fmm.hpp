@@ -47,7 +47,8 @@ void validate(const Options& options);
 // the GPU with sending them) once per tree for Laplace, and for Biot-Savart again whenever the cells' largest
 // core radii change (the far-field guard depends on them); a call that reuses them reports the set-up's times
 // again. The four phases are device time on the GPU; transfer is the strengths' upload and the results'
-// download and reordering; call is the wall time of the whole evaluation call (everything but the build).
+// download and reordering (on the GPU the reordering runs on the device; Biot-Savart's host pass over the core
+// radii overlaps the upload and is counted with it); call is the wall time of the whole evaluation call (everything but the build).
 struct Timings {
   double build = 0, upward = 0, traversal = 0, m2l = 0, p2p = 0, downward = 0, transfer = 0, call = 0;
   double evaluation() const { return upward + m2l + p2p + downward; }
@@ -87,6 +88,11 @@ class Evaluator {
   void set_positions(std::span<const Vec3d> positions);
   LaplaceResult laplace(std::span<const double> charges);
   BiotSavartResult biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma);
+  // The same into an earlier result, whose vectors keep their memory when the body count is unchanged: a time
+  // stepper's repeated calls then write no freshly allocated pages (faulting in hundreds of MB of new pages,
+  // on one thread, cost more than their transfer from the GPU).
+  void laplace(std::span<const double> charges, LaplaceResult& result);
+  void biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma, BiotSavartResult& result);
   // The Gaussian RBF sum w_i = sum_j alpha_j zeta_sigma_j(x_i - x_j) (P2P only, pairs within cutoff * sigma).
   std::vector<Vec3d> gaussian_sum(std::span<const Vec3d> alpha, std::span<const double> sigma, double cutoff = 8);
 
