@@ -22,8 +22,8 @@ void copy_parallel(void* dst, const void* src, std::size_t bytes) {
   {
     const auto threads = static_cast<std::size_t>(omp_get_num_threads());
     const auto t = static_cast<std::size_t>(omp_get_thread_num());
-    // ranges of whole cache lines, so that no two threads write one line
-    const std::size_t per = (bytes / threads + 63) / 64 * 64;
+    // ranges of whole cache lines, so that no two threads write one line; per * threads >= bytes
+    const std::size_t per = ((bytes + threads - 1) / threads + 63) / 64 * 64;
     const std::size_t begin = std::min(bytes, t * per), end = std::min(bytes, begin + per);
     if (end > begin) std::memcpy(d + begin, s + begin, end - begin);
   }
