@@ -6,6 +6,7 @@
 #   2. compute-sanitizer memcheck and racecheck on the small GPU cases (every kernel, float and double);
 #   3. `loom bench fmm` on the GPU: Laplace at 1e4 .. 1.68e7 bodies, error against time at 1e6 for p = 4..14,
 #      theta 0.4 .. 0.7, precisions single and single-fast; Biot-Savart at 1e5 .. 1.68e7;
+#   (FMM_BS_SWEEP=1 adds Biot-Savart at 1.68e7 over p = 6..9, theta 0.6, 0.7, ncrit 64, 128);
 #   4. `loom bench fmm` on the CPU (all cores): Laplace at 1e6, p = 4, 6, 8, 10, 12, theta 0.7 and 0.5 (for the
 #      comparison with exafmm-t: 0.96 s at 5.9e-4, 2.36 s at 1.4e-5, 4.24 s at 4.3e-7 on 16 cores).
 # About 5 minutes (each step has a timeout). Files left in $OUT (or ./gpu-check-out), 5 of them: fmm-summary.txt
@@ -76,6 +77,22 @@ timeout 200 "$loom" bench fmm --backend cuda --kernel both --sizes 10000,100000,
   --repeats 3 --warmup 1 --json "$out/bench-fmm-gpu.json" > "$logs/bench-gpu.txt" 2> "$logs/bench-gpu.err"
 bench_gpu_rc=$?
 status "loom bench fmm (cuda)" "rc $bench_gpu_rc"
+
+# 3b. FMM_BS_SWEEP=1: Biot-Savart at 1.68e7 bodies over order, theta and leaf size, for the target
+#     (<= 1e-4 in <= 1 s; p 8, theta 0.6, ncrit 64 took 1.23 s at 7.1e-5 on 2026-11-29). One process per
+#     setting (the tree is rebuilt); the rows land in bench-fmm.txt.
+if [[ ${FMM_BS_SWEEP:-0} != 0 ]]; then
+  for ncrit in 64 128; do
+    for theta in 0.6 0.7; do
+      for order in 6 7 8 9; do
+        timeout 60 "$loom" bench fmm --backend cuda --kernel biot-savart --sizes 16777216 --p "$order" \
+          --thetas "$theta" --ncrit_gpu "$ncrit" --repeats 2 --warmup 1 \
+          >> "$logs/bench-gpu.txt" 2>> "$logs/bench-gpu.err"
+      done
+    done
+  done
+  status "biot-savart sweep at 1.68e7" "done"
+fi
 
 # 4. The CPU benchmark: the error-against-time sweep at 1e6 (one warm-up call builds the lists, one is timed).
 timeout 200 "$loom" bench fmm --backend cpu --kernel laplace --sizes 100000 --cpu_max_n 1000000 --p 10 \
