@@ -60,6 +60,9 @@ if [[ ${TUNE_SWEEP:-1} != 0 ]]; then  # the launch choices of the soa kernel
     --soa_tiles chunk --soa_order stride,counter --repeats 3
   bench grids-sweep --backend cuda --kernels soa --grids fcc,a15,z --dof 2e7 --soa_band_rows 0,16 --soa_vertices 2 \
     --soa_tiles chunk --soa_order stride,counter --repeats 3
+  # The column order (not yet measured when written): columns of 8 and 32 layers, bands of 4 and 8 rows.
+  bench columns-sweep --backend cuda --kernels soa --grids bcc,c15 --dof 1e8,236196000 --soa_band_rows 4,8 \
+    --soa_vertices 1,2 --soa_tiles row --soa_order counter --soa_columns 8,32 --repeats 3
 fi
 if [[ ${TUNE_RECORD:-1} != 0 ]]; then  # every kernel with its defaults, and the 16-core CPU, for docs/performance.md
   bench bcc --grids bcc --dof 1e7,1e8,236196000 --cpu_max_dof 3e8
@@ -85,6 +88,8 @@ smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__i
     grep -E "soa_step|dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__|No kernels" "$work/ncu-$label.txt" >> "$report"
   }
   profile bcc-236m --grids bcc --dof 236196000
+  profile bcc-236m-columns --grids bcc --dof 236196000 --soa_band_rows 8 --soa_vertices 2 --soa_tiles row \
+    --soa_order counter --soa_columns 32
   [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile bcc-1e7 --grids bcc --dof 1e7
   [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile c15-142m --grids c15 --dof 142000000
 fi

@@ -208,7 +208,7 @@ int run_single_rank_table(const io::Parameters& p) {
   const auto band_list = split_list(p.get_string("soa_band_rows")),
              vertex_list = split_list(p.get_string("soa_vertices"));
   if (band_list.empty() || vertex_list.empty() || split_list(p.get_string("soa_tiles")).empty() ||
-      split_list(p.get_string("soa_order")).empty())
+      split_list(p.get_string("soa_order")).empty() || split_list(p.get_string("soa_columns")).empty())
     throw UsageError(io::invalid_value_message(band_list.empty() ? "soa_band_rows" : "soa_vertices",
                                                p.value(band_list.empty() ? "soa_band_rows" : "soa_vertices"),
                                                "auto or a comma-separated list"));
@@ -231,15 +231,21 @@ int run_single_rank_table(const io::Parameters& p) {
     if (order != "auto" && order != "stride" && order != "counter")
       throw UsageError(io::invalid_value_message("soa_order", p.value("soa_order"),
                                                  "auto or a comma-separated list of stride and counter"));
+  const auto column_list = split_list(p.get_string("soa_columns"));
+  for (const auto& layers : column_list)
+    if (layers != "auto" && parse_count(layers) < 0)
+      throw UsageError(io::invalid_value_message("soa_columns", p.value("soa_columns"),
+                                                 "auto or a comma-separated list of integers >= 0"));
   for (const auto& rows : band_list)
     for (const auto& vertices : vertex_list)
       for (const auto& tiles : tile_list)
         for (const auto& order : order_list)
-          if (rows == "auto" || vertices == "auto" || tiles == "auto" || order == "auto")
-            soa_tunings.emplace_back(std::nullopt);
-          else
-            soa_tunings.emplace_back(
-                gpe::SoaTuning{parse_count(rows), parse_count(vertices), tiles == "row", order == "counter"});
+          for (const auto& layers : column_list)
+            if (rows == "auto" || vertices == "auto" || tiles == "auto" || order == "auto" || layers == "auto")
+              soa_tunings.emplace_back(std::nullopt);
+            else
+              soa_tunings.emplace_back(gpe::SoaTuning{parse_count(rows), parse_count(vertices), tiles == "row",
+                                                      order == "counter", parse_count(layers)});
   const double cpu_max = p.get_real("cpu_max_dof");
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
@@ -326,6 +332,8 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
                              "(row), a list (auto: the grid's default); each is timed");
   p.add("soa_order", "auto", "soa kernel on the GPU: how blocks take tiles, by a grid stride (stride) or in order "
                              "from an atomic counter (counter), a list (auto: the grid's default); each is timed");
+  p.add("soa_columns", "auto", "soa kernel on the GPU: column order, a block updating a row segment's band of rows "
+                               "over this many layers (0: off), a list (auto: the grid's default); each is timed");
   p.add("soa_vertices", "auto", "soa kernel on the GPU: vertices per thread, a list of 1 and 2 (auto: the grid's "
                                 "default); each is timed");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);

@@ -45,7 +45,8 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
   const SoaTuning used = integrator.soa_tuning();
   if (kernel == LeapfrogKernel::soa && backend == core::Backend::cuda && !(used == default_soa_tuning(m_s, n)))
     r.variant += ":b" + std::to_string(used.band_rows) + "v" + std::to_string(used.vertices_per_thread) +
-                 (used.row_tiles ? "r" : "") + (used.ordered_tiles ? "o" : "");
+                 (used.row_tiles ? "r" : "") + (used.ordered_tiles ? "o" : "") +
+                 (used.column_layers > 0 ? "c" + std::to_string(used.column_layers) : "");
   r.structures = structures;
   r.dof = n;
   r.steps_per_run = std::max<std::int64_t>(1, std::llround(seconds_per_run / one));

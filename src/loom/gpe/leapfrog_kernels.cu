@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "loom/core/cuda_check.cuh"
+#include "loom/gpe/column_tiles.hpp"
 #include "loom/gpe/leapfrog_kernels.hpp"
 
 namespace loom::gpe {
@@ -188,6 +189,31 @@ __device__ inline void soa_tile(const SoaStencilView& s, const dec::StructureLat
     if (active[k]) other[index[k]] = previous[k] - (2 * dt) * core::times_i(m_psi[k]);  // eq. (7)
 }
 
+// One row segment of a column (column_tiles.hpp): vertices [tile.begin, tile.end) of row (tile.sz, tile.sy), V per
+// thread block_threads apart, loads before stores as in soa_tile.
+template <int M, int F, int V>
+__device__ inline void soa_row_tile(const SoaStencilView& s, const dec::StructureLattice& lattice, dec::Vec3 origin,
+                                    double lambda, double g, int z_offset, const Complex* __restrict__ now,
+                                    Complex* __restrict__ other, double dt, const ColumnTiles::Tile& tile) {
+  const Index row_start = (Index(tile.sz) * lattice.ny + tile.sy) * (Index(M) * lattice.nx);
+  Index index[V];
+  Complex m_psi[V], previous[V];
+  bool active[V];
+#pragma unroll
+  for (int k = 0; k < V; ++k) {
+    const int v = tile.begin + k * block_threads + threadIdx.x;
+    active[k] = v < tile.end;
+    if (!active[k]) continue;
+    const int sx = v / M, c = v - sx * M;
+    index[k] = row_start + v;
+    previous[k] = other[index[k]];
+    m_psi[k] = soa_apply<F>(s, lattice, origin, lambda, g, now, index[k], c, {sx, tile.sy, tile.sz}, z_offset);
+  }
+#pragma unroll
+  for (int k = 0; k < V; ++k)
+    if (active[k]) other[index[k]] = previous[k] - (2 * dt) * core::times_i(m_psi[k]);  // eq. (7)
+}
+
 // Tiles are handed out either by a grid stride (tile = block, block + grid, ...) or, with a counter, in order by an
 // atomic counter: then the tiles in flight stay a compact window however unevenly the blocks progress. With a grid
 // stride nothing keeps the blocks together over a long sweep (at 2.4e8 DOF each walks ~900 tiles); Nsight Compute
@@ -198,7 +224,8 @@ template <int M, int F, int V>
 __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,
                                                           dec::Vec3 origin, double lambda, double g, int z_offset,
                                                           const Complex* __restrict__ now, Complex* __restrict__ other,
-                                                          double dt, SoaTiles p, unsigned* __restrict__ counter) {
+                                                          double dt, SoaTiles p, ColumnTiles columns,
+                                                          unsigned* __restrict__ counter) {
   __shared__ double weight[M * F], inverse_volume[M], px[M], py[M], pz[M];
   __shared__ std::int32_t offset[M * F], shift[M * F];
   __shared__ int next_tile[2];
@@ -216,17 +243,25 @@ __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec:
   if (counter && threadIdx.x == 0) next_tile[0] = static_cast<int>(atomicAdd(counter, 1u));
   __syncthreads();
   const SoaStencilView s{M, F, weight, offset, shift, inverse_volume, px, py, pz, t.size};
+  // Column order (columns.column_layers > 0): p.tiles counts columns; a block updates a whole column.
+  auto work = [&](int item) {
+    if (columns.column_layers == 0)
+      return soa_tile<M, F, V>(s, lattice, origin, lambda, g, z_offset, now, other, dt, p, item);
+    for (int k = 0; k < columns.tiles_per_column(); ++k) {
+      const ColumnTiles::Tile tile = columns.tile(item, k);
+      if (tile.active) soa_row_tile<M, F, V>(s, lattice, origin, lambda, g, z_offset, now, other, dt, tile);
+    }
+  };
   if (!counter) {
-    for (int tile = blockIdx.x; tile < p.tiles; tile += gridDim.x)
-      soa_tile<M, F, V>(s, lattice, origin, lambda, g, z_offset, now, other, dt, p, tile);
+    for (int item = blockIdx.x; item < p.tiles; item += gridDim.x) work(item);
     return;
   }
   // The next tile is fetched while this one is updated; one barrier per tile. A slot is rewritten only after the
   // barrier that follows every thread's read of it.
   int slot = 0;
-  for (int tile = next_tile[0]; tile < p.tiles; tile = next_tile[slot]) {
+  for (int item = next_tile[0]; item < p.tiles; item = next_tile[slot]) {
     if (threadIdx.x == 0) next_tile[slot ^ 1] = static_cast<int>(atomicAdd(counter, 1u));
-    soa_tile<M, F, V>(s, lattice, origin, lambda, g, z_offset, now, other, dt, p, tile);
+    work(item);
     __syncthreads();
     slot ^= 1;
   }
@@ -265,15 +300,27 @@ void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* no
       tuning.row_tiles ? tiles_per_row * band_rows : (chunk_vertices + tile_vertices - 1) / tile_vertices;
   const long long tiles = tiles_per_chunk * layers.count * bands;
   LOOM_REQUIRE(tiles < (1ll << 31), "leapfrog_step_cuda_soa: lattice too large for 32-bit tiles");
-  const SoaTiles p{band_rows, static_cast<int>(tiles_per_chunk), static_cast<int>(tiles_per_row),
-                   static_cast<int>(tiles), layers};
+  SoaTiles p{band_rows, static_cast<int>(tiles_per_chunk), static_cast<int>(tiles_per_row), static_cast<int>(tiles),
+             layers};
+  ColumnTiles columns;  // column_layers 0: off
+  if (tuning.column_layers > 0) {
+    columns = {M * h.lattice.nx,
+               h.lattice.ny,
+               layers.first,
+               layers.count,
+               band_rows,
+               std::min(tuning.column_layers, layers.count),
+               static_cast<int>(tile_vertices)};
+    LOOM_REQUIRE(columns.columns() < (1ll << 31), "leapfrog_step_cuda_soa: lattice too large for 32-bit columns");
+    p.tiles = static_cast<int>(columns.columns());
+  }
   unsigned* counter = nullptr;
   if (tuning.ordered_tiles) {
     counter = tile_counter(stream);
     LOOM_CUDA_CHECK(cudaMemsetAsync(counter, 0, sizeof(unsigned), stream));
   }
-  soa_step<M, F, V><<<static_cast<int>(std::min<long long>(blocks, tiles)), block_threads, 0, stream>>>(
-      t, h.lattice, h.origin, h.lambda, h.g, h.z_offset, now, other, dt, p, counter);
+  soa_step<M, F, V><<<static_cast<int>(std::min<long long>(blocks, p.tiles)), block_threads, 0, stream>>>(
+      t, h.lattice, h.origin, h.lambda, h.g, h.z_offset, now, other, dt, p, columns, counter);
   LOOM_CUDA_CHECK_LAUNCH();
 }
 

@@ -48,14 +48,18 @@ inline LayerRange all_layers(const dec::StructureLattice& lattice) { return {0, 
 void leapfrog_step_cuda(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
                         Complex* other, double dt, LayerRange layers, void* stream);
 // Launch choices of the soa kernel (leapfrog_kernels.cu), selectable in `loom bench gpe` (--soa_band_rows,
-// --soa_vertices, --soa_tiles, --soa_order): the height in rows of structures of the bands the tiles sweep (0: a
-// whole slice, no bands), the vertices each thread updates (1 or 2), whether a tile stays inside one row of
-// structures, and whether the blocks take tiles in order from an atomic counter (else by a grid stride).
+// --soa_vertices, --soa_tiles, --soa_order, --soa_columns): the height in rows of structures of the bands the tiles
+// sweep (0: a whole slice, no bands), the vertices each thread updates (1 or 2), whether a tile stays inside one
+// row of structures, whether the blocks take tiles in order from an atomic counter (else by a grid stride), and
+// the column order.
 struct SoaTuning {
   int band_rows = 16;
   int vertices_per_thread = 1;
   bool row_tiles = false;
   bool ordered_tiles = false;
+  // > 0: column order (column_tiles.hpp): a block updates band_rows rows (at least 1) of one row segment over this
+  // many layers; row_tiles is then implied. Not yet measured on a GPU (2026-11-29).
+  int column_layers = 0;
   friend bool operator==(const SoaTuning&, const SoaTuning&) = default;
 };
 
