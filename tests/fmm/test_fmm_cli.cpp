@@ -2,7 +2,6 @@
 // CSV contract (header x,y,z,q in, potential,grad_x,grad_y,grad_z out, values equal to a direct sum computed
 // here); malformed input reported by file and line with exit code 2; bad flags as one-line usage errors.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cmath>
 #include <fstream>
@@ -11,32 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "apps/run_loom.hpp"
 #include "io/temp_dir.hpp"
 
 namespace loom::test {
 namespace {
-
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-Result run(const std::string& args) {
-  TempDir scratch;
-  const std::string command = std::string(LOOM_EXECUTABLE) + " " + args + " > " + (scratch / "out").string() + " 2> " +
-                              (scratch / "err").string();
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(scratch / "out"), slurp(scratch / "err")};
-}
-
-std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
 
 // The number after `key` in `text` (e.g. "gradient 1.2e-08").
 double number_after(const std::string& text, const std::string& key) {
@@ -46,7 +24,7 @@ double number_after(const std::string& text, const std::string& key) {
 }
 
 TEST(FmmCli, LaplaceRunPrintsPhasesAndSmallErrors) {
-  const Result r = run("fmm --n 3000 --dist plummer --p 10 --theta 0.4 --backend cpu --samples 200");
+  const RunResult r = run_loom("fmm --n 3000 --dist plummer --p 10 --theta 0.4 --backend cpu --samples 200");
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* phase : {"build", "upward", "traversal", "m2l", "p2p", "downward", "total"})
     EXPECT_NE(r.out.find(std::string("\n") + phase + " "), std::string::npos) << phase << "\n" << r.out;
@@ -55,14 +33,14 @@ TEST(FmmCli, LaplaceRunPrintsPhasesAndSmallErrors) {
 }
 
 TEST(FmmCli, BiotSavartRunReportsVelocityAndStretchingErrors) {
-  const Result r = run("fmm --n 3000 --kernel biot-savart --p 10 --backend cpu --samples 100");
+  const RunResult r = run_loom("fmm --n 3000 --kernel biot-savart --p 10 --backend cpu --samples 100");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_LT(number_after(r.out, "velocity "), 1e-6) << r.out;
   EXPECT_LT(number_after(r.out, "stretching "), 1e-5) << r.out;
 }
 
 TEST(FmmCli, PeriodicRunIsCheckedAgainstEwald) {
-  const Result r = run("fmm --n 2000 --periodic true --p 12 --backend cpu --samples 50");
+  const RunResult r = run_loom("fmm --n 2000 --periodic true --p 12 --backend cpu --samples 50");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("against Ewald"), std::string::npos) << r.out;
   EXPECT_LT(number_after(r.out, "gradient "), 1e-5) << r.out;
@@ -70,7 +48,8 @@ TEST(FmmCli, PeriodicRunIsCheckedAgainstEwald) {
 
 TEST(FmmCli, JsonSummaryParses) {
   TempDir dir;
-  const Result r = run("fmm --n 2000 --p 6 --ncrit 16 --backend cpu --samples 50 --json " + (dir / "f.json").string());
+  const RunResult r =
+      run_loom("fmm --n 2000 --p 6 --ncrit 16 --backend cpu --samples 50 --json " + (dir / "f.json").string());
   ASSERT_EQ(r.code, 0) << r.err;
   std::ifstream in(dir / "f.json");
   const auto j = nlohmann::json::parse(in);
@@ -98,8 +77,8 @@ TEST(FmmCli, CsvInputAndOutputFollowTheContract) {
     }
     f << "\n";  // trailing blank line
   }
-  const Result r = run("fmm --input " + (dir / "bodies.csv").string() + " --output " + (dir / "result.csv").string() +
-                       " --p 14 --theta 0.3 --ncrit 4 --backend cpu");
+  const RunResult r = run_loom("fmm --input " + (dir / "bodies.csv").string() + " --output " +
+                               (dir / "result.csv").string() + " --p 14 --theta 0.3 --ncrit 4 --backend cpu");
   ASSERT_EQ(r.code, 0) << r.err;
   std::ifstream in(dir / "result.csv");
   std::string line;
@@ -151,13 +130,13 @@ TEST(FmmCli, MalformedInputNamesTheLine) {
       std::ofstream f(dir / "bad.csv");
       f << c.content;
     }
-    const Result r = run("fmm --backend cpu --input " + (dir / "bad.csv").string());
+    const RunResult r = run_loom("fmm --backend cpu --input " + (dir / "bad.csv").string());
     EXPECT_EQ(r.code, 2) << c.content;
     EXPECT_TRUE(r.out.empty()) << r.out;
-    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
     EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
   }
-  const Result missing = run("fmm --backend cpu --input " + (dir / "none.csv").string());
+  const RunResult missing = run_loom("fmm --backend cpu --input " + (dir / "none.csv").string());
   EXPECT_EQ(missing.code, 2);
   EXPECT_NE(missing.err.find("cannot open"), std::string::npos) << missing.err;
 }
@@ -176,12 +155,12 @@ TEST(FmmCli, BadFlagsAreOneLineUsageErrors) {
            Case{"fmm --dist sphere --periodic true",
                 "error: periodic = true: needs dist = \"cube\" (the box [-1, 1)^3)\n"},
        }) {
-    const Result r = run(c.args);
+    const RunResult r = run_loom(c.args);
     EXPECT_EQ(r.code, 2) << c.args;
     EXPECT_TRUE(r.out.empty()) << c.args << ": " << r.out;
     EXPECT_EQ(r.err, c.message) << c.args;
   }
-  const Result help = run("fmm --help");
+  const RunResult help = run_loom("fmm --help");
   EXPECT_EQ(help.code, 0);
   for (const char* key : {"--n", "--dist", "--p", "--theta", "--kernel", "--input", "--output", "--backend"})
     EXPECT_NE(help.out.find(key), std::string::npos) << key;
@@ -189,8 +168,8 @@ TEST(FmmCli, BadFlagsAreOneLineUsageErrors) {
 
 TEST(FmmCli, BenchQuickRunWritesJson) {
   TempDir dir;
-  const Result r = run("bench fmm --quick --backend cpu --kernel laplace --repeats 1 --warmup 0 --json " +
-                       (dir / "b.json").string());
+  const RunResult r = run_loom("bench fmm --quick --backend cpu --kernel laplace --repeats 1 --warmup 0 --json " +
+                               (dir / "b.json").string());
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("direct-sum kernel (cpu"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fastest cpu evaluation"), std::string::npos) << r.out;
