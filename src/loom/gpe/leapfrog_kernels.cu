@@ -224,8 +224,8 @@ template <int M, int F, int V>
 __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,
                                                           dec::Vec3 origin, double lambda, double g, int z_offset,
                                                           const Complex* __restrict__ now, Complex* __restrict__ other,
-                                                          double dt, SoaTiles p, ColumnTiles columns,
-                                                          unsigned* __restrict__ counter) {
+                                                          double dt, SoaTiles p, bool column_order,
+                                                          ColumnTiles columns, unsigned* __restrict__ counter) {
   __shared__ double weight[M * F], inverse_volume[M], px[M], py[M], pz[M];
   __shared__ std::int32_t offset[M * F], shift[M * F];
   __shared__ int next_tile[2];
@@ -243,9 +243,9 @@ __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec:
   if (counter && threadIdx.x == 0) next_tile[0] = static_cast<int>(atomicAdd(counter, 1u));
   __syncthreads();
   const SoaStencilView s{M, F, weight, offset, shift, inverse_volume, px, py, pz, t.size};
-  // Column order (columns.column_layers > 0): p.tiles counts columns; a block updates a whole column.
+  // Column order: p.tiles counts columns; a block updates a whole column.
   auto work = [&](int item) {
-    if (columns.column_layers == 0)
+    if (!column_order)
       return soa_tile<M, F, V>(s, lattice, origin, lambda, g, z_offset, now, other, dt, p, item);
     for (int k = 0; k < columns.tiles_per_column(); ++k) {
       const ColumnTiles::Tile tile = columns.tile(item, k);
@@ -302,8 +302,9 @@ void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* no
   LOOM_REQUIRE(tiles < (1ll << 31), "leapfrog_step_cuda_soa: lattice too large for 32-bit tiles");
   SoaTiles p{band_rows, static_cast<int>(tiles_per_chunk), static_cast<int>(tiles_per_row), static_cast<int>(tiles),
              layers};
-  ColumnTiles columns;  // column_layers 0: off
-  if (tuning.column_layers > 0) {
+  const bool column_order = tuning.column_layers > 0;
+  ColumnTiles columns;  // used only with column_order
+  if (column_order) {
     columns = {M * h.lattice.nx,
                h.lattice.ny,
                layers.first,
@@ -320,7 +321,7 @@ void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* no
     LOOM_CUDA_CHECK(cudaMemsetAsync(counter, 0, sizeof(unsigned), stream));
   }
   soa_step<M, F, V><<<static_cast<int>(std::min<long long>(blocks, p.tiles)), block_threads, 0, stream>>>(
-      t, h.lattice, h.origin, h.lambda, h.g, h.z_offset, now, other, dt, p, columns, counter);
+      t, h.lattice, h.origin, h.lambda, h.g, h.z_offset, now, other, dt, p, column_order, columns, counter);
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
