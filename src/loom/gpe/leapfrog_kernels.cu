@@ -220,12 +220,13 @@ __device__ inline void soa_row_tile(const SoaStencilView& s, const dec::Structur
 // on the H200 counted 43 bytes read from DRAM per DOF at 2.4e8 (32 needed) against 34 at 1e7, which a window
 // grown past the L2 would explain. In order: BCC +26% at 1e8 and +8% at 2.4e8 (41.7 bytes read per DOF; the L2 then
 // 97% busy, the limit), but 5-7% slower at 1e7-2e7 (default_soa_tuning picks by size).
-template <int M, int F, int V>
+// COLUMNS: the column order (a separate instantiation, so that the other orders keep their register count).
+template <int M, int F, int V, bool COLUMNS>
 __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,
                                                           dec::Vec3 origin, double lambda, double g, int z_offset,
                                                           const Complex* __restrict__ now, Complex* __restrict__ other,
-                                                          double dt, SoaTiles p, bool column_order,
-                                                          ColumnTiles columns, unsigned* __restrict__ counter) {
+                                                          double dt, SoaTiles p, ColumnTiles columns,
+                                                          unsigned* __restrict__ counter) {
   __shared__ double weight[M * F], inverse_volume[M], px[M], py[M], pz[M];
   __shared__ std::int32_t offset[M * F], shift[M * F];
   __shared__ int next_tile[2];
@@ -245,11 +246,13 @@ __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec:
   const SoaStencilView s{M, F, weight, offset, shift, inverse_volume, px, py, pz, t.size};
   // Column order: p.tiles counts columns; a block updates a whole column.
   auto work = [&](int item) {
-    if (!column_order)
-      return soa_tile<M, F, V>(s, lattice, origin, lambda, g, z_offset, now, other, dt, p, item);
-    for (int k = 0; k < columns.tiles_per_column(); ++k) {
-      const ColumnTiles::Tile tile = columns.tile(item, k);
-      if (tile.active) soa_row_tile<M, F, V>(s, lattice, origin, lambda, g, z_offset, now, other, dt, tile);
+    if constexpr (COLUMNS) {
+      for (int k = 0; k < columns.tiles_per_column(); ++k) {
+        const ColumnTiles::Tile tile = columns.tile(item, k);
+        if (tile.active) soa_row_tile<M, F, V>(s, lattice, origin, lambda, g, z_offset, now, other, dt, tile);
+      }
+    } else {
+      soa_tile<M, F, V>(s, lattice, origin, lambda, g, z_offset, now, other, dt, p, item);
     }
   };
   if (!counter) {
@@ -280,16 +283,23 @@ unsigned* tile_counter(cudaStream_t stream) {
   return c;
 }
 
-template <int M, int F, int V>
-void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other, double dt,
-                LayerRange layers, SoaTuning tuning, cudaStream_t stream) {
+// Persistent blocks: as many as fit on the device at once (per kernel instantiation).
+template <int M, int F, int V, bool COLUMNS>
+int resident_blocks() {
   static const int blocks = [] {
     int device = 0, sms = 0, per_sm = 0;
     LOOM_CUDA_CHECK(cudaGetDevice(&device));
     LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, soa_step<M, F, V>, block_threads, 0));
+    LOOM_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, soa_step<M, F, V, COLUMNS>, block_threads, 0));
     return sms * std::max(per_sm, 1);
   }();
+  return blocks;
+}
+
+template <int M, int F, int V>
+void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other, double dt,
+                LayerRange layers, SoaTuning tuning, cudaStream_t stream) {
   const int band_rows = tuning.band_rows > 0 ? std::min(tuning.band_rows, h.lattice.ny) : h.lattice.ny;
   const int bands = (h.lattice.ny + band_rows - 1) / band_rows;
   const long long chunk_vertices = (long long)band_rows * h.lattice.nx * M;
@@ -320,8 +330,15 @@ void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* no
     counter = tile_counter(stream);
     LOOM_CUDA_CHECK(cudaMemsetAsync(counter, 0, sizeof(unsigned), stream));
   }
-  soa_step<M, F, V><<<static_cast<int>(std::min<long long>(blocks, p.tiles)), block_threads, 0, stream>>>(
-      t, h.lattice, h.origin, h.lambda, h.g, h.z_offset, now, other, dt, p, column_order, columns, counter);
+  if (column_order) {
+    const int blocks = std::min(resident_blocks<M, F, V, true>(), p.tiles);
+    soa_step<M, F, V, true><<<blocks, block_threads, 0, stream>>>(t, h.lattice, h.origin, h.lambda, h.g, h.z_offset,
+                                                                   now, other, dt, p, columns, counter);
+  } else {
+    const int blocks = std::min(resident_blocks<M, F, V, false>(), p.tiles);
+    soa_step<M, F, V, false><<<blocks, block_threads, 0, stream>>>(t, h.lattice, h.origin, h.lambda, h.g, h.z_offset,
+                                                                    now, other, dt, p, columns, counter);
+  }
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
