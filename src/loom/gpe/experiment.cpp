@@ -492,6 +492,14 @@ int run_gpe(const io::Parameters& p) {
   j["backend"] = std::string(core::to_string(s.backend));
   j["kernel"] = std::string(to_string(s.kernel));
   if (s.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
+  if (s.backend == core::Backend::cuda && s.kernel == LeapfrogKernel::soa) {
+    const SoaTuning t = integrator.soa_tuning();
+    j["soa_launch"] = {{"band_rows", t.band_rows},
+                       {"vertices_per_thread", t.vertices_per_thread},
+                       {"row_tiles", t.row_tiles},
+                       {"ordered_tiles", t.ordered_tiles},
+                       {"column_layers", t.column_layers}};
+  }
   j["ranks"] = world.size();
   if (slab.distributed()) j["halo_transport"] = std::string(integrator.halo_transport());
   j["grid"] = std::string(dec::to_string(s.domain.grid));
