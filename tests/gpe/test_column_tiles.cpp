@@ -5,7 +5,10 @@
 
 #include <vector>
 
+#include "gpe/gpe_fixtures.hpp"
 #include "loom/gpe/column_tiles.hpp"
+#include "loom/gpe/integrator.hpp"
+#include "loom/gpe/soa_stencil.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -44,6 +47,64 @@ TEST(ColumnTiles, EveryVertexOfTheLayersExactlyOnce) {
       const bool inside = i / per_layer >= c.first && i / per_layer < c.first + c.layers;
       ASSERT_EQ(hits[static_cast<std::size_t>(i)], inside ? 1 : 0) << "vertex " << i << ", case m_s " << c.cells;
     }
+  }
+}
+
+// The column path of the CUDA soa kernel emulated on the host: every column's tiles, each vertex through row_vertex
+// and soa_apply as the kernel does, update psi(n-1) into psi(n+1); the result equals the CPU integrator's step on
+// every grid, on a whole lattice and on a range of layers (a slab's interior).
+TEST(ColumnTiles, EmulatedColumnStepEqualsTheCpuStep) {
+  for (dec::GridType grid : dec::all_grid_types()) {
+    const auto domain = make_lattice_domain(grid, 0.7, 4, 5, 6);
+    const Index n = domain.dof();
+    std::vector<Complex> now(static_cast<std::size_t>(n)), before(now.size());
+    for (Index i = 0; i < n; ++i) {
+      now[std::size_t(i)] = {std::sin(0.3 * double(i)) + 0.2, std::cos(0.7 * double(i))};
+      before[std::size_t(i)] = {std::cos(0.11 * double(i)), 0.5 * std::sin(0.05 * double(i))};
+    }
+    const double dt = 1e-3;
+    // The reference: the plain CPU step.
+    LeapfrogIntegrator cpu(core::Backend::cpu, domain, 0.8, 40.0);
+    cpu.set_kernel(LeapfrogKernel::plain);
+    cpu.set_state(core::Array<Complex>::from(std::span<const Complex>(before)),
+                  core::Array<Complex>::from(std::span<const Complex>(now)), 0, dt, 0);
+    cpu.step(1);
+    const auto expected = cpu.current().host();  // psi(n+1)
+    const Hamiltonian h = domain.hamiltonian(core::Where::host, 0.8, 40.0);
+    const SoaStencil soa(domain.stencil, domain.lattice);
+    const SoaStencilView t = soa.view(core::Where::host);
+    const int cells = domain.lattice.cells;
+    struct Range {
+      int first, count;
+    };
+    for (const Range layers : {Range{0, domain.lattice.nz}, Range{2, 3}})
+      for (const int column_layers : {1, 4})
+        for (const int band_rows : {2, 16}) {
+          const ColumnTiles columns{cells * domain.lattice.nx, domain.lattice.ny, layers.first, layers.count,
+                                    band_rows,                 std::min(column_layers, layers.count), 64};
+          std::vector<Complex> other = before;
+          for (long long column = 0; column < columns.columns(); ++column)
+            for (int k = 0; k < columns.tiles_per_column(); ++k) {
+              const auto tile = columns.tile(column, k);
+              if (!tile.active) continue;
+              for (int v = tile.begin; v < tile.end; ++v) {
+                const RowVertex at = row_vertex(tile, v, cells, domain.lattice.nx, domain.lattice.ny);
+                const Complex m_psi = soa_apply<0>(t, domain.lattice, domain.origin, 0.8, 40.0, now.data(), at.index,
+                                                   at.cell, at.structure, h.z_offset);
+                other[std::size_t(at.index)] -= (2 * dt) * core::times_i(m_psi);
+              }
+            }
+          const Index per_layer = n / domain.lattice.nz;
+          double worst = 0;
+          for (Index i = 0; i < n; ++i) {
+            const Index layer = i / per_layer;
+            const bool updated = layer >= layers.first && layer < layers.first + layers.count;
+            const Complex want = updated ? expected[std::size_t(i)] : before[std::size_t(i)];
+            worst = std::max(worst, core::abs(other[std::size_t(i)] - want) / (1 + core::abs(want)));
+          }
+          EXPECT_LT(worst, 1e-13) << dec::to_string(grid) << " layers " << layers.first << "+" << layers.count
+                                  << ", columns of " << column_layers << ", bands of " << band_rows;
+        }
   }
 }
 

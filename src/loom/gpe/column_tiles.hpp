@@ -8,6 +8,7 @@
 #pragma once
 
 #include "loom/core/host_device.hpp"
+#include "loom/dec/structure_lattice.hpp"
 
 namespace loom::gpe {
 
@@ -50,5 +51,17 @@ struct ColumnTiles {
     return t;
   }
 };
+
+// Vertex v of a column tile's row (tile.begin <= v < tile.end): its flat index, local cell and structure, for a
+// lattice of `cells` vertices per structure (the kernel's M) and nx by ny structures per layer.
+struct RowVertex {
+  Index index;
+  int cell;
+  dec::StructureInstance structure;
+};
+LOOM_HOST_DEVICE inline RowVertex row_vertex(const ColumnTiles::Tile& tile, int v, int cells, int nx, int ny) {
+  const int sx = v / cells;
+  return {(Index(tile.sz) * ny + tile.sy) * (Index(cells) * nx) + v, v - sx * cells, {sx, tile.sy, tile.sz}};
+}
 
 }  // namespace loom::gpe

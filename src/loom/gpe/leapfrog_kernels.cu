@@ -195,7 +195,6 @@ template <int M, int F, int V>
 __device__ inline void soa_row_tile(const SoaStencilView& s, const dec::StructureLattice& lattice, dec::Vec3 origin,
                                     double lambda, double g, int z_offset, const Complex* __restrict__ now,
                                     Complex* __restrict__ other, double dt, const ColumnTiles::Tile& tile) {
-  const Index row_start = (Index(tile.sz) * lattice.ny + tile.sy) * (Index(M) * lattice.nx);
   Index index[V];
   Complex m_psi[V], previous[V];
   bool active[V];
@@ -204,10 +203,10 @@ __device__ inline void soa_row_tile(const SoaStencilView& s, const dec::Structur
     const int v = tile.begin + k * block_threads + threadIdx.x;
     active[k] = v < tile.end;
     if (!active[k]) continue;
-    const int sx = v / M, c = v - sx * M;
-    index[k] = row_start + v;
+    const RowVertex at = row_vertex(tile, v, M, lattice.nx, lattice.ny);
+    index[k] = at.index;
     previous[k] = other[index[k]];
-    m_psi[k] = soa_apply<F>(s, lattice, origin, lambda, g, now, index[k], c, {sx, tile.sy, tile.sz}, z_offset);
+    m_psi[k] = soa_apply<F>(s, lattice, origin, lambda, g, now, at.index, at.cell, at.structure, z_offset);
   }
 #pragma unroll
   for (int k = 0; k < V; ++k)
