@@ -80,8 +80,13 @@ TEST(ColumnTiles, EmulatedColumnStepEqualsTheCpuStep) {
     for (const Range layers : {Range{0, domain.lattice.nz}, Range{2, 3}})
       for (const int column_layers : {1, 4})
         for (const int band_rows : {2, 16}) {
-          const ColumnTiles columns{cells * domain.lattice.nx, domain.lattice.ny, layers.first, layers.count,
-                                    band_rows,                 std::min(column_layers, layers.count), 64};
+          const ColumnTiles columns{cells * domain.lattice.nx,
+                                    domain.lattice.ny,
+                                    layers.first,
+                                    layers.count,
+                                    band_rows,
+                                    std::min(column_layers, layers.count),
+                                    64};
           std::vector<Complex> other = before;
           for (long long column = 0; column < columns.columns(); ++column)
             for (int k = 0; k < columns.tiles_per_column(); ++k) {
