@@ -43,6 +43,44 @@ int parse_count(const std::string& text) {
   return (*end == '\0' && !text.empty() && v >= 0 && v <= 1 << 20) ? static_cast<int>(v) : -1;
 }
 
+// One list of the soa launch choices: every item "auto" or accepted by `valid`, at least one item.
+std::vector<std::string> soa_choice_list(const io::Parameters& p, const std::string& key,
+                                         bool (*valid)(const std::string&), const std::string& allowed) {
+  const auto items = split_list(p.get_string(key));
+  const bool ok = !items.empty() && std::all_of(items.begin(), items.end(),
+                                                [&](const std::string& item) { return item == "auto" || valid(item); });
+  if (!ok)
+    throw UsageError(io::invalid_value_message(key, p.value(key), "auto or a comma-separated list of " + allowed));
+  return items;
+}
+
+// The soa launch choices timed on the GPU: every combination of the lists; a combination with "auto" in any list
+// is the grid's default_soa_tuning (nullopt).
+std::vector<std::optional<gpe::SoaTuning>> parse_soa_tunings(const io::Parameters& p) {
+  const auto bands = soa_choice_list(
+      p, "soa_band_rows", [](const std::string& v) { return parse_count(v) >= 0; }, "integers >= 0");
+  const auto vertices = soa_choice_list(
+      p, "soa_vertices", [](const std::string& v) { return v == "1" || v == "2"; }, "1 and 2");
+  const auto tiles = soa_choice_list(
+      p, "soa_tiles", [](const std::string& v) { return v == "chunk" || v == "row"; }, "chunk and row");
+  const auto orders = soa_choice_list(
+      p, "soa_order", [](const std::string& v) { return v == "stride" || v == "counter"; }, "stride and counter");
+  const auto columns = soa_choice_list(
+      p, "soa_columns", [](const std::string& v) { return parse_count(v) >= 0; }, "integers >= 0");
+  std::vector<std::optional<gpe::SoaTuning>> out;
+  for (const auto& b : bands)
+    for (const auto& v : vertices)
+      for (const auto& t : tiles)
+        for (const auto& o : orders)
+          for (const auto& c : columns)
+            if (b == "auto" || v == "auto" || t == "auto" || o == "auto" || c == "auto")
+              out.emplace_back(std::nullopt);
+            else
+              out.emplace_back(
+                  gpe::SoaTuning{parse_count(b), parse_count(v), t == "row", o == "counter", parse_count(c)});
+  return out;
+}
+
 std::array<int, 3> parse_structures(const io::Parameters& p, const std::string& key) {
   const auto items = split_list(p.get_string(key));
   std::array<int, 3> n{};
@@ -85,11 +123,15 @@ nlohmann::json scaling_json(const std::vector<gpe::ScalingPoint>& points, bool w
     // Strong: T_1 / T_N on the same problem (eq. 16); weak: the work rate relative to one rank (eq. 17).
     const double speedup = weak ? r.dof_updates_per_second() / one.dof_updates_per_second()
                                 : one.seconds_per_step() / r.seconds_per_step();
-    rows.push_back({{"ranks", r.ranks}, {"structures", r.structures}, {"dof", r.dof},
-                    {"steps_per_run", r.steps_per_run}, {"seconds_per_step", r.seconds_per_step()},
+    rows.push_back({{"ranks", r.ranks},
+                    {"structures", r.structures},
+                    {"dof", r.dof},
+                    {"steps_per_run", r.steps_per_run},
+                    {"seconds_per_step", r.seconds_per_step()},
                     {"seconds_per_step_min", r.time.min / double(r.steps_per_run)},
                     {"seconds_per_step_max", r.time.max / double(r.steps_per_run)},
-                    {"dof_updates_per_s", r.dof_updates_per_second()}, {"speedup", speedup},
+                    {"dof_updates_per_s", r.dof_updates_per_second()},
+                    {"speedup", speedup},
                     {"efficiency", speedup / r.ranks * one.ranks}});
   }
   return rows;
@@ -191,8 +233,10 @@ int run_bench_gpe(const io::Parameters& p) {
 
 int run_single_rank_table(const io::Parameters& p) {
   std::vector<core::Backend> backends;
-  if (p.get_string("backend") == "all") backends = core::available_backends();
-  else backends = {core::parse_backend(p.get_string("backend"), "backend")};
+  if (p.get_string("backend") == "all")
+    backends = core::available_backends();
+  else
+    backends = {core::parse_backend(p.get_string("backend"), "backend")};
   std::vector<dec::GridType> grids;
   for (const auto& g : split_list(p.get_string("grids"))) grids.push_back(dec::parse_grid_type(g, "grids"));
   std::vector<double> dofs;
@@ -203,49 +247,7 @@ int run_single_rank_table(const io::Parameters& p) {
       throw UsageError(io::invalid_value_message("dof", p.value("dof"), "a comma-separated list of DOF counts >= 1"));
     dofs.push_back(v);
   }
-  // soa launch choices on the GPU; "auto" in either list: the grid's default_soa_tuning.
-  std::vector<std::optional<gpe::SoaTuning>> soa_tunings;
-  const auto band_list = split_list(p.get_string("soa_band_rows")),
-             vertex_list = split_list(p.get_string("soa_vertices"));
-  if (band_list.empty() || vertex_list.empty() || split_list(p.get_string("soa_tiles")).empty() ||
-      split_list(p.get_string("soa_order")).empty() || split_list(p.get_string("soa_columns")).empty())
-    throw UsageError(io::invalid_value_message(band_list.empty() ? "soa_band_rows" : "soa_vertices",
-                                               p.value(band_list.empty() ? "soa_band_rows" : "soa_vertices"),
-                                               "auto or a comma-separated list"));
-  // Each item checked on its own: "auto" in one list does not excuse a bad value in the other.
-  for (const auto& rows : band_list)
-    if (rows != "auto" && parse_count(rows) < 0)
-      throw UsageError(io::invalid_value_message("soa_band_rows", p.value("soa_band_rows"),
-                                                 "auto or a comma-separated list of integers >= 0"));
-  for (const auto& vertices : vertex_list)
-    if (vertices != "auto" && vertices != "1" && vertices != "2")
-      throw UsageError(io::invalid_value_message("soa_vertices", p.value("soa_vertices"),
-                                                 "auto or a comma-separated list of 1 and 2"));
-  const auto tile_list = split_list(p.get_string("soa_tiles"));
-  for (const auto& tiles : tile_list)
-    if (tiles != "auto" && tiles != "chunk" && tiles != "row")
-      throw UsageError(io::invalid_value_message("soa_tiles", p.value("soa_tiles"),
-                                                 "auto or a comma-separated list of chunk and row"));
-  const auto order_list = split_list(p.get_string("soa_order"));
-  for (const auto& order : order_list)
-    if (order != "auto" && order != "stride" && order != "counter")
-      throw UsageError(io::invalid_value_message("soa_order", p.value("soa_order"),
-                                                 "auto or a comma-separated list of stride and counter"));
-  const auto column_list = split_list(p.get_string("soa_columns"));
-  for (const auto& layers : column_list)
-    if (layers != "auto" && parse_count(layers) < 0)
-      throw UsageError(io::invalid_value_message("soa_columns", p.value("soa_columns"),
-                                                 "auto or a comma-separated list of integers >= 0"));
-  for (const auto& rows : band_list)
-    for (const auto& vertices : vertex_list)
-      for (const auto& tiles : tile_list)
-        for (const auto& order : order_list)
-          for (const auto& layers : column_list)
-            if (rows == "auto" || vertices == "auto" || tiles == "auto" || order == "auto" || layers == "auto")
-              soa_tunings.emplace_back(std::nullopt);
-            else
-              soa_tunings.emplace_back(gpe::SoaTuning{parse_count(rows), parse_count(vertices), tiles == "row",
-                                                      order == "counter", parse_count(layers)});
+  const std::vector<std::optional<gpe::SoaTuning>> soa_tunings = parse_soa_tunings(p);
   const double cpu_max = p.get_real("cpu_max_dof");
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
@@ -276,7 +278,8 @@ int run_single_rank_table(const io::Parameters& p) {
           const Index dof = Index(m_s) * n * n * n;
           if (b == core::Backend::cpu && double(dof) > cpu_max) continue;
           const bool tuned_soa = kernel == gpe::LeapfrogKernel::soa && b == core::Backend::cuda;
-          for (const auto& tuning : tuned_soa ? soa_tunings : std::vector<std::optional<gpe::SoaTuning>>{std::nullopt}) {
+          for (const auto& tuning :
+               tuned_soa ? soa_tunings : std::vector<std::optional<gpe::SoaTuning>>{std::nullopt}) {
             const auto r = gpe::benchmark_leapfrog(b, g, n, kernel, warmup, repeats, 0.2, tuning);
             const double copy = perf::copy_bandwidth(ceilings, b).value_or(0);
             const double fraction = copy > 0 ? r.bandwidth() / copy : 0;
@@ -326,37 +329,47 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("dof", "2e6", "comma-separated target DOF counts (n^3 structures, n rounded)");
   p.add("cpu_max_dof", 3e8, "largest problem run on the CPU backend").greater_than(0);
   p.add("kernels", "all", "leapfrog implementations to time: all, or a list of plain, tuned, shared, soa");
-  p.add("soa_band_rows", "auto", "soa kernel on the GPU: heights of the bands of rows its tiles sweep, a list "
-                                 "(0: whole slices; auto: the grid's default); each is timed");
-  p.add("soa_tiles", "auto", "soa kernel on the GPU: tiles of consecutive vertices of a chunk (chunk) or of one row "
-                             "(row), a list (auto: the grid's default); each is timed");
-  p.add("soa_order", "auto", "soa kernel on the GPU: how blocks take tiles, by a grid stride (stride) or in order "
-                             "from an atomic counter (counter), a list (auto: the grid's default); each is timed");
-  p.add("soa_columns", "auto", "soa kernel on the GPU: column order, a block updating a row segment's band of rows "
-                               "over this many layers (0: off), a list (auto: the grid's default); each is timed");
-  p.add("soa_vertices", "auto", "soa kernel on the GPU: vertices per thread, a list of 1 and 2 (auto: the grid's "
-                                "default); each is timed");
+  p.add("soa_band_rows", "auto",
+        "soa kernel on the GPU: heights of the bands of rows its tiles sweep, a list "
+        "(0: whole slices; auto: the grid's default); each is timed");
+  p.add("soa_tiles", "auto",
+        "soa kernel on the GPU: tiles of consecutive vertices of a chunk (chunk) or of one row "
+        "(row), a list (auto: the grid's default); each is timed");
+  p.add("soa_order", "auto",
+        "soa kernel on the GPU: how blocks take tiles, by a grid stride (stride) or in order "
+        "from an atomic counter (counter), a list (auto: the grid's default); each is timed");
+  p.add("soa_columns", "auto",
+        "soa kernel on the GPU: column order, a block updating a row segment's band of rows "
+        "over this many layers (0: off), a list (auto: the grid's default); each is timed");
+  p.add("soa_vertices", "auto",
+        "soa kernel on the GPU: vertices per thread, a list of 1 and 2 (auto: the grid's "
+        "default); each is timed");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");
-  p.add("scaling", "auto", "strong and/or weak scaling over the ranks of an MPI job (mpiexec -n N loom bench gpe); "
-                           "auto: both under mpiexec with N > 1, else none (the one-rank table of kernels and sizes)")
+  p.add("scaling", "auto",
+        "strong and/or weak scaling over the ranks of an MPI job (mpiexec -n N loom bench gpe); "
+        "auto: both under mpiexec with N > 1, else none (the one-rank table of kernels and sizes)")
       .one_of({"auto", "none", "strong", "weak", "both"});
   p.add("scaling_grid", "bcc", "grid of the scaling runs");
-  p.add("strong_structures", "87,87,302", "nx,ny,nz structures of the strong-scaling problem (the paper's BCC: "
-                                          "87 x 87 x 302 x 12 DOF)");
+  p.add("strong_structures", "87,87,302",
+        "nx,ny,nz structures of the strong-scaling problem (the paper's BCC: "
+        "87 x 87 x 302 x 12 DOF)");
   p.add("weak_structures", "87,87,302", "nx,ny,nz structures of the weak-scaling problem on one rank");
-  p.add("weak_growth", "xyz", "how the weak-scaling problem grows with N ranks: xyz (each count times N^(1/3), as "
-                              "the paper) or z (nz times N: the same slab on every rank)")
+  p.add("weak_growth", "xyz",
+        "how the weak-scaling problem grows with N ranks: xyz (each count times N^(1/3), as "
+        "the paper) or z (nz times N: the same slab on every rank)")
       .one_of({"xyz", "z"});
-  p.add("ranks", "all", "rank counts timed in the scaling runs: all (1..N) or a list such as 2,4,8 (1, the "
-                        "reference of the speedups, is always timed)");
+  p.add("ranks", "all",
+        "rank counts timed in the scaling runs: all (1..N) or a list such as 2,4,8 (1, the "
+        "reference of the speedups, is always timed)");
   p.add("scaling_kernel", "auto", "leapfrog kernel of the scaling runs (auto: the fastest measured)")
       .one_of({"auto", "plain", "tuned", "shared", "soa"});
   p.add("halo_transport", "auto", "how GPU halos travel: auto, staged (pinned host buffers), cuda_aware")
       .one_of({"auto", "staged", "cuda_aware"});
-  out.push_back({std::make_unique<io::ParameterCommand>(bench, "gpe", "The DEC-GPE leapfrog step: DOF updates/s and "
-                                                                      "bandwidth against the copy ceiling",
+  out.push_back({std::make_unique<io::ParameterCommand>(bench, "gpe",
+                                                        "The DEC-GPE leapfrog step: DOF updates/s and "
+                                                        "bandwidth against the copy ceiling",
                                                         std::move(p), false),
                  run_bench_gpe});
 }
