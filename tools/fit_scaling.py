@@ -3,13 +3,12 @@
 --json FILE): Amdahl's law S_t(N) = 1 / ((1 - p_t) + p_t / N) (eq. 16) to the strong-scaling speedups T_1 / T_N, and
 Gustafson's law S_w(N) = 1 - p_w + N p_w (eq. 17) to the weak-scaling speedups (W_N / T_N) / (W_1 / T_1), both by
 least squares in S. Prints p_t, the limit 1 / (1 - p_t) and p_w per file, and plots measured and fitted speedups
-(matplotlib, when present).
+(matplotlib, when present). Plain Python otherwise: no numpy needed (the GPU machine's image has none).
 Usage: fit_scaling.py RESULTS.json [MORE.json ...] [--plot fig9.png] [--json fits.json]"""
 import argparse
 import json
+import math
 import sys
-
-import numpy as np
 
 
 def amdahl(n, p):
@@ -23,13 +22,11 @@ def gustafson(n, p):
 def fit_amdahl(n, s):
     """p in [0, 1] minimising sum (S_i - S_t(N_i; p))^2: golden-section search (the residual is unimodal in p
     for speedups measured from one rank)."""
-    n, s = np.asarray(n, float), np.asarray(s, float)
-
     def cost(p):
-        return float(np.sum((s - amdahl(n, p)) ** 2))
+        return sum((si - amdahl(ni, p)) ** 2 for ni, si in zip(n, s))
 
     lo, hi = 0.0, 1.0
-    ratio = (np.sqrt(5.0) - 1.0) / 2.0
+    ratio = (math.sqrt(5.0) - 1.0) / 2.0
     a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
     for _ in range(200):
         if cost(a) < cost(b):
@@ -42,13 +39,14 @@ def fit_amdahl(n, s):
 
 def fit_gustafson(n, s):
     """Linear least squares of S - 1 = p (N - 1)."""
-    x, y = np.asarray(n, float) - 1.0, np.asarray(s, float) - 1.0
-    return float(np.dot(x, y) / np.dot(x, x)) if np.dot(x, x) > 0 else 0.0
+    xx = sum((ni - 1.0) ** 2 for ni in n)
+    xy = sum((ni - 1.0) * (si - 1.0) for ni, si in zip(n, s))
+    return xy / xx if xx > 0 else 0.0
 
 
 def speedups(points):
-    n = np.array([p["ranks"] for p in points], float)
-    s = np.array([p["speedup"] for p in points], float)
+    n = [float(p["ranks"]) for p in points]
+    s = [float(p["speedup"]) for p in points]
     return n, s
 
 
@@ -64,12 +62,12 @@ def analyse(path):
     if "strong" in results and len(results["strong"]["points"]) > 1:
         n, s = speedups(results["strong"]["points"])
         p = fit_amdahl(n, s)
-        out["strong"] = {"ranks": n.tolist(), "speedup": s.tolist(), "p_t": p,
+        out["strong"] = {"ranks": n, "speedup": s, "p_t": p,
                          "max_speedup": (1.0 / (1.0 - p)) if p < 1 else float("inf"),
                          "structures": results["strong"]["points"][0]["structures"]}
     if "weak" in results and len(results["weak"]["points"]) > 1:
         n, s = speedups(results["weak"]["points"])
-        out["weak"] = {"ranks": n.tolist(), "speedup": s.tolist(), "p_w": fit_gustafson(n, s),
+        out["weak"] = {"ranks": n, "speedup": s, "p_w": fit_gustafson(n, s),
                        "growth": results["weak"].get("growth", "?")}
     if "strong" not in out and "weak" not in out:
         sys.exit(f"{path}: no strong or weak scaling with more than one rank count (run loom bench gpe under mpiexec)")
@@ -108,11 +106,11 @@ def plot(fits, path):
         for axis, key, law, name in ((a, "strong", amdahl, "p_t"), (b, "weak", gustafson, "p_w")):
             if key not in f:
                 continue
-            n, s, p = np.array(f[key]["ranks"]), np.array(f[key]["speedup"]), f[key][name]
-            top = max(top, n.max())
-            grid = np.linspace(1, n.max(), 200)
+            n, s, p = f[key]["ranks"], f[key]["speedup"], f[key][name]
+            top = max(top, max(n))
+            grid = [1 + (max(n) - 1) * k / 199 for k in range(200)]
             axis.plot(n, s, "o", color=colour, label=f"{f['label']}")
-            axis.plot(grid, law(grid, p), "-", color=colour, label=f"fit, ${name[0]}_{name[2]}$ = {p:.2f}")
+            axis.plot(grid, [law(g, p) for g in grid], "-", color=colour, label=f"fit, ${name[0]}_{name[2]}$ = {p:.2f}")
     for axis, title in ((a, "(a) strong scaling, Amdahl's law (eq. 16)"),
                         (b, "(b) weak scaling, Gustafson's law (eq. 17)")):
         axis.plot([1, top], [1, top], ":", color="grey", label="ideal")
