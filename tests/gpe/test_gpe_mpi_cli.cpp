@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "apps/run_loom.hpp"
+#include "gpe/relative_difference.hpp"
 #include "loom/gpe/checkpoint.hpp"
 #include "loom/io/hdf5_file.hpp"
 
@@ -66,26 +67,6 @@ double csv_difference(const std::filesystem::path& a, const std::filesystem::pat
   return worst;
 }
 
-double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  if (a.size() != b.size() || a.empty()) return 1;
-  double diff = 0, scale = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  return diff / scale;
-}
-
-double max_difference(const std::vector<core::Complex>& a, const std::vector<core::Complex>& b) {
-  if (a.size() != b.size() || a.empty()) return 1;
-  double diff = 0, scale = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, core::abs(a[i] - b[i]));
-    scale = std::max(scale, core::abs(b[i]));
-  }
-  return diff / scale;
-}
-
 TEST(GpeMpiCli, OutputsOnSeveralRanksEqualOneRank) {
   TempDir dir;
   const auto one = dir / "one";
@@ -107,15 +88,15 @@ TEST(GpeMpiCli, OutputsOnSeveralRanksEqualOneRank) {
     for (const char* f : {"psi_0000.h5", "psi_0002.h5", "psi_0003.h5"}) {
       const io::Hdf5Reader a(many / f), b(one / f);
       for (const char* field : {"points", "fields/re", "fields/im", "fields/density"})
-        EXPECT_LT(max_difference(a.read_double(field), b.read_double(field)), tolerance)
+        EXPECT_LT(max_relative_difference(a.read_double(field), b.read_double(field)), tolerance)
             << f << " " << field << ", " << what;
     }
     const auto ca = gpe::read_checkpoint(many / "checkpoint.h5"), cb = gpe::read_checkpoint(one / "checkpoint.h5");
     EXPECT_EQ(ca.step, cb.step);
     EXPECT_EQ(ca.time, cb.time);
-    EXPECT_LT(max_difference(ca.current, cb.current), tolerance) << what;
-    EXPECT_LT(max_difference(ca.previous, cb.previous), tolerance) << what;
-    EXPECT_LT(max_difference(ca.reference, cb.reference), tolerance) << what;
+    EXPECT_LT(max_relative_difference(ca.current, cb.current), tolerance) << what;
+    EXPECT_LT(max_relative_difference(ca.previous, cb.previous), tolerance) << what;
+    EXPECT_LT(max_relative_difference(ca.reference, cb.reference), tolerance) << what;
     const auto sa = nlohmann::json::parse(slurp(many / "summary.json")),
                sb = nlohmann::json::parse(slurp(one / "summary.json"));
     EXPECT_EQ(sa["ranks"], ranks);
@@ -152,8 +133,8 @@ TEST(GpeMpiCli, CheckpointsContinueOnAnotherNumberOfRanks) {
     const auto c = gpe::read_checkpoint(second / "checkpoint.h5");
     EXPECT_EQ(c.step, reference.step) << tag;
     EXPECT_EQ(c.time, reference.time) << tag;
-    EXPECT_LT(max_difference(c.current, reference.current), tolerance) << tag;
-    EXPECT_LT(max_difference(c.previous, reference.previous), tolerance) << tag;
+    EXPECT_LT(max_relative_difference(c.current, reference.current), tolerance) << tag;
+    EXPECT_LT(max_relative_difference(c.previous, reference.previous), tolerance) << tag;
   }
 }
 

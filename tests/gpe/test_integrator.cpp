@@ -7,6 +7,7 @@
 
 #include "backends.hpp"
 #include "gpe/gpe_fixtures.hpp"
+#include "gpe/relative_difference.hpp"
 #include "loom/core/parallel_for.hpp"
 #include "loom/gpe/ground_state.hpp"
 
@@ -20,17 +21,6 @@ class Integrator : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override { loom::test::skip_unless_available(GetParam()); }
 };
-
-// The largest |psi_a - psi_b| relative to max |psi_b|.
-double max_difference(const core::Array<Complex>& a, const core::Array<Complex>& b) {
-  const auto ha = a.host(), hb = b.host();
-  double d = 0, m = 0;
-  for (std::size_t i = 0; i < ha.size(); ++i) {
-    d = std::max(d, core::abs(ha[i] - hb[i]));
-    m = std::max(m, core::abs(hb[i]));
-  }
-  return d / m;
-}
 
 // Runs the stationary state of `p` for time t with step dt (exact start), returns psi(t).
 core::Array<Complex> evolve(Backend b, test::Problem& p, double dt, double t) {
@@ -57,10 +47,11 @@ TEST_P(Integrator, NormAndEnergyAreConservedToSecondOrderInTime) {
     for (std::int64_t s = 0; s < steps; s += every) {
       it.step(every);
       const Observables o = measure(b, h, it.current().read(core::where(b)));
-      drift[level] = std::max({drift[level], std::abs(o.norm / start.norm - 1), std::abs(o.energy() / start.energy() - 1)});
+      drift[level] =
+          std::max({drift[level], std::abs(o.norm / start.norm - 1), std::abs(o.energy() / start.energy() - 1)});
     }
   }
-  EXPECT_LT(drift[0], 1e-4);  // a bounded oscillation, no secular growth, at 0.8 of the stability bound
+  EXPECT_LT(drift[0], 1e-4);            // a bounded oscillation, no secular growth, at 0.8 of the stability bound
   EXPECT_GT(drift[0] / drift[1], 3.0);  // O(dt^2): halving dt divides it by about 4
   EXPECT_LT(drift[0] / drift[1], 5.5);
 }
@@ -79,7 +70,8 @@ TEST_P(Integrator, SecondOrderInTime) {
     it.step(std::llround(t / (dt / (1 << level))));
     result[level] = it.current().clone();
   }
-  const double e01 = max_difference(result[0], result[1]), e12 = max_difference(result[1], result[2]);
+  const double e01 = loom::test::max_relative_difference(result[0], result[1]),
+               e12 = loom::test::max_relative_difference(result[1], result[2]);
   const double order = std::log2(e01 / e12);
   EXPECT_NEAR(order, 2.0, 0.15) << e01 << " " << e12;
 }
@@ -103,7 +95,8 @@ TEST_P(Integrator, SecondOrderInSpace) {
       const double rms = std::sqrt(
           core::parallel_sum(b, p.domain.dof(), [=] LOOM_HOST_DEVICE(Index i) { return core::norm2(ps[i]); }) /
           double(p.domain.dof()));
-      error[level] = rms_difference(b, p.domain.dof(), psi.read(core::where(b)), ps, core::polar(1.0, -1.5 * steps_t)) / rms;
+      error[level] =
+          rms_difference(b, p.domain.dof(), psi.read(core::where(b)), ps, core::polar(1.0, -1.5 * steps_t)) / rms;
     }
     const double order1 = std::log(error[0] / error[1]) / std::log(1.5);
     const double order2 = std::log(error[1] / error[2]) / std::log(1.5);
@@ -141,8 +134,10 @@ TEST_P(Integrator, StabilityBoundOfEquation11) {
     it.start_from(p.psi0.clone(), 0, factor * bound);
     it.step(3000);
     const double norm = measure(b, h, it.current().read(core::where(b))).norm;
-    if (factor < 1) EXPECT_NEAR(norm, 1.0, 1e-3);
-    else EXPECT_FALSE(std::abs(norm - 1) < 1e-3) << "no instability above the bound: " << norm;
+    if (factor < 1)
+      EXPECT_NEAR(norm, 1.0, 1e-3);
+    else
+      EXPECT_FALSE(std::abs(norm - 1) < 1e-3) << "no instability above the bound: " << norm;
   }
 }
 
@@ -158,7 +153,7 @@ TEST_P(Integrator, RungeKuttaStarterMatchesTheExactPhase) {
   LeapfrogIntegrator it(b, p.domain, 1.0, 0.0);
   it.start_from(p.psi0.clone(), 0, dt);
   const auto exact = test::rotated(p.psi0, relaxed.mu * dt);
-  EXPECT_LT(max_difference(it.previous(), exact), 1e-11);  // local error O((mu dt)^5)
+  EXPECT_LT(loom::test::max_relative_difference(it.previous(), exact), 1e-11);  // local error O((mu dt)^5)
 }
 
 // Every kernel of the backend computes the plain kernel's steps (to rounding) on every grid, boundaries included.
@@ -177,8 +172,8 @@ TEST_P(Integrator, EveryKernelMatchesThePlainOneOnEveryGrid) {
       it.set_kernel(kernel);
       it.start_from(start.clone(), 0, 1e-3);
       it.step(50);
-      EXPECT_LT(max_difference(it.current(), reference.current()), 1e-13) << dec::to_string(grid) << " "
-                                                                          << to_string(kernel);
+      EXPECT_LT(loom::test::max_relative_difference(it.current(), reference.current()), 1e-13)
+          << dec::to_string(grid) << " " << to_string(kernel);
     }
   }
 }

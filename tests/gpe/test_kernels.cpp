@@ -3,20 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "gpe/gpe_fixtures.hpp"
+#include "gpe/relative_difference.hpp"
 #include "loom/dec/crystal.hpp"
 
 namespace loom::gpe {
 namespace {
-
-double max_relative_difference(const core::Array<Complex>& a, const core::Array<Complex>& b) {
-  const auto ha = a.host(), hb = b.host();
-  double d = 0, m = 0;
-  for (std::size_t i = 0; i < ha.size(); ++i) {
-    d = std::max(d, core::abs(ha[i] - hb[i]));
-    m = std::max(m, core::abs(hb[i]));
-  }
-  return d / m;
-}
 
 TEST(LeapfrogKernels, EveryKernelAgreesWithTheCpuAfter1000Steps) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
@@ -34,7 +25,7 @@ TEST(LeapfrogKernels, EveryKernelAgreesWithTheCpuAfter1000Steps) {
       gpu.set_kernel(kernel);
       gpu.start_from(start.clone(), 0, dt);
       gpu.step(1000);
-      EXPECT_LT(max_relative_difference(gpu.current(), cpu.current()), 1e-12)
+      EXPECT_LT(loom::test::max_relative_difference(gpu.current(), cpu.current()), 1e-12)
           << dec::to_string(grid) << " " << to_string(kernel) << " dof " << p.domain.dof();
     }
   }
@@ -85,7 +76,7 @@ TEST(LeapfrogKernels, ColumnOrderEqualsThePlainKernel) {
       for (int band_rows : {1, 4})
         for (int vertices : {1, 2})
           for (bool ordered : {false, true})
-            EXPECT_LT(max_relative_difference(
+            EXPECT_LT(loom::test::max_relative_difference(
                           soa_after_50_steps(r, {band_rows, vertices, true, ordered, column_layers}), r.after_50_steps),
                       1e-13)
                 << dec::to_string(grid) << " columns of " << column_layers << " layers, bands of " << band_rows
@@ -109,8 +100,8 @@ TEST(LeapfrogKernels, EverySoaTuningEqualsThePlainKernel) {
       for (int vertices : {1, 2})
         for (bool row_tiles : {false, true})
           for (bool ordered : {false, true})
-            EXPECT_LT(max_relative_difference(soa_after_50_steps(r, {band_rows, vertices, row_tiles, ordered}),
-                                              r.after_50_steps),
+            EXPECT_LT(loom::test::max_relative_difference(
+                          soa_after_50_steps(r, {band_rows, vertices, row_tiles, ordered}), r.after_50_steps),
                       1e-13)
                 << dec::to_string(grid) << " bands of " << band_rows << " rows, " << vertices << " vertices per thread"
                 << (row_tiles ? ", row tiles" : "") << (ordered ? ", tiles in order" : "");
@@ -131,7 +122,7 @@ TEST(LeapfrogKernels, ShortRunsAgree) {
       gpu.set_kernel(kernel);
       gpu.start_from(p.psi0.clone(), 0, 1e-3);
       gpu.step(20);
-      EXPECT_LT(max_relative_difference(gpu.current(), plain.current()), 1e-13) << to_string(kernel);
+      EXPECT_LT(loom::test::max_relative_difference(gpu.current(), plain.current()), 1e-13) << to_string(kernel);
     }
   }
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "gpe/relative_difference.hpp"
 #include "io/temp_dir.hpp"
 #include "loom/comm/communicator.hpp"
 #include "loom/comm/halo_exchange.hpp"
@@ -36,15 +37,7 @@ double gathered_difference(const SlabDomain& slab, const core::Array<Complex>& l
   std::vector<Complex> all(slab.comm().is_root() ? global.size() : 0);
   slab.gather(local, all);
   std::array<double, 1> d{0};
-  if (slab.comm().is_root()) {
-    const auto g = global.host();
-    double diff = 0, scale = 0;
-    for (std::size_t i = 0; i < g.size(); ++i) {
-      diff = std::max(diff, core::abs(all[i] - g[i]));
-      scale = std::max(scale, core::abs(g[i]));
-    }
-    d[0] = diff / scale;
-  }
+  if (slab.comm().is_root()) d[0] = loom::test::max_relative_difference(std::span<const Complex>(all), global.host());
   slab.comm().broadcast(d, 0);
   return d[0];
 }
