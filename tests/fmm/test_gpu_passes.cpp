@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "fmm/coefficient_difference.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/operators.hpp"
 
@@ -15,14 +16,7 @@ namespace {
 
 using C = Complex<double>;
 
-double relative_difference(const std::vector<C>& a, const std::vector<C>& b) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    num += norm2(Vec3d{a[i].re - b[i].re, a[i].im - b[i].im, 0});
-    den += norm2(Vec3d{b[i].re, b[i].im, 0});
-  }
-  return std::sqrt(num / den);
-}
+using test::relative_difference;
 
 std::vector<Vec3d> points(int count, double radius, std::uint64_t seed) {
   Random rng(seed);

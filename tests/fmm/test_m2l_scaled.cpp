@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "fmm/coefficient_difference.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/m2l_scaled.hpp"
 #include "loom/fmm/operators.hpp"
@@ -16,14 +17,7 @@ namespace {
 
 using C = Complex<double>;
 
-double relative_difference(const std::vector<C>& a, const std::vector<C>& b) {
-  double num = 0, den = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    num += norm2(Vec3d{a[i].re - b[i].re, a[i].im - b[i].im, 0});
-    den += norm2(Vec3d{b[i].re, b[i].im, 0});
-  }
-  return std::sqrt(num / den);
-}
+using test::relative_difference;
 
 // A source cluster of radius rho about the origin, a target cell of radius rho at distance rho / ratio * 2.
 void compare(int p, double rho, double ratio, std::uint64_t seed, double& err_double, double& err_float) {
