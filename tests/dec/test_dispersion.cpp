@@ -7,19 +7,13 @@
 #include <numbers>
 #include <random>
 
+#include "dec/every_grid.hpp"
 #include "loom/dec/dispersion.hpp"
 #include "loom/dec/equal_work.hpp"
 #include "loom/dec/replicable_structure.hpp"
 
 namespace loom::dec {
 namespace {
-
-class EveryGrid : public ::testing::TestWithParam<GridType> {};
-
-std::string grid_name(const ::testing::TestParamInfo<GridType>& info) { return std::string(to_string(info.param)); }
-
-INSTANTIATE_TEST_SUITE_P(Grids, EveryGrid, ::testing::ValuesIn(all_grid_types().begin(), all_grid_types().end()),
-                         grid_name);
 
 TEST(Dispersion, CubicMatchesTheSevenPointStencil) {
   const auto& s = replicable_structure(GridType::cubic);

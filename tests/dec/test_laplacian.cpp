@@ -11,19 +11,13 @@
 #include <numbers>
 #include <vector>
 
+#include "dec/every_grid.hpp"
 #include "loom/dec/laplacian.hpp"
 #include "loom/dec/replicable_structure.hpp"
 #include "loom/dec/stencil.hpp"
 
 namespace loom::dec {
 namespace {
-
-class EveryGrid : public ::testing::TestWithParam<GridType> {};
-
-std::string grid_name(const ::testing::TestParamInfo<GridType>& info) { return std::string(to_string(info.param)); }
-
-INSTANTIATE_TEST_SUITE_P(Grids, EveryGrid, ::testing::ValuesIn(all_grid_types().begin(), all_grid_types().end()),
-                         grid_name);
 
 // The middle structure of a 3 x 3 x 3 block (psi = 0 outside it): every neighbour of its cells is inside.
 struct Block {

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "dec/every_grid.hpp"
 #include "loom/dec/crystal.hpp"
 #include "loom/dec/periodic_delaunay.hpp"
 #include "loom/dec/replicable_structure.hpp"
@@ -19,13 +20,6 @@ namespace {
 Vec3 shift_of(const ReplicableStructure& s, const std::array<int, 3>& o) {
   return hadamard(Vec3{double(o[0]), double(o[1]), double(o[2])}, s.size);
 }
-
-class EveryGrid : public ::testing::TestWithParam<GridType> {};
-
-std::string grid_name(const ::testing::TestParamInfo<GridType>& info) { return std::string(to_string(info.param)); }
-
-INSTANTIATE_TEST_SUITE_P(Grids, EveryGrid, ::testing::ValuesIn(all_grid_types().begin(), all_grid_types().end()),
-                         grid_name);
 
 // Section 2 and the issue: m_s = 1, 12, 12, 46, 136, 80 (Z: 40 per hexagonal cell, two per structure); faces
 // per cell 6 (cube), 8 and 4 (FCC octahedra and tetrahedra), 4 (all tetrahedra otherwise).
