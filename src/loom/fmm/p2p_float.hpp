@@ -11,6 +11,7 @@
 //     for half an add per pair.
 #pragma once
 
+#include "loom/fmm/pair_kernels.hpp"
 #include "loom/fmm/real.hpp"
 
 namespace loom::fmm {
@@ -75,13 +76,7 @@ template <class Real, class Rsqrt>
 LOOM_HOST_DEVICE inline void laplace_pair_refined(Vec3<Real> r, Real q, Real& phi, Vec3<Real>& grad,
                                                   const Rsqrt& rsqrt) {
   const Real r2 = norm2(r);
-  const Real inv_r = r2 > Real(0) ? newton_rsqrt(r2, rsqrt(r2)) : Real(0);
-  const Real q_inv_r = q * inv_r;
-  const Real q_inv_r3 = q_inv_r * inv_r * inv_r;
-  phi += q_inv_r;
-  grad.x -= q_inv_r3 * r.x;
-  grad.y -= q_inv_r3 * r.y;
-  grad.z -= q_inv_r3 * r.z;
+  laplace_pair_with_inverse(r, q, r2 > Real(0) ? newton_rsqrt(r2, rsqrt(r2)) : Real(0), phi, grad);
 }
 
 struct DeviceRsqrt {

@@ -54,16 +54,21 @@ LOOM_HOST_DEVICE inline CutoffFactors<Real> gaussian_cutoff(Real rho) {
   return out;
 }
 
+// The Laplace pair given inv_r = 1/|r| (0 for r = 0), however it was computed.
 template <class Real>
-LOOM_HOST_DEVICE inline void laplace_pair(Vec3<Real> r, Real q, Real& phi, Vec3<Real>& grad) {
-  const Real r2 = norm2(r);
-  const Real inv_r = r2 > Real(0) ? rsqrt_of(r2) : Real(0);
+LOOM_HOST_DEVICE inline void laplace_pair_with_inverse(Vec3<Real> r, Real q, Real inv_r, Real& phi, Vec3<Real>& grad) {
   const Real q_inv_r = q * inv_r;
   const Real q_inv_r3 = q_inv_r * inv_r * inv_r;
   phi += q_inv_r;
   grad.x -= q_inv_r3 * r.x;
   grad.y -= q_inv_r3 * r.y;
   grad.z -= q_inv_r3 * r.z;
+}
+
+template <class Real>
+LOOM_HOST_DEVICE inline void laplace_pair(Vec3<Real> r, Real q, Real& phi, Vec3<Real>& grad) {
+  const Real r2 = norm2(r);
+  laplace_pair_with_inverse(r, q, r2 > Real(0) ? rsqrt_of(r2) : Real(0), phi, grad);
 }
 
 // Adds 4 pi times the regularised velocity and stretching at body i from body j.
