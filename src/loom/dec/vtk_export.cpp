@@ -38,11 +38,15 @@ void write_scalars(std::ostringstream& out, const std::string& name, const char*
   for (const auto& x : v) out << x << '\n';
 }
 
-std::string header(const ReplicableStructure& s, const char* what) {
-  std::ostringstream h;
-  h << "# vtk DataFile Version 3.0\nloom " << display_name(s.grid) << " replicable structure: " << what << " (scale "
-    << s.scale << ")\nASCII\nDATASET UNSTRUCTURED_GRID\n";
-  return h.str();
+// The header, points and cells of one unstructured grid, up to the CELL_DATA line; the caller adds the scalars.
+void write_grid(std::ostringstream& out, const ReplicableStructure& s, const char* what,
+                const std::vector<Vec3>& points, const std::vector<std::vector<int>>& cells, int type) {
+  out << "# vtk DataFile Version 3.0\nloom " << display_name(s.grid) << " replicable structure: " << what << " (scale "
+      << s.scale << ")\nASCII\nDATASET UNSTRUCTURED_GRID\n";
+  out.precision(17);  // the coordinates and scalars in full
+  write_points(out, points);
+  write_cells(out, cells, type);
+  out << "CELL_DATA " << cells.size() << '\n';
 }
 
 }  // namespace
@@ -72,11 +76,7 @@ VtkFiles write_structure_vtk(const std::filesystem::path& stem, const Replicable
       }
     }
     std::ostringstream out;
-    out.precision(17);
-    out << header(structure, "primal 3-cells as boundary polygons");
-    write_points(out, points);
-    write_cells(out, polygons, vtk_polygon);
-    out << "CELL_DATA " << polygons.size() << '\n';
+    write_grid(out, structure, "primal 3-cells as boundary polygons", points, polygons, vtk_polygon);
     write_scalars(out, "cell", "int", cell_id);
     write_scalars(out, "volume", "double", volume);
     write_scalars(out, "face_area", "double", area);
@@ -124,11 +124,7 @@ VtkFiles write_structure_vtk(const std::filesystem::path& stem, const Replicable
         area.push_back(f.area);
       }
     std::ostringstream out;
-    out.precision(17);
-    out << header(structure, "dual graph (circumcentres and dual edges)");
-    write_points(out, points);
-    write_cells(out, lines, vtk_line);
-    out << "CELL_DATA " << lines.size() << '\n';
+    write_grid(out, structure, "dual graph (circumcentres and dual edges)", points, lines, vtk_line);
     write_scalars(out, "weight", "double", weight);
     write_scalars(out, "dual_edge", "double", edge);
     write_scalars(out, "face_area", "double", area);
