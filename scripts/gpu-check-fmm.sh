@@ -32,12 +32,7 @@ finish() {
 trap finish EXIT
 
 t0=$(date +%s)
-if [[ ! -f $build/build.ninja ]]; then  # a fresh machine: configure as scripts/gpu-check.sh does
-  toml_flag=()
-  [[ -f .carry/include/toml++/toml.h ]] && toml_flag=(-DLOOM_TOMLPP_INCLUDE_DIR="$PWD/.carry/include")
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-    "${toml_flag[@]}" > "$logs/fmm-configure.log" 2>&1 || { tail -30 "$logs/fmm-configure.log"; exit 1; }
-fi
+scripts/configure-gpu-build.sh "$build" "$logs/fmm-configure.log" --if-missing || exit 1
 if ! cmake --build "$build" -j "$(nproc)" --target loom "${fmm_tests[@]}" > "$logs/fmm-build.log" 2>&1; then
   grep -E "error|FAILED" "$logs/fmm-build.log" | head -40
   echo "fmm build FAILED"

@@ -11,8 +11,6 @@ mkdir -p "$out"
 build=${BUILD_DIR:-build-gpu}
 jobs=$(nproc)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
-toml_flag=()
-[[ -f .carry/include/toml++/toml.h ]] && toml_flag=(-DLOOM_TOMLPP_INCLUDE_DIR="$PWD/.carry/include")
 
 # Files left in $out (the device tool returns at most 8): configure.log build.log ctest.log sanitizer.log
 # ceilings.json report.txt.
@@ -20,10 +18,7 @@ status() { printf '%-36s %s\n' "$1" "$2" >> "$out/summary.txt"; }
 : > "$out/summary.txt"
 
 t0=$(date +%s)
-if ! cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-     "${toml_flag[@]}" > "$out/configure.log" 2>&1; then
-  tail -40 "$out/configure.log"; echo "configure FAILED"; exit 1
-fi
+scripts/configure-gpu-build.sh "$build" "$out/configure.log" || exit 1
 if ! cmake --build "$build" -j "$jobs" > "$out/build.log" 2>&1; then
   grep -E "error|FAILED" "$out/build.log" | head -40; echo "build FAILED"; exit 1
 fi

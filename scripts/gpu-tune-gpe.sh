@@ -22,13 +22,8 @@ finish() { tar czf "$out/tune-gpe-logs.tgz" -C "$work" . 2> /dev/null; }
 trap finish EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
-toml_flag=()
-[[ -f .carry/include/toml++/toml.h ]] && toml_flag=(-DLOOM_TOMLPP_INCLUDE_DIR="$PWD/.carry/include")
 t0=$(date +%s)
-if [[ ! -f $build/build.ninja ]]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DLOOM_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-    "${toml_flag[@]}" > "$work/configure.log" 2>&1 || { tail -30 "$work/configure.log"; exit 1; }
-fi
+scripts/configure-gpu-build.sh "$build" "$work/configure.log" --if-missing || exit 1
 cmake --build "$build" -j "$(nproc)" --target loom test_gpe_kernels test_gpe_slab_mpi > "$work/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$work/build.log" | head -30; echo "build FAILED"; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s" >> "$report"
