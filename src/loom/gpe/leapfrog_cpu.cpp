@@ -1,8 +1,5 @@
 #include "loom/gpe/leapfrog_cpu.hpp"
 
-#include <algorithm>
-#include <cstdlib>
-
 namespace loom::gpe {
 namespace {
 
@@ -13,11 +10,9 @@ void run(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Comp
   const int cells = M > 0 ? M : t.cells;
   const Index per_layer = Index(h.lattice.nx) * h.lattice.ny;
   const Index first = per_layer * layers.first, last = per_layer * (layers.first + layers.count);
-  // How many structures away the farthest neighbour lies (1 on the six grids): structures at least that far from
-  // every face of the lattice need no bounds masks.
-  int reach = 0;
-  for (int k = 0; k < t.faces * t.cells; ++k)
-    for (int shift : {0, 8, 16}) reach = std::max(reach, std::abs(((t.shift[k] >> shift) & 255) - 128));
+  // Structures at least t.reach (the farthest neighbour, 1 on the six grids) from every face of the lattice need no
+  // bounds masks.
+  const int reach = t.reach;
 #pragma omp parallel for schedule(static)
   for (Index st = first; st < last; ++st) {
     const dec::StructureInstance instance = h.lattice.structure(st);
@@ -43,8 +38,8 @@ void run(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Comp
 
 }  // namespace
 
-void leapfrog_step_cpu_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
-                           double dt, LayerRange layers) {
+void leapfrog_step_cpu_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other, double dt,
+                           LayerRange layers) {
   if (layers.empty()) return;
   // (m_s, F) of the six grids: cubic (1, 6), FCC (12, 8), BCC (12, 4), A15 (46, 4), Z (80, 4), C15 (136, 4).
   if (t.cells == 1 && t.faces == 6) return run<1, 6>(t, h, now, other, dt, layers);

@@ -1,5 +1,7 @@
 #include "loom/gpe/soa_stencil.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "loom/core/error.hpp"
@@ -29,6 +31,7 @@ SoaStencil::SoaStencil(const dec::Stencil& stencil, const dec::StructureLattice&
       weight[k] = e.weight;
       offset[k] = offsets[std::size_t(f)];
       shift[k] = (e.dx + 128) | (e.dy + 128) << 8 | (e.dz + 128) << 16;
+      reach_ = std::max({reach_, std::abs(e.dx), std::abs(e.dy), std::abs(e.dz)});
     }
   }
   weight_ = core::Array<double>::from(weight);
@@ -41,8 +44,17 @@ SoaStencil::SoaStencil(const dec::Stencil& stencil, const dec::StructureLattice&
 }
 
 SoaStencilView SoaStencil::view(core::Where where) const {
-  return {cells_,         faces_,          weight_.read(where), offset_.read(where), shift_.read(where),
-          inverse_volume_.read(where), px_.read(where), py_.read(where), pz_.read(where), size_};
+  return {cells_,
+          faces_,
+          weight_.read(where),
+          offset_.read(where),
+          shift_.read(where),
+          inverse_volume_.read(where),
+          px_.read(where),
+          py_.read(where),
+          pz_.read(where),
+          size_,
+          reach_};
 }
 
 }  // namespace loom::gpe

@@ -17,15 +17,16 @@
 namespace loom::gpe {
 
 struct SoaStencilView {
-  int cells = 0, faces = 0;                 // m_s and the padded face count F
-  const double* weight = nullptr;           // F x m_s: |F|/|E*|, 0 for padding
-  const std::int32_t* offset = nullptr;     // F x m_s: flat neighbour offset j - i
-  const std::int32_t* shift = nullptr;      // F x m_s: (dx + 128) | (dy + 128) << 8 | (dz + 128) << 16
-  const double* inverse_volume = nullptr;   // m_s
-  const double* px = nullptr;               // m_s: dual vertex position in its structure
+  int cells = 0, faces = 0;                // m_s and the padded face count F
+  const double* weight = nullptr;          // F x m_s: |F|/|E*|, 0 for padding
+  const std::int32_t* offset = nullptr;    // F x m_s: flat neighbour offset j - i
+  const std::int32_t* shift = nullptr;     // F x m_s: (dx + 128) | (dy + 128) << 8 | (dz + 128) << 16
+  const double* inverse_volume = nullptr;  // m_s
+  const double* px = nullptr;              // m_s: dual vertex position in its structure
   const double* py = nullptr;
   const double* pz = nullptr;
-  dec::Vec3 size;                           // structure edges
+  dec::Vec3 size;  // structure edges
+  int reach = 1;   // the farthest neighbour, in structures along any axis
 };
 
 class SoaStencil {
@@ -39,7 +40,7 @@ class SoaStencil {
   std::size_t bytes() const { return std::size_t(faces_) * cells_ * 16 + std::size_t(cells_) * 32; }
 
  private:
-  int cells_ = 0, faces_ = 0;
+  int cells_ = 0, faces_ = 0, reach_ = 0;
   dec::Vec3 size_;
   core::Array<double> weight_, inverse_volume_, px_, py_, pz_;
   core::Array<std::int32_t> offset_, shift_;
@@ -60,9 +61,10 @@ LOOM_HOST_DEVICE inline core::Complex soa_apply(const SoaStencilView& t, const d
   for (int f = 0; f < faces; ++f) {
     const int k = f * t.cells + c;
     const std::int32_t code = t.shift[k];
-    const int x = s.sx + (code & 255) - 128, y = s.sy + ((code >> 8) & 255) - 128, z = s.sz + ((code >> 16) & 255) - 128;
-    const bool inside = unsigned(x) < unsigned(lattice.nx) && unsigned(y) < unsigned(lattice.ny) &&
-                        unsigned(z) < unsigned(lattice.nz);
+    const int x = s.sx + (code & 255) - 128, y = s.sy + ((code >> 8) & 255) - 128,
+              z = s.sz + ((code >> 16) & 255) - 128;
+    const bool inside =
+        unsigned(x) < unsigned(lattice.nx) && unsigned(y) < unsigned(lattice.ny) && unsigned(z) < unsigned(lattice.nz);
     const core::Complex value = inside ? psi[i + t.offset[k]] : core::Complex{};  // psi = 0 outside
     sum += t.weight[k] * (value - center);
   }
