@@ -46,6 +46,17 @@ class SoaStencil {
   core::Array<std::int32_t> offset_, shift_;
 };
 
+// Row i of eq. (8) once the weighted differences sum_F |F|/|E*| (psi_j - psi_i) are summed: -1/2 sum / |B_c|
+// + (V(r_i) + g |psi_i|^2) psi_i, V from the vertex position (z_offset: a rank's slab, below).
+LOOM_HOST_DEVICE inline core::Complex soa_row(const SoaStencilView& t, dec::Vec3 origin, double lambda, double g,
+                                              core::Complex center, core::Complex sum, int c, dec::StructureInstance s,
+                                              int z_offset) {
+  const double rx = origin.x + t.px[c] + s.sx * t.size.x, ry = origin.y + t.py[c] + s.sy * t.size.y,
+               rz = origin.z + t.pz[c] + (s.sz + z_offset) * t.size.z;
+  const double potential = 0.5 * (rx * rx + ry * ry + lambda * lambda * rz * rz);
+  return -0.5 * (t.inverse_volume[c] * sum) + (potential + g * core::norm2(center)) * center;
+}
+
 // (M psi)_i from the SoA tables, eq. (6)/(8); F > 0 fixes the face count at compile time (unrolled loop).
 // z_offset: the global z index of the lattice's layer 0 (a rank's slab), for the potential.
 template <int F>
@@ -68,10 +79,7 @@ LOOM_HOST_DEVICE inline core::Complex soa_apply(const SoaStencilView& t, const d
     const core::Complex value = inside ? psi[i + t.offset[k]] : core::Complex{};  // psi = 0 outside
     sum += t.weight[k] * (value - center);
   }
-  const double rx = origin.x + t.px[c] + s.sx * t.size.x, ry = origin.y + t.py[c] + s.sy * t.size.y,
-               rz = origin.z + t.pz[c] + (s.sz + z_offset) * t.size.z;
-  const double potential = 0.5 * (rx * rx + ry * ry + lambda * lambda * rz * rz);
-  return -0.5 * (t.inverse_volume[c] * sum) + (potential + g * core::norm2(center)) * center;
+  return soa_row(t, origin, lambda, g, center, sum, c, s, z_offset);
 }
 
 // The same for a vertex whose structure is not on the domain boundary (every neighbour inside): no bounds
@@ -89,12 +97,7 @@ LOOM_HOST_DEVICE inline core::Complex soa_apply_interior(const SoaStencilView& t
     re += t.weight[k] * (value.re - center.re);
     im += t.weight[k] * (value.im - center.im);
   }
-  const double rx = origin.x + t.px[c] + s.sx * t.size.x, ry = origin.y + t.py[c] + s.sy * t.size.y,
-               rz = origin.z + t.pz[c] + (s.sz + z_offset) * t.size.z;
-  const double potential = 0.5 * (rx * rx + ry * ry + lambda * lambda * rz * rz);
-  const double diagonal = potential + g * core::norm2(center);
-  const double scale = -0.5 * t.inverse_volume[c];
-  return {scale * re + diagonal * center.re, scale * im + diagonal * center.im};
+  return soa_row(t, origin, lambda, g, center, {re, im}, c, s, z_offset);
 }
 
 }  // namespace loom::gpe
