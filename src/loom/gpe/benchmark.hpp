@@ -32,7 +32,8 @@ struct LeapfrogBenchmark {
 constexpr double leapfrog_bytes_per_dof = 48;
 
 // `tuning` applies to the soa kernel on the GPU (none: the grid's default_soa_tuning); one other than the grid's
-// default names the variant "soa:b<band rows>v<vertices per thread>" (and "r" for tiles of one row, "o" for tiles taken in order, "c<layers>" for columns).
+// default names the variant "soa:b<band rows>v<vertices per thread>" (and "r" for tiles of one row, "o" for tiles taken
+// in order, "c<layers>" for columns).
 LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, int structures, LeapfrogKernel kernel,
                                      int warmup, int repeats, double seconds_per_run = 0.2,
                                      std::optional<SoaTuning> tuning = std::nullopt);

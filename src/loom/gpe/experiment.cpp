@@ -32,8 +32,9 @@ namespace loom::gpe {
 io::Parameters gpe_parameters() {
   io::Parameters p;
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
-  p.add("kernel", "auto", "leapfrog implementation: auto (the fastest measured: soa, but tuned for cubic on CUDA), "
-                          "plain, tuned, shared, soa")
+  p.add("kernel", "auto",
+        "leapfrog implementation: auto (the fastest measured: soa, but tuned for cubic on CUDA), "
+        "plain, tuned, shared, soa")
       .one_of({"auto", "plain", "tuned", "shared", "soa"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("grid.type", "bcc", "DEC crystal lattice").one_of(dec::grid_type_names());
@@ -42,23 +43,29 @@ io::Parameters gpe_parameters() {
         "equal_work (grid.work_per_time_unit operations per time unit, Table 1 of the paper), dual_edge "
         "(grid.dual_edge)")
       .one_of({"wavelength", "equal_work", "dual_edge"});
-  p.add("grid.points_per_wavelength", 20.0, "mean dual edges per effective wavelength 2 pi / sqrt(<-lap>)")
-      .at_least(2);
+  p.add("grid.points_per_wavelength", 20.0, "mean dual edges per effective wavelength 2 pi / sqrt(<-lap>)").at_least(2);
   p.add("grid.work_per_time_unit", 6e9, "sum_i #J_i / dt for grid.scaling = equal_work (the paper: 6e9)")
       .greater_than(0);
   p.add("grid.dual_edge", 0.1, "mean dual edge length for grid.scaling = dual_edge").greater_than(0);
   p.add("physics.lambda", 1.0, "trap anisotropy: V = (x^2 + y^2 + lambda^2 z^2) / 2").greater_than(0);
   p.add("physics.g", 300.0, "interaction strength (either sign)");
-  p.add("initial.type", "vortex", "initial state: the stationary vortex of eq. 14, the lattice's ground state, "
-                                  "or a checkpoint").one_of({"vortex", "ground", "checkpoint"});
+  p.add("initial.type", "vortex",
+        "initial state: the stationary vortex of eq. 14, the lattice's ground state, "
+        "or a checkpoint")
+      .one_of({"vortex", "ground", "checkpoint"});
   p.add("initial.kappa", 1, "winding number of the vortex").at_least(-100).at_most(100);
   p.add("initial.perturbation", 0.0, "relative amplitude of a seeded random perturbation of psi(0)").at_least(0);
   p.add("initial.seed", 1, "seed of the perturbation").at_least(0);
   p.add("initial.checkpoint", "", "checkpoint file to restart from (initial.type = checkpoint)");
-  p.add("initial.domain_threshold", 1e-5, "the cuboid holds every point where |psi| > threshold max |psi| "
-                                          "(eq. 15)").greater_than(0).less_than(1);
-  p.add("initial.ground_tolerance", 1e-8, "residual |M psi - mu psi| / mu at which the ground state is "
-                                          "accepted").greater_than(0);
+  p.add("initial.domain_threshold", 1e-5,
+        "the cuboid holds every point where |psi| > threshold max |psi| "
+        "(eq. 15)")
+      .greater_than(0)
+      .less_than(1);
+  p.add("initial.ground_tolerance", 1e-8,
+        "residual |M psi - mu psi| / mu at which the ground state is "
+        "accepted")
+      .greater_than(0);
   p.add("initial.ground_iterations", 200000, "iteration limit of the ground-state relaxation").at_least(1);
   p.add("time.t_end", 1.0, "end time (dimensionless)").greater_than(0);
   p.add("time.dt", 0.0, "time step; 0: time.safety times the stability bound of eq. 11").at_least(0);
@@ -74,9 +81,10 @@ io::Parameters gpe_parameters() {
   p.add("output.fields_every", 0.0, "time between HDF5 snapshots of psi; 0: initial and final only").at_least(0);
   p.add("output.checkpoint_every", 600.0, "wall-clock seconds between checkpoints; 0: only at the end").at_least(0);
   p.add("output.plots", true, "make PNG plots at the end (needs /usr/bin/python3 with matplotlib)");
-  p.add("mpi.halo_transport", "auto", "how halos travel between GPU ranks (mpiexec -n N loom gpe): auto "
-                                      "(CUDA-aware MPI where the library reports it, else staged), staged (through "
-                                      "pinned host buffers), cuda_aware")
+  p.add("mpi.halo_transport", "auto",
+        "how halos travel between GPU ranks (mpiexec -n N loom gpe): auto "
+        "(CUDA-aware MPI where the library reports it, else staged), staged (through "
+        "pinned host buffers), cuda_aware")
       .one_of({"auto", "staged", "cuda_aware"});
   return p;
 }
@@ -91,8 +99,8 @@ double work_per_time_unit(dec::GridType grid, double s, dec::Vec3 half, double l
   auto count = [&](double h, double edge) { return std::max(1.0, std::ceil(2 * h / (s * edge) - 1e-9)); };
   const double nx = count(half.x, unit.size.x), ny = count(half.y, unit.size.y), nz = count(half.z, unit.size.z);
   const double X = 0.5 * nx * s * unit.size.x, Y = 0.5 * ny * s * unit.size.y, Z = 0.5 * nz * s * unit.size.z;
-  const double max_m = 0.5 * figures.max_diagonal / (s * s) + 0.5 * (X * X + Y * Y + lambda * lambda * Z * Z) +
-                       peak_nonlinear;
+  const double max_m =
+      0.5 * figures.max_diagonal / (s * s) + 0.5 * (X * X + Y * Y + lambda * lambda * Z * Z) + peak_nonlinear;
   return nx * ny * nz * figures.operations_per_step * 2 * max_m;
 }
 
@@ -167,8 +175,8 @@ Setup prepare(const io::Parameters& p) {
     s.kappa = static_cast<int>(c.kappa);
     s.domain = make_lattice_domain(dec::parse_grid_type(c.grid), c.scale, c.nx, c.ny, c.nz);
     if (c.current.size() != std::size_t(s.domain.dof()))
-      throw UsageError(fmt::format("initial.checkpoint = \"{}\": {} values for a lattice of {}", path,
-                                   c.current.size(), s.domain.dof()));
+      throw UsageError(fmt::format("initial.checkpoint = \"{}\": {} values for a lattice of {}", path, c.current.size(),
+                                   s.domain.dof()));
     s.previous = from_vector(c.previous);
     s.current = from_vector(c.current);
     s.reference = from_vector(c.reference);
@@ -219,9 +227,10 @@ Setup prepare(const io::Parameters& p) {
       s.relaxation = relax_to_ground_state(s.backend, h, s.reference, p.get_real("initial.ground_tolerance"),
                                            p.get_int("initial.ground_iterations"));
       if (!s.relaxation.converged)
-        throw UsageError(fmt::format("initial.ground_iterations = {}: the ground state reached a residual of {:.2e} "
-                                     "only (initial.ground_tolerance = {})", p.get_int("initial.ground_iterations"),
-                                     s.relaxation.residual, p.get_real("initial.ground_tolerance")));
+        throw UsageError(fmt::format(
+            "initial.ground_iterations = {}: the ground state reached a residual of {:.2e} "
+            "only (initial.ground_tolerance = {})",
+            p.get_int("initial.ground_iterations"), s.relaxation.residual, p.get_real("initial.ground_tolerance")));
       s.mu_reference = s.relaxation.mu;  // the discrete ground state rotates with its own mu
     }
     s.current = s.reference.clone();
@@ -258,11 +267,15 @@ Setup prepare(const io::Parameters& p) {
   }
   if (s.initial_type != "checkpoint") {
     const double requested = p.get_real("time.dt");
-    if (requested == 0) s.dt = p.get_real("time.safety") * s.dt_bound;
+    if (requested == 0)
+      s.dt = p.get_real("time.safety") * s.dt_bound;
     else if (requested > s.dt_bound && !p.get_bool("time.unsafe"))
-      throw UsageError(fmt::format("time.dt = {}: expected a number <= {:.6g}, the stability bound of eq. 11 on this "
-                                   "lattice (or set time.unsafe = true)", requested, s.dt_bound));
-    else s.dt = requested;
+      throw UsageError(
+          fmt::format("time.dt = {}: expected a number <= {:.6g}, the stability bound of eq. 11 on this "
+                      "lattice (or set time.unsafe = true)",
+                      requested, s.dt_bound));
+    else
+      s.dt = requested;
     s.t0 = 0;
   }
   if (p.get_string("kernel") == "auto") s.kernel = default_leapfrog_kernel(s.backend, s.domain.lattice.cells);
@@ -352,7 +365,7 @@ int run_gpe(const io::Parameters& p) {
     integrator.start_from(slab.restrict_to_slab(std::move(s.current)), 0.0, s.dt);
   }
 
-  const Hamiltonian h = integrator.hamiltonian();                          // the slab's, on the backend
+  const Hamiltonian h = integrator.hamiltonian();                                     // the slab's, on the backend
   const Hamiltonian host_h = s.domain.hamiltonian(core::Where::host, s.lambda, s.g);  // the global lattice's
   const double t_end = p.get_real("time.t_end");
   const double every = p.get_real("output.every") > 0 ? p.get_real("output.every") : t_end / 200;
@@ -369,8 +382,8 @@ int run_gpe(const io::Parameters& p) {
   std::unique_ptr<io::SeriesWriter> series;
   std::optional<io::FieldSeries> fields;
   if (root) {
-    series = run->open_series({"t", "norm", "energy", "mu", "E", "RMSE", "max_abs_psi", "dominant_mode",
-                               "mode_amplitude", "wall_s"});
+    series = run->open_series(
+        {"t", "norm", "energy", "mu", "E", "RMSE", "max_abs_psi", "dominant_mode", "mode_amplitude", "wall_s"});
     fields.emplace(run->file("psi.xdmf"));
   }
   const Complex* reference = reference_local.read(where);
@@ -396,9 +409,12 @@ int run_gpe(const io::Parameters& p) {
       series->append({t, o.norm, o.energy(), o.mu(), e_error, rmse, o.max_abs, double(modes.dominant),
                       modes.relative_amplitude, wall.seconds()});
     if (!splitting["detected"].get<bool>() && e_error > 0.01) {
-      splitting = {{"detected", true},          {"time", t},
-                   {"E", e_error},              {"dominant_mode", modes.dominant},
-                   {"relative_amplitude", modes.relative_amplitude}, {"amplitudes", modes.amplitudes}};
+      splitting = {{"detected", true},
+                   {"time", t},
+                   {"E", e_error},
+                   {"dominant_mode", modes.dominant},
+                   {"relative_amplitude", modes.relative_amplitude},
+                   {"amplitudes", modes.amplitudes}};
       const Complex* near_z0 = gathered.layers(integrator.current(), slice_layers);
       if (root) run->write_text("slice_z0_split.csv", z0_slice_csv(host_h, near_z0, slice_half_height));
     }
@@ -436,11 +452,11 @@ int run_gpe(const io::Parameters& p) {
   };
 
   if (!quiet) {
-    std::cerr << fmt::format("gpe: {} grid, {} dual vertices ({} x {} x {} structures), dual edge {:.4g}, dt {:.4g} "
-                             "(bound {:.4g}), {} steps on {}\n",
-                             dec::display_name(s.domain.grid), s.domain.dof(), s.domain.lattice.nx,
-                             s.domain.lattice.ny, s.domain.lattice.nz, s.domain.edges.mean, s.dt, s.dt_bound,
-                             total_steps, core::to_string(s.backend));
+    std::cerr << fmt::format(
+        "gpe: {} grid, {} dual vertices ({} x {} x {} structures), dual edge {:.4g}, dt {:.4g} "
+        "(bound {:.4g}), {} steps on {}\n",
+        dec::display_name(s.domain.grid), s.domain.dof(), s.domain.lattice.nx, s.domain.lattice.ny, s.domain.lattice.nz,
+        s.domain.edges.mean, s.dt, s.dt_bound, total_steps, core::to_string(s.backend));
     if (slab.distributed())
       std::cerr << fmt::format("gpe: {} MPI ranks, slabs of {}-{} structure layers, halos through {}\n", world.size(),
                                s.domain.lattice.nz / world.size(),
@@ -517,11 +533,12 @@ int run_gpe(const io::Parameters& p) {
     j["dual_edges_per_wavelength"] = s.vortex->effective_wavelength() / s.domain.edges.mean;
     j["max_dual_edge_over_wavelength"] = s.domain.edges.max / s.vortex->effective_wavelength();
     j["stationary_solver"] = {{"modes", {s.vortex->radial_modes(), s.vortex->axial_modes()}},
-                              {"iterations", s.vortex->iterations()}, {"residual", s.vortex->residual()}};
+                              {"iterations", s.vortex->iterations()},
+                              {"residual", s.vortex->residual()}};
   }
   if (s.initial_type == "ground")
-    j["ground_state"] = {{"mu", s.relaxation.mu}, {"residual", s.relaxation.residual},
-                         {"iterations", s.relaxation.iterations}};
+    j["ground_state"] = {
+        {"mu", s.relaxation.mu}, {"residual", s.relaxation.residual}, {"iterations", s.relaxation.iterations}};
   j["dt"] = s.dt;
   j["dt_bound"] = s.dt_bound;
   j["work_per_time_unit"] = s.work;
@@ -542,11 +559,11 @@ int run_gpe(const io::Parameters& p) {
     const std::string why = io::run_plot_script("plot_gpe.py", {run->path().string()});
     if (!why.empty() && !quiet) std::cerr << why << "\n";
   }
-  std::cout << fmt::format("gpe: {} on {}: mu = {:.8g}, {} steps to t = {:.4g}, E = {:.3e}, norm drift {:.2e}, "
-                           "energy drift {:.2e}\n",
-                           dec::display_name(s.domain.grid), core::to_string(s.backend), s.mu_reference,
-                           integrator.steps_done(), integrator.time(), final_error,
-                           j["norm_drift"].get<double>(), j["energy_drift"].get<double>());
+  std::cout << fmt::format(
+      "gpe: {} on {}: mu = {:.8g}, {} steps to t = {:.4g}, E = {:.3e}, norm drift {:.2e}, "
+      "energy drift {:.2e}\n",
+      dec::display_name(s.domain.grid), core::to_string(s.backend), s.mu_reference, integrator.steps_done(),
+      integrator.time(), final_error, j["norm_drift"].get<double>(), j["energy_drift"].get<double>());
   std::cout << "outputs: " << run->path().string() << " (series.csv, summary.json, psi.xdmf for ParaView, PNG plots)\n";
   return 0;
 }

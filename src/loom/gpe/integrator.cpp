@@ -177,11 +177,14 @@ void LeapfrogIntegrator::update_layers(const Complex* now, Complex* other, Layer
   if (backend_ == core::Backend::cuda) {
     if (kernel_ == LeapfrogKernel::soa)
       leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, layers, stream, soa_tuning_);
-    else leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, layers, stream);
+    else
+      leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, layers, stream);
     return;
   }
-  if (kernel_ == LeapfrogKernel::soa) leapfrog_step_cpu_soa(soa_->view(w), h, now, other, dt, layers);
-  else update_layers_cpu(h, now, other, dt, layers);
+  if (kernel_ == LeapfrogKernel::soa)
+    leapfrog_step_cpu_soa(soa_->view(w), h, now, other, dt, layers);
+  else
+    update_layers_cpu(h, now, other, dt, layers);
 }
 
 }  // namespace loom::gpe

@@ -67,7 +67,7 @@ class LeapfrogIntegrator {
   core::Array<std::int32_t> offsets_;  // flat neighbour offsets for the tuned kernels
   std::unique_ptr<SoaStencil> soa_;    // tables of the soa kernel
   SoaTuning soa_tuning_;
-  const SlabDomain* slab_ = nullptr;    // set on more than one rank
+  const SlabDomain* slab_ = nullptr;  // set on more than one rank
   std::unique_ptr<SlabExchange> exchange_;
   double t_ = 0, dt_ = 0;
   std::int64_t step_ = 0;

@@ -7,10 +7,14 @@ namespace loom::gpe {
 
 std::string_view to_string(LeapfrogKernel k) {
   switch (k) {
-    case LeapfrogKernel::plain: return "plain";
-    case LeapfrogKernel::tuned: return "tuned";
-    case LeapfrogKernel::shared: return "shared";
-    case LeapfrogKernel::soa: return "soa";
+    case LeapfrogKernel::plain:
+      return "plain";
+    case LeapfrogKernel::tuned:
+      return "tuned";
+    case LeapfrogKernel::shared:
+      return "shared";
+    case LeapfrogKernel::soa:
+      return "soa";
   }
   return "?";
 }
@@ -50,8 +54,9 @@ std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, co
   for (int c = 0; c < v.cells; ++c)
     for (int f = v.first[c]; f < v.first[c + 1]; ++f) {
       const dec::StencilEntry& e = v.entries[f];
-      const long long offset = (long long)(e.neighbour - c) +
-                               (long long)lattice.cells * (e.dx + (long long)lattice.nx * (e.dy + (long long)lattice.ny * e.dz));
+      const long long offset =
+          (long long)(e.neighbour - c) +
+          (long long)lattice.cells * (e.dx + (long long)lattice.nx * (e.dy + (long long)lattice.ny * e.dz));
       LOOM_REQUIRE(offset > INT32_MIN && offset < INT32_MAX, "flat_neighbour_offsets: lattice too large for 32 bits");
       out[static_cast<std::size_t>(f)] = static_cast<std::int32_t>(offset);
     }
