@@ -3,11 +3,12 @@
 #   1. configures build-gpu (CUDA on) if needed and builds loom and the GPE's GPU tests;
 #   2. runs the kernels' tests (every kernel and every soa launch choice against the plain kernel and the CPU)
 #      and the slab tests with two ranks sharing the GPU;
-#   3. times the soa kernel over its launch choices (band height, vertices per thread) on BCC at 1e7, 1e8 and
-#      236 M DOF and on C15 at 142 M (`loom bench gpe --soa_band_rows ... --soa_vertices ...`; TUNE_SWEEP=0
-#      skips it), then every kernel with its defaults and the CPU on all cores at the issue's sizes (TUNE_RECORD=0
-#      skips it);
-#   4. profiles single launches with Nsight Compute (DRAM bytes per DOF, L2 hit rate, occupancy, stalls).
+#   3. times the march kernel over its tilings (`--march_tile ... --march_layers ...`) on BCC at 1e8 and 236 M DOF,
+#      C15 at 142 M and the other grids at 2e7 beside the soa kernel's default (TUNE_MARCH=0 skips it); the soa
+#      kernel over its launch choices (TUNE_SWEEP=1; measured 2026-11-29, off by default); then every kernel with
+#      its defaults and the CPU on all cores at the issue's sizes (TUNE_RECORD=0 skips it);
+#   4. profiles single launches with Nsight Compute (DRAM bytes per DOF, L2 hit rate, occupancy, stalls, shared
+#      memory bank conflicts; TUNE_PROFILE=0 skips it).
 # Files in $OUT (or ./gpu-check-out): tune-gpe.txt (the tables), tune-gpe-*.json, tune-gpe-logs.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -24,22 +25,27 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 
 t0=$(date +%s)
 scripts/configure-gpu-build.sh "$build" "$work/configure.log" --if-missing || exit 1
-cmake --build "$build" -j "$(nproc)" --target loom test_gpe_kernels test_gpe_slab_mpi > "$work/build.log" 2>&1 ||
+cmake --build "$build" -j "$(nproc)" --target loom test_gpe_kernels test_gpe_slab_mpi test_gpe_march_tiles \
+  > "$work/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$work/build.log" | head -30; echo "build FAILED"; exit 1; }
 echo "build: $(( $(date +%s) - t0 )) s" >> "$report"
 
 passed() { grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$1" | tr -s ' ' | tr '\n' ' '; }
-timeout 240 "$build/tests/gpe/test_gpe_kernels" > "$work/kernels.log" 2>&1
+timeout 60 "$build/tests/gpe/test_gpe_march_tiles" > "$work/march-tiles.log" 2>&1
+echo "test_gpe_march_tiles: rc $? $(passed "$work/march-tiles.log")" >> "$report"
+timeout 240 "$build/tests/gpe/test_gpe_kernels" --gtest_filter="${TUNE_KERNEL_FILTER:-*}" > "$work/kernels.log" 2>&1
 echo "test_gpe_kernels: rc $? $(passed "$work/kernels.log")" >> "$report"
-grep -E "Failure|Expected|actual|bands of" "$work/kernels.log" | head -20 >> "$report"
-for tool in memcheck racecheck; do
-  timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/gpe/test_gpe_kernels" \
-    --gtest_filter='*ShortRuns*' > "$work/sanitizer-$tool.log" 2>&1
-  echo "compute-sanitizer $tool (gpe kernels): rc $?" >> "$report"
-done
-timeout 180 mpiexec --oversubscribe -n 2 "$build/tests/gpe/test_gpe_slab_mpi" > "$work/slab-2ranks.log" 2>&1
-echo "test_gpe_slab_mpi, 2 ranks on 1 GPU: rc $? $(passed "$work/slab-2ranks.log")" >> "$report"
-grep -E "Failure|Expected|actual" -A2 "$work/slab-2ranks.log" | head -20 >> "$report"
+grep -E "Failure|Expected|actual|bands of|march tile" "$work/kernels.log" | head -20 >> "$report"
+if [[ ${TUNE_CHECKS:-1} != 0 ]]; then  # sanitizers and two ranks (TUNE_CHECKS=0: the kernels' tests only)
+  for tool in memcheck racecheck; do
+    timeout 120 compute-sanitizer --tool "$tool" --error-exitcode 99 "$build/tests/gpe/test_gpe_kernels" \
+      --gtest_filter='*ShortRuns*' > "$work/sanitizer-$tool.log" 2>&1
+    echo "compute-sanitizer $tool (gpe kernels): rc $?" >> "$report"
+  done
+  timeout 180 mpiexec --oversubscribe -n 2 "$build/tests/gpe/test_gpe_slab_mpi" > "$work/slab-2ranks.log" 2>&1
+  echo "test_gpe_slab_mpi, 2 ranks on 1 GPU: rc $? $(passed "$work/slab-2ranks.log")" >> "$report"
+  grep -E "Failure|Expected|actual" -A2 "$work/slab-2ranks.log" | head -20 >> "$report"
+fi
 
 bench() {  # name, then loom bench gpe arguments
   local name=$1
@@ -48,7 +54,17 @@ bench() {  # name, then loom bench gpe arguments
   echo "=== bench $name: rc $? ($*)" >> "$report"
   grep -E "^(cuda|cpu) |gpu / cpu|copy" "$work/bench-$name.txt" >> "$report"
 }
-if [[ ${TUNE_SWEEP:-1} != 0 ]]; then  # the launch choices of the soa kernel
+if [[ ${TUNE_MARCH:-1} != 0 ]]; then  # the march kernel's tilings, beside the soa kernel's default
+  bench bcc-march --backend cuda --kernels soa,march --grids bcc --dof 1e8,236196000 --repeats 3 \
+    --march_tile 16x8,8x8,16x4,32x4,8x16,24x8,32x8 --march_layers 32
+  bench bcc-march-layers --backend cuda --kernels march --grids bcc --dof 236196000 --repeats 3 \
+    --march_tile 16x8,8x8 --march_layers 8,16,64,128
+  bench c15-march --backend cuda --kernels soa,march --grids c15 --dof 142000000 --repeats 3 \
+    --march_tile 2x2,2x1,1x1,3x2,3x3 --march_layers 32
+  bench grids-march --backend cuda --kernels soa,march,tuned --grids cubic,fcc,a15,z --dof 2e7 --repeats 3 \
+    --march_tile auto,8x8,4x4,4x2,3x3,32x16,64x8 --march_layers 32
+fi
+if [[ ${TUNE_SWEEP:-0} != 0 ]]; then  # the launch choices of the soa kernel
   bench bcc-sweep --backend cuda --kernels soa --grids bcc --dof 1e7,1e8,236196000 --soa_band_rows 0,16 \
     --soa_vertices 2 --soa_tiles chunk --soa_order stride,counter --repeats 3
   bench c15-sweep --backend cuda --kernels soa --grids c15 --dof 142000000 --soa_band_rows 16 --soa_vertices 1,2 \
@@ -59,33 +75,36 @@ if [[ ${TUNE_SWEEP:-1} != 0 ]]; then  # the launch choices of the soa kernel
   bench columns-sweep --backend cuda --kernels soa --grids bcc,c15 --dof 1e8,236196000 --soa_band_rows 4,8 \
     --soa_vertices 1,2 --soa_tiles row --soa_order counter --soa_columns 8,32 --repeats 3
 fi
-if [[ ${TUNE_RECORD:-1} != 0 ]]; then  # every kernel with its defaults, and the 16-core CPU, for docs/performance.md
+if [[ ${TUNE_RECORD:-0} != 0 ]]; then  # every kernel with its defaults, and the 16-core CPU, for docs/performance.md
   bench bcc --grids bcc --dof 1e7,1e8,236196000 --cpu_max_dof 3e8
   bench grids --grids cubic,fcc,a15,z --dof 2e7 --cpu_max_dof 3e7
   bench c15 --grids c15 --dof 142000000 --cpu_max_dof 2e8
 fi
 
 # Single launches under Nsight Compute: DRAM bytes against the 48 per DOF counted, L2 hits, occupancy, stalls.
-if command -v ncu > /dev/null; then
+if [[ ${TUNE_PROFILE:-1} != 0 ]] && command -v ncu > /dev/null; then
   metrics=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sector_hit_rate.pct,gpu__time_duration.sum,\
 sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,\
 l1tex__t_sector_hit_rate.pct,lts__throughput.avg.pct_of_peak_sustained_elapsed,\
-smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active
+smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__issue_active.avg.pct_of_peak_sustained_active,\
+l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,\
+smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,\
+lts__t_bytes.sum,l1tex__throughput.avg.pct_of_peak_sustained_elapsed
   # Under ncu the first launch is slow, so the benchmark takes few steps per run: warm-up and repeats make sure the
   # third soa launch exists. Matched by the mangled name (the base name matched nothing on 2026-11-29).
-  profile() {  # label, then loom bench gpe arguments
-    local label=$1
-    shift
-    timeout 100 ncu --clock-control none --kernel-name-base mangled --kernel-name regex:soa_step --launch-skip 2 \
-      --launch-count 1 --metrics "$metrics" "$loom" bench gpe --backend cuda --kernels soa --warmup 2 --repeats 2 \
+  profile() {  # label, kernel-name regex, then loom bench gpe arguments
+    local label=$1 kernel=$2
+    shift 2
+    timeout 100 ncu --clock-control none --kernel-name-base mangled --kernel-name "regex:$kernel" --launch-skip 2 \
+      --launch-count 1 --metrics "$metrics" "$loom" bench gpe --backend cuda --warmup 2 --repeats 2 \
       "$@" > "$work/ncu-$label.txt" 2>&1
     echo "=== ncu $label ($*): rc $?" >> "$report"
-    grep -E "soa_step|dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__|No kernels" "$work/ncu-$label.txt" >> "$report"
+    grep -E "_step|dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__|No kernels" "$work/ncu-$label.txt" |
+      sed -E 's/^ *//; s/_ZN4loom3gpe[^ ]*(march_step|soa_step)I/\1</' >> "$report"
   }
-  profile bcc-236m --grids bcc --dof 236196000
-  profile bcc-236m-columns --grids bcc --dof 236196000 --soa_band_rows 8 --soa_vertices 2 --soa_tiles row \
-    --soa_order counter --soa_columns 32
-  [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile bcc-1e7 --grids bcc --dof 1e7
-  [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile c15-142m --grids c15 --dof 142000000
+  profile bcc-236m-march march_step --kernels march --grids bcc --dof 236196000
+  profile bcc-236m-march-8x8 march_step --kernels march --grids bcc --dof 236196000 --march_tile 8x8 --march_layers 32
+  [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile bcc-236m-soa soa_step --kernels soa --grids bcc --dof 236196000
+  [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile c15-142m-march march_step --kernels march --grids c15 --dof 142000000
 fi
 cat "$report"

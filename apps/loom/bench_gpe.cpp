@@ -81,6 +81,32 @@ std::vector<std::optional<gpe::SoaTuning>> parse_soa_tunings(const io::Parameter
   return out;
 }
 
+// "16x8" as (16, 8); nullopt when malformed.
+std::optional<std::pair<int, int>> parse_tile(const std::string& text) {
+  const auto x = text.find('x');
+  if (x == std::string::npos) return std::nullopt;
+  const int a = parse_count(text.substr(0, x)), b = parse_count(text.substr(x + 1));
+  if (a < 1 || b < 1) return std::nullopt;
+  return std::pair{a, b};
+}
+
+// The march kernel's tilings timed on the GPU: every tile of --march_tile with every segment of --march_layers;
+// "auto" in either list is the grid's default_march_tiling (nullopt).
+std::vector<std::optional<gpe::MarchTiling>> parse_march_tilings(const io::Parameters& p) {
+  const auto tiles = soa_choice_list(
+      p, "march_tile", [](const std::string& v) { return parse_tile(v).has_value(); }, "tiles such as 16x8");
+  const auto layers = soa_choice_list(
+      p, "march_layers", [](const std::string& v) { return parse_count(v) >= 1; }, "integers >= 1");
+  std::vector<std::optional<gpe::MarchTiling>> out;
+  for (const auto& t : tiles)
+    for (const auto& l : layers)
+      if (t == "auto" || l == "auto")
+        out.emplace_back(std::nullopt);
+      else
+        out.emplace_back(gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second, parse_count(l)});
+  return out;
+}
+
 std::array<int, 3> parse_structures(const io::Parameters& p, const std::string& key) {
   const auto items = split_list(p.get_string(key));
   std::array<int, 3> n{};
@@ -147,8 +173,7 @@ int run_scaling(const io::Parameters& p, const comm::Communicator& world, const 
   o.kernel = p.get_string("scaling_kernel") == "auto"
                  ? gpe::default_leapfrog_kernel(o.backend, m_s)
                  : gpe::parse_leapfrog_kernel(p.get_string("scaling_kernel"), "scaling_kernel");
-  if (o.backend != core::Backend::cuda &&
-      (o.kernel == gpe::LeapfrogKernel::tuned || o.kernel == gpe::LeapfrogKernel::shared))
+  if (o.backend != core::Backend::cuda && !gpe::runs_on_cpu(o.kernel))
     throw UsageError(io::invalid_value_message("scaling_kernel", p.value("scaling_kernel"),
                                                "plain, soa or auto on the cpu backend"));
   o.transport = gpe::parse_halo_transport(p.get_string("halo_transport"), "halo_transport");
@@ -248,6 +273,7 @@ int run_single_rank_table(const io::Parameters& p) {
     dofs.push_back(v);
   }
   const std::vector<std::optional<gpe::SoaTuning>> soa_tunings = parse_soa_tunings(p);
+  const std::vector<std::optional<gpe::MarchTiling>> march_tilings = parse_march_tilings(p);
   const double cpu_max = p.get_real("cpu_max_dof");
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
@@ -277,10 +303,16 @@ int run_single_rank_table(const io::Parameters& p) {
             continue;
           const Index dof = Index(m_s) * n * n * n;
           if (b == core::Backend::cpu && double(dof) > cpu_max) continue;
-          const bool tuned_soa = kernel == gpe::LeapfrogKernel::soa && b == core::Backend::cuda;
-          for (const auto& tuning :
-               tuned_soa ? soa_tunings : std::vector<std::optional<gpe::SoaTuning>>{std::nullopt}) {
-            const auto r = gpe::benchmark_leapfrog(b, g, n, kernel, warmup, repeats, 0.2, tuning);
+          // The launch choices timed: the soa tunings, the march tilings, or the kernel's one launch.
+          std::vector<gpe::LaunchChoice> choices;
+          if (kernel == gpe::LeapfrogKernel::soa && b == core::Backend::cuda)
+            for (const auto& t : soa_tunings) choices.push_back({t, std::nullopt});
+          else if (kernel == gpe::LeapfrogKernel::march)
+            for (const auto& t : march_tilings) choices.push_back({std::nullopt, t});
+          else
+            choices.push_back({});
+          for (const auto& choice : choices) {
+            const auto r = gpe::benchmark_leapfrog(b, g, n, kernel, warmup, repeats, 0.2, choice);
             const double copy = perf::copy_bandwidth(ceilings, b).value_or(0);
             const double fraction = copy > 0 ? r.bandwidth() / copy : 0;
             if (b == core::Backend::cpu) cpu_rate[{int(g), dof}] = r.dof_updates_per_second();
@@ -328,7 +360,7 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("grids", "cubic,fcc,bcc,a15,c15,z", "comma-separated grids");
   p.add("dof", "2e6", "comma-separated target DOF counts (n^3 structures, n rounded)");
   p.add("cpu_max_dof", 3e8, "largest problem run on the CPU backend").greater_than(0);
-  p.add("kernels", "all", "leapfrog implementations to time: all, or a list of plain, tuned, shared, soa");
+  p.add("kernels", "all", "leapfrog implementations to time: all, or a list of plain, tuned, shared, soa, march");
   p.add("soa_band_rows", "auto",
         "soa kernel on the GPU: heights of the bands of rows its tiles sweep, a list "
         "(0: whole slices; auto: the grid's default); each is timed");
@@ -344,6 +376,12 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("soa_vertices", "auto",
         "soa kernel on the GPU: vertices per thread, a list of 1 and 2 (auto: the grid's "
         "default); each is timed");
+  p.add("march_tile", "auto",
+        "march kernel on the GPU: tiles of structures (x by y) a block marches along z, a list "
+        "such as 16x8,8x8 (auto: the grid's default); each is timed");
+  p.add("march_layers", "auto",
+        "march kernel on the GPU: layers per block's march, a list (auto: the grid's default); "
+        "each is timed with each tile");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");
@@ -364,7 +402,7 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
         "rank counts timed in the scaling runs: all (1..N) or a list such as 2,4,8 (1, the "
         "reference of the speedups, is always timed)");
   p.add("scaling_kernel", "auto", "leapfrog kernel of the scaling runs (auto: the fastest measured)")
-      .one_of({"auto", "plain", "tuned", "shared", "soa"});
+      .one_of({"auto", "plain", "tuned", "shared", "soa", "march"});
   p.add("halo_transport", "auto", "how GPU halos travel: auto, staged (pinned host buffers), cuda_aware")
       .one_of({"auto", "staged", "cuda_aware"});
   out.push_back({std::make_unique<io::ParameterCommand>(bench, "gpe",

@@ -56,20 +56,9 @@ TEST(ColumnTiles, EveryVertexOfTheLayersExactlyOnce) {
 TEST(ColumnTiles, EmulatedColumnStepEqualsTheCpuStep) {
   for (dec::GridType grid : dec::all_grid_types()) {
     const auto domain = make_lattice_domain(grid, 0.7, 4, 5, 6);
-    const Index n = domain.dof();
-    std::vector<Complex> now(static_cast<std::size_t>(n)), before(now.size());
-    for (Index i = 0; i < n; ++i) {
-      now[std::size_t(i)] = {std::sin(0.3 * double(i)) + 0.2, std::cos(0.7 * double(i))};
-      before[std::size_t(i)] = {std::cos(0.11 * double(i)), 0.5 * std::sin(0.05 * double(i))};
-    }
     const double dt = 1e-3;
-    // The reference: the plain CPU step.
-    LeapfrogIntegrator cpu(core::Backend::cpu, domain, 0.8, 40.0);
-    cpu.set_kernel(LeapfrogKernel::plain);
-    cpu.set_state(core::Array<Complex>::from(std::span<const Complex>(before)),
-                  core::Array<Complex>::from(std::span<const Complex>(now)), 0, dt, 0);
-    cpu.step(1);
-    const auto expected = cpu.current().host();  // psi(n+1)
+    const test::OneStepReference ref = test::one_step_reference(domain, 0.8, 40.0, dt);
+    const std::vector<Complex>& now = ref.now;
     const Hamiltonian h = domain.hamiltonian(core::Where::host, 0.8, 40.0);
     const SoaStencil soa(domain.stencil, domain.lattice);
     const SoaStencilView t = soa.view(core::Where::host);
@@ -87,7 +76,7 @@ TEST(ColumnTiles, EmulatedColumnStepEqualsTheCpuStep) {
                                     band_rows,
                                     std::min(column_layers, layers.count),
                                     64};
-          std::vector<Complex> other = before;
+          std::vector<Complex> other = ref.before;
           for (long long column = 0; column < columns.columns(); ++column)
             for (int k = 0; k < columns.tiles_per_column(); ++k) {
               const auto tile = columns.tile(column, k);
@@ -99,14 +88,7 @@ TEST(ColumnTiles, EmulatedColumnStepEqualsTheCpuStep) {
                 other[std::size_t(at.index)] -= (2 * dt) * core::times_i(m_psi);
               }
             }
-          const Index per_layer = n / domain.lattice.nz;
-          double worst = 0;
-          for (Index i = 0; i < n; ++i) {
-            const Index layer = i / per_layer;
-            const bool updated = layer >= layers.first && layer < layers.first + layers.count;
-            const Complex want = updated ? expected[std::size_t(i)] : before[std::size_t(i)];
-            worst = std::max(worst, core::abs(other[std::size_t(i)] - want) / (1 + core::abs(want)));
-          }
+          const double worst = test::one_step_error(ref, other, domain.lattice.nz, {layers.first, layers.count});
           EXPECT_LT(worst, 1e-13) << dec::to_string(grid) << " layers " << layers.first << "+" << layers.count
                                   << ", columns of " << column_layers << ", bands of " << band_rows;
         }

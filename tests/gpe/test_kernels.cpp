@@ -1,4 +1,4 @@
-// The CUDA leapfrog kernels (plain, tuned, shared, soa) against the CPU after 1000 steps on every grid (issue 5:
+// The CUDA leapfrog kernels (plain, tuned, shared, soa, march) against the CPU after 1000 steps on every grid (issue 5:
 // agreement to 1e-12 relative). Needs a GPU; skips without one.
 #include <gtest/gtest.h>
 
@@ -65,6 +65,28 @@ core::Array<Complex> soa_after_50_steps(const PlainReference& r, SoaTuning tunin
   return gpu.current().clone();
 }
 
+// The march kernel (a block marches a tile along z with a ring of layers in shared memory) on every grid: the
+// default tile, tiles that leave partial tiles in x and y, single structures, and segments of 1, 2 and 5 layers
+// (short last segments), against the plain kernel after 50 steps.
+TEST(LeapfrogKernels, EveryMarchTilingEqualsThePlainKernel) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  for (dec::GridType grid : dec::all_grid_types()) {
+    const PlainReference r = plain_reference(grid, 13);
+    const int m_s = r.problem.domain.lattice.cells;
+    for (const MarchTiling tiling :
+         {default_march_tiling(m_s), MarchTiling{3, 2, 5}, MarchTiling{1, 1, 1}, MarchTiling{2, 1, 2}}) {
+      LeapfrogIntegrator gpu(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
+      gpu.set_kernel(LeapfrogKernel::march);
+      gpu.set_march_tiling(tiling);
+      gpu.start_from(r.start.clone(), 0, r.dt);
+      gpu.step(50);
+      EXPECT_LT(loom::test::max_relative_difference(gpu.current(), r.after_50_steps), 1e-13)
+          << dec::to_string(grid) << " march tile " << tiling.tile_x << "x" << tiling.tile_y << ", segments of "
+          << tiling.segment_layers;
+    }
+  }
+}
+
 // The column order (a block updates a band of rows of one row segment over several layers) on every grid: column
 // heights 1 and 3 layers (the lattices' layer counts leave a short last segment for 3 on most grids), bands of 1
 // and 4 rows, 1 and 2 vertices per thread, grid stride and counter, against the plain kernel after 50 steps.
@@ -117,7 +139,8 @@ TEST(LeapfrogKernels, ShortRunsAgree) {
     plain.set_kernel(LeapfrogKernel::plain);
     plain.start_from(p.psi0.clone(), 0, 1e-3);
     plain.step(20);
-    for (LeapfrogKernel kernel : {LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa}) {
+    for (LeapfrogKernel kernel :
+         {LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa, LeapfrogKernel::march}) {
       LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, 1.0, 100.0);
       gpu.set_kernel(kernel);
       gpu.start_from(p.psi0.clone(), 0, 1e-3);

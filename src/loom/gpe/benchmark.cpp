@@ -9,7 +9,7 @@
 namespace loom::gpe {
 
 LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, int structures, LeapfrogKernel kernel,
-                                     int warmup, int repeats, double seconds_per_run, std::optional<SoaTuning> tuning) {
+                                     int warmup, int repeats, double seconds_per_run, const LaunchChoice& choice) {
   // A BEC-sized lattice (dual edge 0.1) with pseudo-random psi of amplitude ~1e-3: never zeros, which can run
   // faster than real data, and small enough that g |psi|^2 leaves the step size unchanged.
   const LatticeDomain domain =
@@ -29,7 +29,8 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
   }
   LeapfrogIntegrator integrator(backend, domain, 1.0, 300.0);
   integrator.set_kernel(kernel);
-  if (tuning) integrator.set_soa_tuning(*tuning);
+  if (choice.soa) integrator.set_soa_tuning(*choice.soa);
+  if (choice.march && kernel == LeapfrogKernel::march) integrator.set_march_tiling(*choice.march);
   integrator.set_state(std::move(a), std::move(b), 0, 0, 0);
   const double dt = 0.5 * integrator.stability_bound();
   integrator.set_state(integrator.previous().clone(), integrator.current().clone(), 0, dt, 0);
@@ -47,6 +48,10 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
     r.variant += ":b" + std::to_string(used.band_rows) + "v" + std::to_string(used.vertices_per_thread) +
                  (used.row_tiles ? "r" : "") + (used.ordered_tiles ? "o" : "") +
                  (used.column_layers > 0 ? "c" + std::to_string(used.column_layers) : "");
+  const MarchTiling tiling = integrator.march_tiling();
+  if (kernel == LeapfrogKernel::march && !(tiling == default_march_tiling(m_s)))
+    r.variant += ":" + std::to_string(tiling.tile_x) + "x" + std::to_string(tiling.tile_y) + "z" +
+                 std::to_string(tiling.segment_layers);
   r.structures = structures;
   r.dof = n;
   r.steps_per_run = std::max<std::int64_t>(1, std::llround(seconds_per_run / one));

@@ -31,11 +31,17 @@ struct LeapfrogBenchmark {
 // Minimal bytes per DOF and step of the leapfrog update.
 constexpr double leapfrog_bytes_per_dof = 48;
 
-// `tuning` applies to the soa kernel on the GPU (none: the grid's default_soa_tuning); one other than the grid's
-// default names the variant "soa:b<band rows>v<vertices per thread>" (and "r" for tiles of one row, "o" for tiles taken
-// in order, "c<layers>" for columns).
+// A kernel's launch choice: the soa kernel's tuning on the GPU, the march kernel's tiling (none: the grid's
+// default_soa_tuning or default_march_tiling).
+struct LaunchChoice {
+  std::optional<SoaTuning> soa;
+  std::optional<MarchTiling> march;
+};
+
+// A choice other than the grid's default names the variant: "soa:b<band rows>v<vertices per thread>" (and "r"
+// for tiles of one row, "o" for tiles taken in order, "c<layers>" for columns), "march:<x>x<y>z<layers>".
 LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, int structures, LeapfrogKernel kernel,
                                      int warmup, int repeats, double seconds_per_run = 0.2,
-                                     std::optional<SoaTuning> tuning = std::nullopt);
+                                     const LaunchChoice& choice = {});
 
 }  // namespace loom::gpe

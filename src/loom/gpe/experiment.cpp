@@ -34,8 +34,8 @@ io::Parameters gpe_parameters() {
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
   p.add("kernel", "auto",
         "leapfrog implementation: auto (the fastest measured: soa, but tuned for cubic on CUDA), "
-        "plain, tuned, shared, soa")
-      .one_of({"auto", "plain", "tuned", "shared", "soa"});
+        "plain, tuned, shared, soa, march")
+      .one_of({"auto", "plain", "tuned", "shared", "soa", "march"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("grid.type", "bcc", "DEC crystal lattice").one_of(dec::grid_type_names());
   p.add("grid.scaling", "wavelength",
@@ -156,7 +156,7 @@ Setup prepare(const io::Parameters& p) {
   const auto where = core::where(s.backend);
   if (p.get_string("kernel") != "auto") {
     s.kernel = parse_leapfrog_kernel(p.get_string("kernel"), "kernel");
-    if ((s.kernel == LeapfrogKernel::tuned || s.kernel == LeapfrogKernel::shared) && s.backend != core::Backend::cuda)
+    if (!runs_on_cpu(s.kernel) && s.backend != core::Backend::cuda)
       throw UsageError(io::invalid_value_message("kernel", p.value("kernel"), "plain, soa or auto on the cpu backend"));
   } else {
     s.kernel = LeapfrogKernel::plain;  // resolved once the lattice is known
@@ -515,6 +515,10 @@ int run_gpe(const io::Parameters& p) {
                        {"row_tiles", t.row_tiles},
                        {"ordered_tiles", t.ordered_tiles},
                        {"column_layers", t.column_layers}};
+  }
+  if (s.backend == core::Backend::cuda && s.kernel == LeapfrogKernel::march) {
+    const MarchTiling t = integrator.march_tiling();
+    j["march_launch"] = {{"tile_x", t.tile_x}, {"tile_y", t.tile_y}, {"segment_layers", t.segment_layers}};
   }
   j["ranks"] = world.size();
   if (slab.distributed()) j["halo_transport"] = std::string(integrator.halo_transport());

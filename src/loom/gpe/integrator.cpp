@@ -24,13 +24,24 @@ LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const SlabDomain& 
 }
 
 void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {
-  LOOM_REQUIRE(kernel == LeapfrogKernel::plain || kernel == LeapfrogKernel::soa || backend_ == core::Backend::cuda,
+  LOOM_REQUIRE(runs_on_cpu(kernel) || backend_ == core::Backend::cuda,
                "LeapfrogIntegrator: the " + std::string(to_string(kernel)) +
                    " kernel runs on the CUDA backend only (the CPU has plain and soa)");
   kernel_ = kernel;
   if ((kernel == LeapfrogKernel::tuned || kernel == LeapfrogKernel::shared) && offsets_.empty())
     offsets_ = core::Array<std::int32_t>::from(flat_neighbour_offsets(domain_->stencil, domain_->lattice));
-  if (kernel == LeapfrogKernel::soa && !soa_) soa_ = std::make_unique<SoaStencil>(domain_->stencil, domain_->lattice);
+  const bool tables = kernel == LeapfrogKernel::soa || kernel == LeapfrogKernel::march;
+  if (tables && !soa_) soa_ = std::make_unique<SoaStencil>(domain_->stencil, domain_->lattice);
+  if (kernel == LeapfrogKernel::march && !march_) set_march_tiling(default_march_tiling(domain_->lattice.cells));
+}
+
+void LeapfrogIntegrator::set_march_tiling(MarchTiling tiling) {
+  if (!soa_) soa_ = std::make_unique<SoaStencil>(domain_->stencil, domain_->lattice);
+  march_ = std::make_unique<MarchPlan>(*soa_, domain_->lattice, tiling);
+}
+
+MarchTiling LeapfrogIntegrator::march_tiling() const {
+  return march_ ? march_->tiling() : default_march_tiling(domain_->lattice.cells);
 }
 
 Hamiltonian LeapfrogIntegrator::hamiltonian(core::Where where) const {
@@ -120,6 +131,8 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
       leapfrog_step_cpu_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice));
     } else if (kernel_ == LeapfrogKernel::soa) {
       leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice), nullptr, soa_tuning_);
+    } else if (kernel_ == LeapfrogKernel::march) {
+      leapfrog_step_cuda_march(soa_->view(w), *march_, h, now, other, dt, all_layers(h.lattice), nullptr);
     } else if (kernel_ != LeapfrogKernel::plain) {
       leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, all_layers(h.lattice), nullptr);
     } else if (backend_ == core::Backend::cpu) {
@@ -177,6 +190,8 @@ void LeapfrogIntegrator::update_layers(const Complex* now, Complex* other, Layer
   if (backend_ == core::Backend::cuda) {
     if (kernel_ == LeapfrogKernel::soa)
       leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, layers, stream, soa_tuning_);
+    else if (kernel_ == LeapfrogKernel::march)
+      leapfrog_step_cuda_march(soa_->view(w), *march_, h, now, other, dt, layers, stream);
     else
       leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, layers, stream);
     return;

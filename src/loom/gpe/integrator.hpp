@@ -38,6 +38,9 @@ class LeapfrogIntegrator {
   // Launch choices of the soa kernel on the GPU (ignored elsewhere); default: default_soa_tuning.
   void set_soa_tuning(SoaTuning tuning) { soa_tuning_ = tuning; }
   SoaTuning soa_tuning() const { return soa_tuning_; }
+  // Tiling of the march kernel (default: default_march_tiling); makes its tables.
+  void set_march_tiling(MarchTiling tiling);
+  MarchTiling march_tiling() const;
 
   // (2 max_i M_ii)^-1 evaluated on the current psi: the stability bound of eq. (11) (over all ranks).
   double stability_bound() const;
@@ -65,7 +68,8 @@ class LeapfrogIntegrator {
   core::Array<Complex> previous_, current_;
   LeapfrogKernel kernel_ = LeapfrogKernel::plain;
   core::Array<std::int32_t> offsets_;  // flat neighbour offsets for the tuned kernels
-  std::unique_ptr<SoaStencil> soa_;    // tables of the soa kernel
+  std::unique_ptr<SoaStencil> soa_;    // tables of the soa and march kernels
+  std::unique_ptr<MarchPlan> march_;   // the march kernel's tiling and tables
   SoaTuning soa_tuning_;
   const SlabDomain* slab_ = nullptr;  // set on more than one rank
   std::unique_ptr<SlabExchange> exchange_;

@@ -15,24 +15,29 @@ std::string_view to_string(LeapfrogKernel k) {
       return "shared";
     case LeapfrogKernel::soa:
       return "soa";
+    case LeapfrogKernel::march:
+      return "march";
   }
   return "?";
 }
 
 LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key) {
-  for (auto k : {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa})
+  for (auto k : {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa,
+                 LeapfrogKernel::march})
     if (to_string(k) == text) {
-      if ((k == LeapfrogKernel::tuned || k == LeapfrogKernel::shared) && !cuda::built())
+      if (!runs_on_cpu(k) && !cuda::built())
         throw UsageError(std::string(key) + " = \"" + std::string(text) +
                          "\": needs a CUDA build (allowed: plain, soa)");
       return k;
     }
-  throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": expected one of plain, tuned, shared, soa");
+  throw UsageError(std::string(key) + " = \"" + std::string(text) +
+                   "\": expected one of plain, tuned, shared, soa, march");
 }
 
 std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend) {
   if (backend == core::Backend::cuda)
-    return {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa};
+    return {LeapfrogKernel::plain, LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa,
+            LeapfrogKernel::march};
   return {LeapfrogKernel::plain, LeapfrogKernel::soa};
 }
 
@@ -46,6 +51,22 @@ SoaTuning default_soa_tuning(int cells_per_structure, Index dof) {
   if (cells_per_structure >= 136) return {16, 1, false, ordered};  // C15
   if (cells_per_structure <= 12) return {0, 2, false, ordered};    // cubic, FCC, BCC
   return {16, 2, false, ordered};                                  // A15, Z
+}
+
+MarchTiling default_march_tiling(int cells_per_structure) {
+  // Tiles of 512-1536 vertices (2-6 per thread) whose ring of four layers fits one or two blocks per SM.
+  switch (cells_per_structure) {
+    case 1:
+      return {64, 16, 32};  // cubic: 1024 vertices, 76 KB
+    case 12:
+      return {16, 8, 32};  // FCC, BCC: 1536 vertices, 138 KB
+    case 46:
+      return {4, 4, 32};  // A15: 736 vertices, 106 KB
+    case 80:
+      return {3, 3, 32};  // Z: 720 vertices, 128 KB
+    default:
+      return {2, 2, 32};  // C15: 544 vertices, 139 KB
+  }
 }
 
 std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice) {
@@ -71,6 +92,10 @@ void leapfrog_step_cuda(LeapfrogKernel, const Hamiltonian&, const std::int32_t*,
 void leapfrog_step_cuda_soa(const SoaStencilView&, const Hamiltonian&, const Complex*, Complex*, double, LayerRange,
                             void*, SoaTuning) {
   throw Error("leapfrog_step_cuda_soa: this loom was built without CUDA");
+}
+void leapfrog_step_cuda_march(const SoaStencilView&, const MarchPlan&, const Hamiltonian&, const Complex*, Complex*,
+                              double, LayerRange, void*) {
+  throw Error("leapfrog_step_cuda_march: this loom was built without CUDA");
 }
 #endif
 

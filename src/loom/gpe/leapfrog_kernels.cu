@@ -13,6 +13,7 @@
 #include "loom/core/cuda_check.cuh"
 #include "loom/gpe/column_tiles.hpp"
 #include "loom/gpe/leapfrog_kernels.hpp"
+#include "loom/gpe/soa_tables_shared.cuh"
 
 namespace loom::gpe {
 namespace {
@@ -226,23 +227,17 @@ __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec:
                                                           const Complex* __restrict__ now, Complex* __restrict__ other,
                                                           double dt, SoaTiles p, ColumnTiles columns,
                                                           unsigned* __restrict__ counter) {
-  __shared__ double weight[M * F], inverse_volume[M], px[M], py[M], pz[M];
+  __shared__ SharedCellTables<M, F> tables;
   __shared__ std::int32_t offset[M * F], shift[M * F];
   __shared__ int next_tile[2];
+  tables.stage(t);
   for (int k = threadIdx.x; k < M * F; k += blockDim.x) {
-    weight[k] = t.weight[k];
     offset[k] = t.offset[k];
     shift[k] = t.shift[k];
   }
-  for (int k = threadIdx.x; k < M; k += blockDim.x) {
-    inverse_volume[k] = t.inverse_volume[k];
-    px[k] = t.px[k];
-    py[k] = t.py[k];
-    pz[k] = t.pz[k];
-  }
   if (counter && threadIdx.x == 0) next_tile[0] = static_cast<int>(atomicAdd(counter, 1u));
   __syncthreads();
-  const SoaStencilView s{M, F, weight, offset, shift, inverse_volume, px, py, pz, t.size};
+  const SoaStencilView s = tables.view(t, offset, shift);
   // Column order: p.tiles counts columns; a block updates a whole column.
   auto work = [&](int item) {
     if constexpr (COLUMNS) {

@@ -7,6 +7,8 @@
 //   soa     persistent blocks with the stencil in structure-of-arrays form staged in shared memory, face loop
 //           padded and unrolled (soa_stencil.hpp); on the CPU an OpenMP loop over structures with compile-time
 //           (m_s, F) and no bounds masks in interior structures (leapfrog_cpu.hpp)
+//   march   CUDA, 2.5D blocking: a block marches a tile of structures along z with psi(n) of the tile and the halo
+//           cells its faces reach staged in a ring of shared-memory layers (march_tiles.hpp)
 #pragma once
 
 #include <string>
@@ -14,16 +16,19 @@
 
 #include "loom/core/array.hpp"
 #include "loom/gpe/hamiltonian.hpp"
+#include "loom/gpe/march_tiles.hpp"
 #include "loom/gpe/soa_stencil.hpp"
 
 namespace loom::gpe {
 
-enum class LeapfrogKernel { plain, tuned, shared, soa };
+enum class LeapfrogKernel { plain, tuned, shared, soa, march };
 
 std::string_view to_string(LeapfrogKernel k);
+// plain and soa have CPU loops; the others are CUDA kernels.
+inline bool runs_on_cpu(LeapfrogKernel k) { return k == LeapfrogKernel::plain || k == LeapfrogKernel::soa; }
 // Throws UsageError naming `key` for an unknown name or a CUDA-only kernel in a build without CUDA.
 LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key = "kernel");
-// The kernels that exist for `backend` in this build (plain and soa everywhere; tuned and shared with CUDA).
+// The kernels that exist for `backend` in this build (plain and soa everywhere; tuned, shared and march with CUDA).
 std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend);
 
 // The fastest kernel measured (docs/performance.md): on the H200 soa, but tuned for the cubic grid (m_s = 1, where
@@ -72,5 +77,13 @@ SoaTuning default_soa_tuning(int cells_per_structure, Index dof);
 // One soa step on the device; `t` holds device views of the SoA tables.
 void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
                             double dt, LayerRange layers, void* stream, SoaTuning tuning = {});
+
+// The march kernel's tiling for a grid (docs/performance.md, scripts/gpu-tune-gpe.sh).
+MarchTiling default_march_tiling(int cells_per_structure);
+
+// One march step on the device; `t` holds device views of the SoA tables, `plan` was made for h.lattice. Throws
+// UsageError when the plan's tile does not fit a block (shared memory, at most 2048 vertices).
+void leapfrog_step_cuda_march(const SoaStencilView& t, const MarchPlan& plan, const Hamiltonian& h, const Complex* now,
+                              Complex* other, double dt, LayerRange layers, void* stream);
 
 }  // namespace loom::gpe

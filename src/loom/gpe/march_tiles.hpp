@@ -1,0 +1,138 @@
+// The "march" leapfrog kernel's tiling (leapfrog_march.cu): 2.5D blocking. A thread block owns a tile of
+// tile_x x tile_y structures and marches it along z over a segment of layers, with psi(n) of four consecutive
+// layers of the tile and of its halo in shared memory (a ring: layers z - 1, z, z + 1 are read while z + 2
+// arrives by asynchronous copies). Every psi(n) value is then fetched from L2 once per layer instead of once per
+// face, which the Nsight Compute profile of the soa kernel on the H200 asked for (L2 97% busy at 48% L1 hits,
+// docs/performance.md). Only the halo cells that some face of the tile actually reaches are fetched: on BCC the
+// 16 x 8 tile's halo is 122 cells against its 1536 (8%), not the 41% a whole ring of structures would cost.
+// Everything here is index arithmetic shared by the kernel and its host emulation (tests/gpe/test_march_tiles.cpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "loom/core/array.hpp"
+#include "loom/core/host_device.hpp"
+#include "loom/dec/structure_lattice.hpp"
+#include "loom/gpe/soa_stencil.hpp"
+
+namespace loom::gpe {
+
+// Launch choices of the march kernel (`loom bench gpe --march_tile 16x8 --march_layers 32`).
+struct MarchTiling {
+  int tile_x = 16, tile_y = 8;  // structures of a tile along x and y
+  int segment_layers = 32;      // layers a block marches through (the last segment may be shorter)
+  friend bool operator==(const MarchTiling&, const MarchTiling&) = default;
+};
+
+constexpr int march_slots = 4;  // layers of psi(n) in shared memory: z - 1, z, z + 1 and z + 2 arriving
+
+// A halo cell: structure (hx, hy) relative to the tile's first structure (-1 <= hx <= tile_x, the same for y) and
+// local cell c, packed as (hx + 1) | (hy + 1) << 10 | c << 20.
+LOOM_HOST_DEVICE inline std::int32_t pack_halo_cell(int hx, int hy, int c) {
+  return (hx + 1) | (hy + 1) << 10 | c << 20;
+}
+struct HaloCell {
+  int hx, hy, c;
+};
+LOOM_HOST_DEVICE inline HaloCell unpack_halo_cell(std::int32_t code) {
+  return {(code & 1023) - 1, ((code >> 10) & 1023) - 1, code >> 20};
+}
+
+// The geometry of one launch: the lattice, the tiling and the layer range it updates.
+struct MarchGeometry {
+  int cells = 0;  // m_s
+  int nx = 0, ny = 0, nz = 0;
+  int tile_x = 0, tile_y = 0, segment_layers = 1;
+  int first_layer = 0, layers = 0;  // the layers [first_layer, first_layer + layers) are updated
+
+  LOOM_HOST_DEVICE int tiles_x() const { return (nx + tile_x - 1) / tile_x; }
+  LOOM_HOST_DEVICE int tiles_y() const { return (ny + tile_y - 1) / tile_y; }
+  LOOM_HOST_DEVICE int segments() const { return (layers + segment_layers - 1) / segment_layers; }
+  // Work items (one per block): the tile index runs fastest, so the blocks in flight cover neighbouring tiles of
+  // the same segment, whose shared halo cells then come from L2.
+  LOOM_HOST_DEVICE long long items() const { return (long long)tiles_x() * tiles_y() * segments(); }
+  LOOM_HOST_DEVICE int tile_vertices() const { return tile_x * tile_y * cells; }
+  // Vertices of one layer's slot: the tile and a ring of one structure around it.
+  LOOM_HOST_DEVICE int slot_vertices() const { return (tile_x + 2) * (tile_y + 2) * cells; }
+  // Position in a slot of cell c of structure (hx, hy) relative to the tile (-1 <= hx <= tile_x).
+  LOOM_HOST_DEVICE int slot_index(int hx, int hy, int c) const {
+    return ((hy + 1) * (tile_x + 2) + hx + 1) * cells + c;
+  }
+  // Offset of that cell from the tile's first vertex in a layer of the lattice.
+  LOOM_HOST_DEVICE int lattice_offset(int hx, int hy, int c) const { return (hy * nx + hx) * cells + c; }
+
+  struct Item {
+    int x0, y0;  // the tile's first structure
+    int z0, z1;  // the layers [z0, z1) it updates
+  };
+  LOOM_HOST_DEVICE Item item(long long k) const {
+    const int tx = tiles_x(), ty = tiles_y();
+    const int tile_i = static_cast<int>(k % tx);
+    const long long rest = k / tx;
+    const int tile_j = static_cast<int>(rest % ty);
+    const int segment = static_cast<int>(rest / ty);
+    Item it;
+    it.x0 = tile_i * tile_x;
+    it.y0 = tile_j * tile_y;
+    it.z0 = first_layer + segment * segment_layers;
+    const int end = first_layer + layers;
+    it.z1 = it.z0 + segment_layers < end ? it.z0 + segment_layers : end;
+    return it;
+  }
+  // The ring slot of layer z for an item starting at z0 (layer z0 - 1 in slot 0).
+  LOOM_HOST_DEVICE static int slot_of(int z, int z0) { return (z - z0 + 1) & (march_slots - 1); }
+
+  // Tile vertex k (0 <= k < tile_vertices()): k = (ly tile_x + lx) m_s + c, so consecutive threads take
+  // consecutive vertices of a row segment (coalesced).
+  struct TileVertex {
+    int lx, ly, c;
+  };
+  LOOM_HOST_DEVICE TileVertex tile_vertex(int k) const {
+    const int s = k / cells;
+    const int ly = s / tile_x;
+    return {s - ly * tile_x, ly, k - s * cells};
+  }
+};
+
+// Per face slot k = f m_s + c of the SoA tables: the neighbour's position in the slots relative to the vertex's
+// own, delta = (dy (tile_x + 2) + dx) m_s + c' - c, packed with dz as delta * 4 + (dz + 1) (dz in -1..1).
+LOOM_HOST_DEVICE inline int march_delta(std::int32_t code) { return code >> 2; }  // arithmetic shift
+LOOM_HOST_DEVICE inline int march_dz(std::int32_t code) { return (code & 3) - 1; }
+
+// The march kernel's tables for one lattice and tiling: neighbour codes (F x m_s, as the SoA tables) and the
+// halo cells the tile's faces reach (sorted by row, so a warp's copies of them fall into few segments).
+class MarchPlan {
+ public:
+  MarchPlan() = default;
+  // Throws loom::Error when the stencil reaches past one structure (no such grid exists) and UsageError when the
+  // tiling is not positive.
+  MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice, MarchTiling tiling);
+
+  struct View {
+    const std::int32_t* neighbour_code = nullptr;  // F x m_s
+    const std::int32_t* halo = nullptr;            // halo_cells packed halo cells
+    int halo_cells = 0;
+    MarchTiling tiling;
+  };
+  View view(core::Where where) const {
+    return {codes_.read(where), halo_.empty() ? nullptr : halo_.read(where), static_cast<int>(halo_.size()), tiling_};
+  }
+  const MarchTiling& tiling() const { return tiling_; }
+  // Bytes of dynamic shared memory a block of this plan needs (the ring of slots).
+  std::size_t shared_bytes() const { return shared_bytes_; }
+  // The codes and halo cells on the host (for the emulation and the tests).
+  const std::vector<std::int32_t>& host_codes() const { return host_codes_; }
+  const std::vector<std::int32_t>& host_halo() const { return host_halo_; }
+
+ private:
+  MarchTiling tiling_;
+  std::size_t shared_bytes_ = 0;
+  std::vector<std::int32_t> host_codes_, host_halo_;
+  core::Array<std::int32_t> codes_, halo_;
+};
+
+// The geometry of a launch over `layers` of `lattice` with `tiling`.
+MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers);
+
+}  // namespace loom::gpe

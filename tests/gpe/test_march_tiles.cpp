@@ -1,0 +1,172 @@
+// The march kernel's tiling (march_tiles.hpp) on the host: its work items cover every vertex of the updated layers
+// exactly once; and the kernel's whole algorithm emulated with the same index arithmetic (a ring of four slots per
+// block, slots poisoned with NaN before each item, layers copied in as the kernel copies them, the tile's vertices
+// then updated from the slots) equals the CPU integrator's step on every grid, whole lattices and layer ranges,
+// tiles that do not divide the lattice and segments of one layer. A halo cell missing from the plan would read a
+// NaN; the plan's halo is also checked to hold only cells some face reads.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <vector>
+
+#include "gpe/gpe_fixtures.hpp"
+#include "loom/gpe/integrator.hpp"
+#include "loom/gpe/lattice_domain.hpp"
+#include "loom/gpe/march_tiles.hpp"
+#include "loom/gpe/soa_stencil.hpp"
+
+namespace loom::gpe {
+namespace {
+
+TEST(MarchTiles, ItemsCoverEveryVertexOfTheLayersOnce) {
+  struct Case {
+    int cells, nx, ny, nz, first, layers, tile_x, tile_y, segment;
+  };
+  const Case cases[] = {
+      {12, 7, 5, 6, 0, 6, 3, 2, 4},    // partial tiles in x and y, a short last segment
+      {12, 7, 5, 6, 1, 4, 16, 8, 32},  // a tile larger than the lattice (clipped), one segment
+      {1, 9, 4, 3, 2, 1, 4, 4, 1},     // cubic, one layer of a slab
+      {136, 2, 3, 5, 0, 5, 2, 2, 2},   // C15-sized structures
+  };
+  for (const Case& c : cases) {
+    const dec::StructureLattice lattice{c.cells, c.nx, c.ny, c.nz, false};
+    const MarchGeometry geo = march_geometry(lattice, {c.tile_x, c.tile_y, c.segment}, c.first, c.layers);
+    const long long per_layer = (long long)c.cells * c.nx * c.ny;
+    std::vector<int> hits(static_cast<std::size_t>(per_layer * c.nz), 0);
+    for (long long k = 0; k < geo.items(); ++k) {
+      const auto it = geo.item(k);
+      ASSERT_GE(it.z0, c.first);
+      ASSERT_LT(it.z0, it.z1);
+      ASSERT_LE(it.z1, c.first + c.layers);
+      for (int z = it.z0; z < it.z1; ++z)
+        for (int v = 0; v < geo.tile_vertices(); ++v) {
+          const auto tv = geo.tile_vertex(v);
+          ASSERT_EQ(geo.slot_index(tv.lx, tv.ly, tv.c) / c.cells % (geo.tile_x + 2), tv.lx + 1);
+          if (it.x0 + tv.lx >= c.nx || it.y0 + tv.ly >= c.ny) continue;
+          const long long i =
+              per_layer * z + (long long)c.cells * (it.y0 * c.nx + it.x0) + geo.lattice_offset(tv.lx, tv.ly, tv.c);
+          ++hits[static_cast<std::size_t>(i)];
+        }
+    }
+    for (long long i = 0; i < per_layer * c.nz; ++i) {
+      const bool inside = i / per_layer >= c.first && i / per_layer < c.first + c.layers;
+      ASSERT_EQ(hits[static_cast<std::size_t>(i)], inside ? 1 : 0) << "vertex " << i << ", case m_s " << c.cells;
+    }
+  }
+}
+
+// One step of the march kernel as the device runs it, on the host. Returns the slot cells read, per item's ring
+// position (to check that the halo holds nothing unused).
+std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan, const Hamiltonian& h,
+                                  const Complex* now, Complex* other, double dt, LayerRange layers) {
+  const MarchGeometry geo = march_geometry(h.lattice, plan.tiling(), layers.first, layers.count);
+  const int m = geo.cells, sv = geo.slot_vertices();
+  const auto& codes = plan.host_codes();
+  const auto& halo = plan.host_halo();
+  const Index layer_vertices = Index(geo.nx) * geo.ny * m;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<Complex> ring(std::size_t(march_slots) * sv);
+  std::set<int> read;
+  for (long long k = 0; k < geo.items(); ++k) {
+    const auto it = geo.item(k);
+    std::fill(ring.begin(), ring.end(), Complex{nan, nan});
+    const Index tile_start = (Index(it.y0) * geo.nx + it.x0) * m;
+    auto copy = [&](int z, int hx, int hy, int c) {
+      const bool inside =
+          z >= 0 && z < geo.nz && unsigned(it.x0 + hx) < unsigned(geo.nx) && unsigned(it.y0 + hy) < unsigned(geo.ny);
+      ring[std::size_t(MarchGeometry::slot_of(z, it.z0) * sv + geo.slot_index(hx, hy, c))] =
+          inside ? now[Index(z) * layer_vertices + tile_start + geo.lattice_offset(hx, hy, c)] : Complex{};
+    };
+    auto load_layer = [&](int z) {
+      for (int v = 0; v < geo.tile_vertices(); ++v) {
+        const auto tv = geo.tile_vertex(v);
+        copy(z, tv.lx, tv.ly, tv.c);
+      }
+      for (const std::int32_t packed : halo) {
+        const HaloCell c = unpack_halo_cell(packed);
+        copy(z, c.hx, c.hy, c.c);
+      }
+    };
+    load_layer(it.z0 - 1);
+    load_layer(it.z0);
+    load_layer(it.z0 + 1);
+    for (int z = it.z0; z < it.z1; ++z) {
+      if (z + 2 <= it.z1) load_layer(z + 2);
+      const int here = z - it.z0 + 1;
+      for (int v = 0; v < geo.tile_vertices(); ++v) {
+        const auto tv = geo.tile_vertex(v);
+        const int sx = it.x0 + tv.lx, sy = it.y0 + tv.ly;
+        if (sx >= geo.nx || sy >= geo.ny) continue;
+        const int at = geo.slot_index(tv.lx, tv.ly, tv.c);
+        const Complex center = ring[std::size_t((here & (march_slots - 1)) * sv + at)];
+        Complex sum{};
+        for (int f = 0; f < t.faces; ++f) {
+          const int e = f * m + tv.c;
+          const int neighbour = at + march_delta(codes[std::size_t(e)]);
+          read.insert(neighbour);
+          sum += t.weight[e] *
+                 (ring[std::size_t(((here + march_dz(codes[std::size_t(e)])) & (march_slots - 1)) * sv + neighbour)] -
+                  center);
+        }
+        const Complex m_psi = soa_row(t, h.origin, h.lambda, h.g, center, sum, tv.c, {sx, sy, z}, h.z_offset);
+        Complex& out = other[Index(z) * layer_vertices + tile_start + geo.lattice_offset(tv.lx, tv.ly, tv.c)];
+        out = out - (2 * dt) * core::times_i(m_psi);
+      }
+    }
+  }
+  return read;
+}
+
+TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
+  for (dec::GridType grid : dec::all_grid_types()) {
+    const auto domain = make_lattice_domain(grid, 0.7, 5, 4, 7);
+    const double dt = 1e-3;
+    const test::OneStepReference ref = test::one_step_reference(domain, 0.8, 40.0, dt);
+    const Hamiltonian h = domain.hamiltonian(core::Where::host, 0.8, 40.0);
+    const SoaStencil soa(domain.stencil, domain.lattice);
+    const SoaStencilView t = soa.view(core::Where::host);
+    for (const LayerRange layers : {LayerRange{0, domain.lattice.nz}, LayerRange{2, 3}, LayerRange{6, 1}})
+      for (const MarchTiling tiling : {default_march_tiling(domain.lattice.cells), MarchTiling{2, 3, 2},
+                                       MarchTiling{1, 1, 1}, MarchTiling{4, 4, 3}}) {
+        const MarchPlan plan(soa, domain.lattice, tiling);
+        std::vector<Complex> other = ref.before;
+        const std::set<int> read = march_emulated_step(t, plan, h, ref.now.data(), other.data(), dt, layers);
+        const double worst = test::one_step_error(ref, other, domain.lattice.nz, layers);
+        const std::string label = std::string(dec::to_string(grid)) + " layers " + std::to_string(layers.first) + "+" +
+                                  std::to_string(layers.count) + ", tile " + std::to_string(plan.tiling().tile_x) +
+                                  "x" + std::to_string(plan.tiling().tile_y) + ", segments of " +
+                                  std::to_string(tiling.segment_layers);
+        EXPECT_LT(worst, 1e-13) << label;
+        // Every halo cell of the plan is read by some face (none fetched in vain).
+        const MarchGeometry geo = march_geometry(domain.lattice, plan.tiling(), 0, domain.lattice.nz);
+        for (const std::int32_t packed : plan.host_halo()) {
+          const HaloCell c = unpack_halo_cell(packed);
+          EXPECT_TRUE(read.count(geo.slot_index(c.hx, c.hy, c.c)))
+              << label << ": halo cell " << c.hx << "," << c.hy << "," << c.c << " never read";
+        }
+      }
+  }
+}
+
+// The halo's size on the default tiles, against the tile (what the kernel copies beyond the tile itself).
+TEST(MarchTiles, HaloIsASmallFractionOfTheDefaultTile) {
+  for (dec::GridType grid : dec::all_grid_types()) {
+    const auto domain = make_lattice_domain(grid, 0.7, 70, 70, 3);
+    const SoaStencil soa(domain.stencil, domain.lattice);
+    const MarchPlan plan(soa, domain.lattice, default_march_tiling(domain.lattice.cells));
+    const MarchGeometry geo = march_geometry(domain.lattice, plan.tiling(), 0, 3);
+    const double fraction = double(plan.host_halo().size()) / geo.tile_vertices();
+    std::printf("%-5s tile %dx%d: %d vertices, halo %zu cells (%.0f%%), ring %zu KiB\n", dec::to_string(grid).data(),
+                geo.tile_x, geo.tile_y, geo.tile_vertices(), plan.host_halo().size(), 100 * fraction,
+                plan.shared_bytes() / 1024);
+    // A whole ring of structures would be ((tx + 2)(ty + 2) - tx ty) / (tx ty) of the tile.
+    const double ring =
+        double((geo.tile_x + 2) * (geo.tile_y + 2) - geo.tile_x * geo.tile_y) / (geo.tile_x * geo.tile_y);
+    EXPECT_LT(fraction, ring) << dec::to_string(grid);
+  }
+}
+
+}  // namespace
+}  // namespace loom::gpe
