@@ -56,13 +56,17 @@ bench() {  # name, then loom bench gpe arguments
 }
 if [[ ${TUNE_MARCH:-1} != 0 ]]; then  # the march kernel's tilings, beside the soa kernel's default
   bench bcc-march --backend cuda --kernels soa,march --grids bcc --dof 1e8,236196000 --repeats 3 \
-    --march_tile 16x8,8x8,16x4,32x4,8x16,24x8,32x8 --march_layers 32
-  bench bcc-march-layers --backend cuda --kernels march --grids bcc --dof 236196000 --repeats 3 \
-    --march_tile 16x8,8x8 --march_layers 8,16,64,128
+    --march_tile 8x8,16x4,8x4,12x6,10x8,16x8 --march_layers 64
+  bench bcc-march-layers --backend cuda --kernels march --grids bcc --dof 1e8 --repeats 3 \
+    --march_tile 8x8,16x4 --march_layers 32,128,256
   bench c15-march --backend cuda --kernels soa,march --grids c15 --dof 142000000 --repeats 3 \
-    --march_tile 2x2,2x1,1x1,3x2,3x3 --march_layers 32
-  bench grids-march --backend cuda --kernels soa,march,tuned --grids cubic,fcc,a15,z --dof 2e7 --repeats 3 \
-    --march_tile auto,8x8,4x4,4x2,3x3,32x16,64x8 --march_layers 32
+    --march_tile 3x2,2x2,2x1 --march_layers 64
+  bench cubic-march --backend cuda --kernels tuned,march --grids cubic --dof 2e7,1e8 --repeats 3 \
+    --march_tile 64x8,32x16,128x4,64x16 --march_layers 64
+  bench fcc-march --backend cuda --kernels soa,march --grids fcc --dof 2e7,1e8 --repeats 3 \
+    --march_tile 8x8,16x4,8x4 --march_layers 64
+  bench az-march --backend cuda --kernels soa,march --grids a15,z --dof 2e7 --repeats 3 \
+    --march_tile 4x4,4x2,3x3,3x2,2x2 --march_layers 64
 fi
 if [[ ${TUNE_SWEEP:-0} != 0 ]]; then  # the launch choices of the soa kernel
   bench bcc-sweep --backend cuda --kernels soa --grids bcc --dof 1e7,1e8,236196000 --soa_band_rows 0,16 \
@@ -103,7 +107,7 @@ lts__t_bytes.sum,l1tex__throughput.avg.pct_of_peak_sustained_elapsed
       sed -E 's/^ *//; s/_ZN4loom3gpe[^ ]*(march_step|soa_step)I/\1</' >> "$report"
   }
   profile bcc-236m-march march_step --kernels march --grids bcc --dof 236196000
-  profile bcc-236m-march-8x8 march_step --kernels march --grids bcc --dof 236196000 --march_tile 8x8 --march_layers 32
+  profile bcc-1e8-march march_step --kernels march --grids bcc --dof 1e8
   [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile bcc-236m-soa soa_step --kernels soa --grids bcc --dof 236196000
   [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile c15-142m-march march_step --kernels march --grids c15 --dof 142000000
 fi

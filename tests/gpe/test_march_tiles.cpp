@@ -6,6 +6,7 @@
 // NaN; the plan's halo is also checked to hold only cells some face reads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -61,10 +62,11 @@ TEST(MarchTiles, ItemsCoverEveryVertexOfTheLayersOnce) {
 // position (to check that the halo holds nothing unused).
 std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan, const Hamiltonian& h,
                                   const Complex* now, Complex* other, double dt, LayerRange layers) {
-  const MarchGeometry geo = march_geometry(h.lattice, plan.tiling(), layers.first, layers.count);
+  const MarchGeometry geo = plan.geometry(layers.first, layers.count);
   const int m = geo.cells, sv = geo.slot_vertices();
   const auto& codes = plan.host_codes();
   const auto& halo = plan.host_halo();
+  const auto& slot_cell = plan.host_slot_cell();
   const Index layer_vertices = Index(geo.nx) * geo.ny * m;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<Complex> ring(std::size_t(march_slots) * sv);
@@ -73,20 +75,20 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
     const auto it = geo.item(k);
     std::fill(ring.begin(), ring.end(), Complex{nan, nan});
     const Index tile_start = (Index(it.y0) * geo.nx + it.x0) * m;
-    auto copy = [&](int z, int hx, int hy, int c) {
+    auto copy = [&](int z, int hx, int hy, int c, int slot_position) {
       const bool inside =
           z >= 0 && z < geo.nz && unsigned(it.x0 + hx) < unsigned(geo.nx) && unsigned(it.y0 + hy) < unsigned(geo.ny);
-      ring[std::size_t(MarchGeometry::slot_of(z, it.z0) * sv + geo.slot_index(hx, hy, c))] =
+      ring[std::size_t(MarchGeometry::slot_of(z, it.z0) * sv + slot_position)] =
           inside ? now[Index(z) * layer_vertices + tile_start + geo.lattice_offset(hx, hy, c)] : Complex{};
     };
     auto load_layer = [&](int z) {
       for (int v = 0; v < geo.tile_vertices(); ++v) {
         const auto tv = geo.tile_vertex(v);
-        copy(z, tv.lx, tv.ly, tv.c);
+        copy(z, tv.lx, tv.ly, tv.c, geo.slot_index(tv.lx, tv.ly, slot_cell[std::size_t(tv.c)]));
       }
-      for (const std::int32_t packed : halo) {
-        const HaloCell c = unpack_halo_cell(packed);
-        copy(z, c.hx, c.hy, c.c);
+      for (std::size_t i = 0; i < halo.size(); ++i) {
+        const HaloCell c = unpack_halo_cell(halo[i]);
+        copy(z, c.hx, c.hy, c.c, plan.host_halo_slot()[i]);
       }
     };
     load_layer(it.z0 - 1);
@@ -94,21 +96,20 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
     load_layer(it.z0 + 1);
     for (int z = it.z0; z < it.z1; ++z) {
       if (z + 2 <= it.z1) load_layer(z + 2);
-      const int here = z - it.z0 + 1;
+      const int here = MarchGeometry::slot_of(z, it.z0);
       for (int v = 0; v < geo.tile_vertices(); ++v) {
         const auto tv = geo.tile_vertex(v);
         const int sx = it.x0 + tv.lx, sy = it.y0 + tv.ly;
         if (sx >= geo.nx || sy >= geo.ny) continue;
-        const int at = geo.slot_index(tv.lx, tv.ly, tv.c);
-        const Complex center = ring[std::size_t((here & (march_slots - 1)) * sv + at)];
+        const int at = geo.slot_index(tv.lx, tv.ly, slot_cell[std::size_t(tv.c)]);
+        const Complex center = ring[std::size_t(here * sv + at)];
         Complex sum{};
         for (int f = 0; f < t.faces; ++f) {
           const int e = f * m + tv.c;
           const int neighbour = at + march_delta(codes[std::size_t(e)]);
+          const int layer = (here + march_dz(codes[std::size_t(e)]) + march_slots) % march_slots;
           read.insert(neighbour);
-          sum += t.weight[e] *
-                 (ring[std::size_t(((here + march_dz(codes[std::size_t(e)])) & (march_slots - 1)) * sv + neighbour)] -
-                  center);
+          sum += t.weight[e] * (ring[std::size_t(layer * sv + neighbour)] - center);
         }
         const Complex m_psi = soa_row(t, h.origin, h.lambda, h.g, center, sum, tv.c, {sx, sy, z}, h.z_offset);
         Complex& out = other[Index(z) * layer_vertices + tile_start + geo.lattice_offset(tv.lx, tv.ly, tv.c)];
@@ -139,28 +140,33 @@ TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
                                   "x" + std::to_string(plan.tiling().tile_y) + ", segments of " +
                                   std::to_string(tiling.segment_layers);
         EXPECT_LT(worst, 1e-13) << label;
-        // Every halo cell of the plan is read by some face (none fetched in vain).
-        const MarchGeometry geo = march_geometry(domain.lattice, plan.tiling(), 0, domain.lattice.nz);
-        for (const std::int32_t packed : plan.host_halo()) {
-          const HaloCell c = unpack_halo_cell(packed);
-          EXPECT_TRUE(read.count(geo.slot_index(c.hx, c.hy, c.c)))
-              << label << ": halo cell " << c.hx << "," << c.hy << "," << c.c << " never read";
-        }
+        // Every halo cell of the plan is read by some face (none fetched in vain), and the slot layout is a
+        // permutation of the cells.
+        for (std::size_t i = 0; i < plan.host_halo().size(); ++i)
+          EXPECT_TRUE(read.count(plan.host_halo_slot()[i])) << label << ": halo cell " << i << " never read";
+        std::vector<std::int32_t> cells = plan.host_slot_cell();
+        std::sort(cells.begin(), cells.end());
+        for (int c = 0; c < domain.lattice.cells; ++c) ASSERT_EQ(cells[std::size_t(c)], c) << label;
+        EXPECT_LE(plan.wavefronts_per_load(), plan.plain_wavefronts_per_load()) << label;
       }
   }
 }
 
-// The halo's size on the default tiles, against the tile (what the kernel copies beyond the tile itself).
+// The halo's size on the default tiles, against the tile (what the kernel copies beyond the tile itself), and the
+// bank conflicts of the slot layout.
 TEST(MarchTiles, HaloIsASmallFractionOfTheDefaultTile) {
   for (dec::GridType grid : dec::all_grid_types()) {
     const auto domain = make_lattice_domain(grid, 0.7, 70, 70, 3);
     const SoaStencil soa(domain.stencil, domain.lattice);
     const MarchPlan plan(soa, domain.lattice, default_march_tiling(domain.lattice.cells));
-    const MarchGeometry geo = march_geometry(domain.lattice, plan.tiling(), 0, 3);
+    const MarchGeometry geo = plan.geometry(0, 3);
     const double fraction = double(plan.host_halo().size()) / geo.tile_vertices();
-    std::printf("%-5s tile %dx%d: %d vertices, halo %zu cells (%.0f%%), ring %zu KiB\n", dec::to_string(grid).data(),
-                geo.tile_x, geo.tile_y, geo.tile_vertices(), plan.host_halo().size(), 100 * fraction,
-                plan.shared_bytes() / 1024);
+    std::printf(
+        "%-5s tile %dx%d: %d vertices, halo %zu cells (%.0f%%), ring %zu KiB, stride %d, %.2f wavefronts per "
+        "16-byte load (plain layout %.2f)\n",
+        dec::to_string(grid).data(), geo.tile_x, geo.tile_y, geo.tile_vertices(), plan.host_halo().size(),
+        100 * fraction, plan.shared_bytes() / 1024, geo.stride, plan.wavefronts_per_load(),
+        plan.plain_wavefronts_per_load());
     // A whole ring of structures would be ((tx + 2)(ty + 2) - tx ty) / (tx ty) of the tile.
     const double ring =
         double((geo.tile_x + 2) * (geo.tile_y + 2) - geo.tile_x * geo.tile_y) / (geo.tile_x * geo.tile_y);

@@ -54,18 +54,16 @@ SoaTuning default_soa_tuning(int cells_per_structure, Index dof) {
 }
 
 MarchTiling default_march_tiling(int cells_per_structure) {
-  // Tiles of 512-1536 vertices (2-6 per thread) whose ring of four layers fits one or two blocks per SM.
+  // From the H200 sweep of 2026-12-01 (docs/performance.md): BCC 8 x 8 tiles over 64 layers (81% of copy at
+  // 2.4e8 DOF; 16 x 8 76%), cubic 64 x 8. The grids of larger m_s take tiles of 4 x 4 (A15), 3 x 3 (Z) and
+  // 3 x 2 (C15), whose rings of five layers fit one block per SM; on C15 slower than the soa kernel (3 x 2 in
+  // four slots: 52 against 64 G DOF/s), which stays its default.
   switch (cells_per_structure) {
-    case 1:
-      return {64, 16, 32};  // cubic: 1024 vertices, 76 KB
-    case 12:
-      return {16, 8, 32};  // FCC, BCC: 1536 vertices, 138 KB
-    case 46:
-      return {4, 4, 32};  // A15: 736 vertices, 106 KB
-    case 80:
-      return {3, 3, 32};  // Z: 720 vertices, 128 KB
-    default:
-      return {2, 2, 32};  // C15: 544 vertices, 139 KB
+    case 1: return {64, 8, 64};
+    case 12: return {8, 8, 64};
+    case 46: return {4, 4, 64};
+    case 80: return {3, 3, 64};
+    default: return {3, 2, 64};
   }
 }
 

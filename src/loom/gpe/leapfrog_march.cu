@@ -1,6 +1,7 @@
 // The march leapfrog kernel (march_tiles.hpp): a block per (tile, segment of layers), psi(n) of the tile and its
-// halo staged layer by layer in a ring of four shared-memory slots by asynchronous copies (cp.async, Ampere and
-// later), so that layer z + 2 arrives while layer z is updated from z - 1, z and z + 1. Copies of cells outside
+// halo staged layer by layer in a ring of five shared-memory slots by asynchronous copies (cp.async, Ampere and
+// later), so that layer z + 2 arrives while layer z is updated from z - 1, z and z + 1, with one barrier per
+// layer. Copies of cells outside
 // the lattice write zeros (psi = 0 outside the cuboid, the paper's boundary condition), so the update itself needs
 // no bounds masks. psi(n-1) is read one layer ahead into registers, and psi(n+1) written over it, eq. (7). The
 // arithmetic per vertex is the soa kernel's (soa_row of soa_stencil.hpp, faces in the same order), so the two
@@ -38,7 +39,7 @@ template <int M, int F, int V, int Threads>
 __global__ void __launch_bounds__(Threads)
     march_step(SoaStencilView t, MarchPlan::View plan, MarchGeometry geo, dec::Vec3 origin, double lambda, double g,
                int z_offset, const Complex* __restrict__ now, Complex* __restrict__ other, double dt) {
-  extern __shared__ double2 ring[];  // march_slots x slot_vertices
+  extern __shared__ double2 ring[];  // march_slots x slot_vertices()
   __shared__ SharedCellTables<M, F> tables;
   __shared__ std::int32_t code[M * F];
   tables.stage(t);
@@ -62,7 +63,7 @@ __global__ void __launch_bounds__(Threads)
     sy[j] = it.y0 + v.ly;
     cell[j] = v.c;
     active[j] = in_tile[j] && sx[j] < geo.nx && sy[j] < geo.ny;
-    slot_at[j] = geo.slot_index(v.lx, v.ly, v.c);
+    slot_at[j] = geo.slot_index(v.lx, v.ly, __ldg(plan.slot_cell + v.c));
     offset[j] = geo.lattice_offset(v.lx, v.ly, v.c);
   }
 
@@ -80,8 +81,7 @@ __global__ void __launch_bounds__(Threads)
       const HaloCell c = unpack_halo_cell(__ldg(plan.halo + h));
       const int x = it.x0 + c.hx, y = it.y0 + c.hy;
       const bool copy = layer_inside && unsigned(x) < unsigned(geo.nx) && unsigned(y) < unsigned(geo.ny);
-      copy_async_16(slot + geo.slot_index(c.hx, c.hy, c.c), copy ? base + geo.lattice_offset(c.hx, c.hy, c.c) : now,
-                    copy);
+      copy_async_16(slot + __ldg(plan.halo_slot + h), copy ? base + geo.lattice_offset(c.hx, c.hy, c.c) : now, copy);
     }
     copy_async_commit();
   };
@@ -95,9 +95,10 @@ __global__ void __launch_bounds__(Threads)
     if (active[j]) previous[j] = other[Index(it.z0) * layer_vertices + tile_start + offset[j]];
   __syncthreads();  // the tables
 
+  int here = 1;  // the ring slot of layer z (layer z0 - 1 is in slot 0)
   for (int z = it.z0; z < it.z1; ++z) {
     if (z + 2 <= it.z1)
-      load_layer(z + 2);  // into the slot of layer z - 2, read by nobody since the last iteration's barrier
+      load_layer(z + 2);  // into the slot of layer z - 3, last read in iteration z - 2, before the last barrier
     else
       copy_async_commit();  // an empty group, so that "all but the newest group" still means "up to layer z + 1"
     const bool more = z + 1 < it.z1;
@@ -105,29 +106,30 @@ __global__ void __launch_bounds__(Threads)
     for (int j = 0; j < V; ++j)
       if (active[j] && more) previous_next[j] = other[Index(z + 1) * layer_vertices + tile_start + offset[j]];
     copy_async_wait<1>();
-    __syncthreads();                 // every thread's copies of layers up to z + 1 have landed
-    const int here = z - it.z0 + 1;  // the ring position of layer z
+    __syncthreads();  // every thread's copies of layers up to z + 1 have landed, and nobody reads layer z - 2's
+    const int below = (here == 0 ? march_slots - 1 : here - 1) * slot_vertices, at = here * slot_vertices,
+              above = (here == march_slots - 1 ? 0 : here + 1) * slot_vertices;
     const Index layer_start = Index(z) * layer_vertices + tile_start;
 #pragma unroll
     for (int j = 0; j < V; ++j) {
       if (!active[j]) continue;
-      const double2 c2 = ring[(here & (march_slots - 1)) * slot_vertices + slot_at[j]];
+      const double2 c2 = ring[at + slot_at[j]];
       const Complex center{c2.x, c2.y};
       Complex sum{};
 #pragma unroll
       for (int f = 0; f < F; ++f) {
         const int k = f * M + cell[j];
         const std::int32_t nb = code[k];
-        const double2 v2 =
-            ring[((here + march_dz(nb)) & (march_slots - 1)) * slot_vertices + slot_at[j] + march_delta(nb)];
+        const int dz = march_dz(nb);
+        const double2 v2 = ring[(dz < 0 ? below : dz > 0 ? above : at) + slot_at[j] + march_delta(nb)];
         sum += weight[k] * (Complex{v2.x, v2.y} - center);
       }
       const Complex m_psi = soa_row(s, origin, lambda, g, center, sum, cell[j], {sx[j], sy[j], z}, z_offset);
       other[layer_start + offset[j]] = previous[j] - (2 * dt) * core::times_i(m_psi);  // eq. (7)
     }
-    __syncthreads();  // layer z - 1's slot is free for layer z + 3
 #pragma unroll
     for (int j = 0; j < V; ++j) previous[j] = previous_next[j];
+    here = here == march_slots - 1 ? 0 : here + 1;
   }
   copy_async_wait<0>();
 }
@@ -197,7 +199,9 @@ void leapfrog_step_cuda_march(const SoaStencilView& t, const MarchPlan& plan, co
                "leapfrog step: layers outside the lattice");
   if (layers.empty()) return;
   const auto stream = static_cast<cudaStream_t>(stream_handle);
-  const MarchGeometry geo = march_geometry(h.lattice, plan.tiling(), layers.first, layers.count);
+  const MarchGeometry geo = plan.geometry(layers.first, layers.count);
+  LOOM_REQUIRE(geo.nx == h.lattice.nx && geo.ny == h.lattice.ny && geo.nz == h.lattice.nz,
+               "leapfrog_step_cuda_march: a plan of another lattice");
   const MarchPlan::View v = plan.view(core::Where::device);
   const std::size_t bytes = plan.shared_bytes();
   // (m_s, F) of the six grids: cubic (1, 6), FCC (12, 8), BCC (12, 4), A15 (46, 4), Z (80, 4), C15 (136, 4).

@@ -1,11 +1,14 @@
 // The "march" leapfrog kernel's tiling (leapfrog_march.cu): 2.5D blocking. A thread block owns a tile of
-// tile_x x tile_y structures and marches it along z over a segment of layers, with psi(n) of four consecutive
+// tile_x x tile_y structures and marches it along z over a segment of layers, with psi(n) of five consecutive
 // layers of the tile and of its halo in shared memory (a ring: layers z - 1, z, z + 1 are read while z + 2
-// arrives by asynchronous copies). Every psi(n) value is then fetched from L2 once per layer instead of once per
-// face, which the Nsight Compute profile of the soa kernel on the H200 asked for (L2 97% busy at 48% L1 hits,
-// docs/performance.md). Only the halo cells that some face of the tile actually reaches are fetched: on BCC the
-// 16 x 8 tile's halo is 122 cells against its 1536 (8%), not the 41% a whole ring of structures would cost.
-// Everything here is index arithmetic shared by the kernel and its host emulation (tests/gpe/test_march_tiles.cpp).
+// arrives by asynchronous copies, and the fifth slot lets one barrier per layer suffice). Every psi(n) value is then
+// fetched from L2 once per layer instead of once per face, which the Nsight Compute profile of the soa kernel on the
+// H200 asked for (L2 97% busy at 48% L1 hits, docs/performance.md). Only the halo cells that some face of the tile
+// actually reaches are fetched: on BCC the 8 x 8 tile's halo is 80 cells against its 768 (10%), not the 56% a whole
+// ring of structures would cost. In a slot the cells of a structure are permuted and its stride padded so that a
+// quarter-warp's 16-byte neighbour loads hit few banks twice (chosen by a search over the tile's actual loads: on
+// BCC 1.4 wavefronts per load instead of 2.4). Everything here is index arithmetic shared by the kernel and its host
+// emulation (tests/gpe/test_march_tiles.cpp).
 #pragma once
 
 #include <cstdint>
@@ -25,7 +28,9 @@ struct MarchTiling {
   friend bool operator==(const MarchTiling&, const MarchTiling&) = default;
 };
 
-constexpr int march_slots = 4;  // layers of psi(n) in shared memory: z - 1, z, z + 1 and z + 2 arriving
+// Layers of psi(n) in shared memory: z - 1, z, z + 1 read, z + 2 arriving, and the slot of z - 2 that slower
+// threads may still read until the barrier after which layer z + 3 is copied into it.
+constexpr int march_slots = 5;
 
 // A halo cell: structure (hx, hy) relative to the tile's first structure (-1 <= hx <= tile_x, the same for y) and
 // local cell c, packed as (hx + 1) | (hy + 1) << 10 | c << 20.
@@ -39,12 +44,14 @@ LOOM_HOST_DEVICE inline HaloCell unpack_halo_cell(std::int32_t code) {
   return {(code & 1023) - 1, ((code >> 10) & 1023) - 1, code >> 20};
 }
 
-// The geometry of one launch: the lattice, the tiling and the layer range it updates.
+// The geometry of one launch: the lattice, the tiling and the layer range it updates, and the slot layout.
 struct MarchGeometry {
   int cells = 0;  // m_s
   int nx = 0, ny = 0, nz = 0;
   int tile_x = 0, tile_y = 0, segment_layers = 1;
   int first_layer = 0, layers = 0;  // the layers [first_layer, first_layer + layers) are updated
+  int stride = 0;                   // slot cells per structure (>= m_s)
+  int slot_size = 0;                // cells of a slot: (tile_x + 2)(tile_y + 2) stride, rounded up to 8 (banks)
 
   LOOM_HOST_DEVICE int tiles_x() const { return (nx + tile_x - 1) / tile_x; }
   LOOM_HOST_DEVICE int tiles_y() const { return (ny + tile_y - 1) / tile_y; }
@@ -53,11 +60,12 @@ struct MarchGeometry {
   // the same segment, whose shared halo cells then come from L2.
   LOOM_HOST_DEVICE long long items() const { return (long long)tiles_x() * tiles_y() * segments(); }
   LOOM_HOST_DEVICE int tile_vertices() const { return tile_x * tile_y * cells; }
-  // Vertices of one layer's slot: the tile and a ring of one structure around it.
-  LOOM_HOST_DEVICE int slot_vertices() const { return (tile_x + 2) * (tile_y + 2) * cells; }
-  // Position in a slot of cell c of structure (hx, hy) relative to the tile (-1 <= hx <= tile_x).
-  LOOM_HOST_DEVICE int slot_index(int hx, int hy, int c) const {
-    return ((hy + 1) * (tile_x + 2) + hx + 1) * cells + c;
+  // Cells of one layer's slot: the tile and a ring of one structure around it.
+  LOOM_HOST_DEVICE int slot_vertices() const { return slot_size; }
+  // Position in a slot of the cell in slot position slot_cell (the plan's permutation of the local index) of
+  // structure (hx, hy) relative to the tile (-1 <= hx <= tile_x).
+  LOOM_HOST_DEVICE int slot_index(int hx, int hy, int slot_cell) const {
+    return ((hy + 1) * (tile_x + 2) + hx + 1) * stride + slot_cell;
   }
   // Offset of that cell from the tile's first vertex in a layer of the lattice.
   LOOM_HOST_DEVICE int lattice_offset(int hx, int hy, int c) const { return (hy * nx + hx) * cells + c; }
@@ -81,7 +89,7 @@ struct MarchGeometry {
     return it;
   }
   // The ring slot of layer z for an item starting at z0 (layer z0 - 1 in slot 0).
-  LOOM_HOST_DEVICE static int slot_of(int z, int z0) { return (z - z0 + 1) & (march_slots - 1); }
+  LOOM_HOST_DEVICE static int slot_of(int z, int z0) { return (z - z0 + 1) % march_slots; }
 
   // Tile vertex k (0 <= k < tile_vertices()): k = (ly tile_x + lx) m_s + c, so consecutive threads take
   // consecutive vertices of a row segment (coalesced).
@@ -96,7 +104,8 @@ struct MarchGeometry {
 };
 
 // Per face slot k = f m_s + c of the SoA tables: the neighbour's position in the slots relative to the vertex's
-// own, delta = (dy (tile_x + 2) + dx) m_s + c' - c, packed with dz as delta * 4 + (dz + 1) (dz in -1..1).
+// own, delta = (dy (tile_x + 2) + dx) stride + p(c') - p(c) (p: the slot permutation), packed with dz as
+// delta * 4 + (dz + 1) (dz in -1..1).
 LOOM_HOST_DEVICE inline int march_delta(std::int32_t code) { return code >> 2; }  // arithmetic shift
 LOOM_HOST_DEVICE inline int march_dz(std::int32_t code) { return (code & 3) - 1; }
 
@@ -111,28 +120,44 @@ class MarchPlan {
 
   struct View {
     const std::int32_t* neighbour_code = nullptr;  // F x m_s
-    const std::int32_t* halo = nullptr;            // halo_cells packed halo cells
+    const std::int32_t* halo = nullptr;            // halo_cells packed halo cells (lattice positions)
+    const std::int32_t* halo_slot = nullptr;       // their positions in a slot
+    const std::int32_t* slot_cell = nullptr;       // m_s: the slot position of each local cell
     int halo_cells = 0;
-    MarchTiling tiling;
   };
   View view(core::Where where) const {
-    return {codes_.read(where), halo_.empty() ? nullptr : halo_.read(where), static_cast<int>(halo_.size()), tiling_};
+    const bool halo = !halo_.empty();
+    return {codes_.read(where), halo ? halo_.read(where) : nullptr, halo ? halo_slot_.read(where) : nullptr,
+            slot_cell_.read(where), static_cast<int>(halo_.size())};
   }
   const MarchTiling& tiling() const { return tiling_; }
+  // The geometry of a launch over layers [first_layer, first_layer + layers) with this plan's slot layout.
+  MarchGeometry geometry(int first_layer, int layers) const;
   // Bytes of dynamic shared memory a block of this plan needs (the ring of slots).
   std::size_t shared_bytes() const { return shared_bytes_; }
-  // The codes and halo cells on the host (for the emulation and the tests).
+  // The tables on the host (for the emulation and the tests).
   const std::vector<std::int32_t>& host_codes() const { return host_codes_; }
   const std::vector<std::int32_t>& host_halo() const { return host_halo_; }
+  const std::vector<std::int32_t>& host_halo_slot() const { return host_halo_slot_; }
+  const std::vector<std::int32_t>& host_slot_cell() const { return host_slot_cell_; }
+  // Shared-memory wavefronts per quarter-warp 16-byte load of the tile's neighbours (1: no bank conflict), with
+  // the chosen layout and with the plain one (identity, stride m_s).
+  double wavefronts_per_load() const { return wavefronts_; }
+  double plain_wavefronts_per_load() const { return plain_wavefronts_; }
 
  private:
   MarchTiling tiling_;
+  dec::StructureLattice lattice_;
+  int stride_ = 0;
   std::size_t shared_bytes_ = 0;
-  std::vector<std::int32_t> host_codes_, host_halo_;
-  core::Array<std::int32_t> codes_, halo_;
+  double wavefronts_ = 0, plain_wavefronts_ = 0;
+  std::vector<std::int32_t> host_codes_, host_halo_, host_halo_slot_, host_slot_cell_;
+  core::Array<std::int32_t> codes_, halo_, halo_slot_, slot_cell_;
 };
 
-// The geometry of a launch over `layers` of `lattice` with `tiling`.
-MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers);
+// The geometry of a launch over `layers` of `lattice` with `tiling`, plain slot layout (stride m_s): the work
+// items and the lattice offsets, as with any plan's layout.
+MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,
+                             int stride = 0);
 
 }  // namespace loom::gpe
