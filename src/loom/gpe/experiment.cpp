@@ -33,7 +33,8 @@ io::Parameters gpe_parameters() {
   io::Parameters p;
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
   p.add("kernel", "auto",
-        "leapfrog implementation: auto (the fastest measured: soa, but tuned for cubic on CUDA), "
+        "leapfrog implementation: auto (the fastest measured: on CUDA march for cubic, FCC, BCC, soa for A15, Z, C15; "
+        "soa on the CPU), "
         "plain, tuned, shared, soa, march")
       .one_of({"auto", "plain", "tuned", "shared", "soa", "march"});
   p.add("quiet", false, "no progress lines on stderr");

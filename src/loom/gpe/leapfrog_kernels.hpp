@@ -31,8 +31,8 @@ LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key
 // The kernels that exist for `backend` in this build (plain and soa everywhere; tuned, shared and march with CUDA).
 std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend);
 
-// The fastest kernel measured (docs/performance.md): on the H200 soa, but tuned for the cubic grid (m_s = 1, where
-// staging a 6-entry table buys nothing); on the CPU soa (1.5-2.5x plain).
+// The fastest kernel measured (docs/performance.md): on the H200 march for cubic, FCC and BCC (m_s <= 12), soa for
+// A15, Z and C15 (whose halos make the march tiles 17-23% larger); on the CPU soa (1.5-2.5x plain).
 LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_structure);
 
 // Per-entry flat neighbour offsets j - i for a lattice (valid wherever the neighbour's instance is inside).
