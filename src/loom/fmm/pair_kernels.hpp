@@ -25,8 +25,8 @@ struct CutoffFactors {
 // double at 1.25, 1e-6 in float at 1.5, against 7e-14 and 5e-5 with the switch at 1/2); pairs that close are rare
 // (0.3% of the P2P pairs at sigma = spacing), so the branch seldom splits a warp. Above singular_above the kernel
 // is the singular one to rounding: 1 - g = erfc(rho/sqrt2) + e < eps/2 and (rho^2 + 3) e / 3 < eps/2 (double:
-// rho = 9.5 gives 6e-18; float: rho = 6.6 gives 2.8e-8); that branch skips erf and exp, which is what most pairs
-// take (79% of the P2P pairs, 60% of the warps' steps entirely, at sigma = spacing with the guard of 6 sigma).
+// rho = 9.5 gives 6e-18; float: rho = 6.6 gives 2.8e-8); that branch, which skips exp, is what most pairs take
+// (79% of the P2P pairs, 60% of the warps' steps entirely, in float at sigma = spacing with the guard of 6 sigma).
 template <class Real>
 constexpr Real series_below = sizeof(Real) == 4 ? Real(1.5) : Real(1.25);
 template <class Real>
@@ -57,10 +57,11 @@ constexpr CutoffSeries cutoff_series() {
   return c;
 }
 
-// q(rho) = e^{rho^2/2} erfc(rho/sqrt2) on the float closed form's range, series_below<float> = 1.5 to
-// singular_above<float> = 6.6: the degree-12 polynomial in v = (rho - 4.05)/2.55 that interpolates q at the 13
-// Chebyshev nodes (tools/fit_scaled_erfc.py), relative error 2.7e-8 before rounding. Cheaper than erff (13 FMAs
-// against ~35 instructions with its own exponential) and it reuses e^{-rho^2/2}.
+// q(rho) = e^{rho^2/2} erfc(rho/sqrt2), so that erfc(rho/sqrt2) = e^{-rho^2/2} q reuses the exponential that e
+// needs anyway and erf(rho/sqrt2) = 1 - e^{-rho^2/2} q costs no erf. Coefficients from tools/fit_scaled_erfc.py.
+// Float, on its closed form's range series_below<float> = 1.5 to singular_above<float> = 6.6: the degree-12
+// polynomial in v = (rho - 4.05)/2.55 interpolating q at the 13 Chebyshev nodes, relative error 2.7e-8 before
+// rounding (13 FMAs against ~35 instructions of erff, which has its own exponential).
 LOOM_HOST_DEVICE inline float scaled_erfc(float rho) {
   constexpr float c[13] = {0.186714103f,    -0.106315671f,    0.0580663607f,   -0.0305474326f,  0.0155293193f,
                            -0.00763758814f, 0.00365604737f,   -0.00174785572f, 0.000791188534f, -0.000275646214f,
@@ -72,11 +73,38 @@ LOOM_HOST_DEVICE inline float scaled_erfc(float rho) {
 }
 static_assert(series_below<float> == 1.5f && singular_above<float> == 6.6f, "scaled_erfc is fitted on [1.5, 6.6]");
 
+// Double, on [3, 9.5] (scaled_erfc_above to singular_above<double>): P_6(v)/D_6(v) with v = rho/9.5, near-minimax,
+// relative error 8e-17 (7e-16 evaluated in double). Its error reaches g and F times erfc(rho/sqrt2)/g < 3e-3, so
+// they stay correct to rounding; the coefficients are positive (P's last but tiny), so Horner at v > 0 does not
+// cancel. Below rho = 3 (1.25 <= rho < 3: 2% of the P2P pairs) the closed form keeps erf, where e^{-rho^2/2} q
+// would no longer be small against 1.
+constexpr double scaled_erfc_above = 3;
+LOOM_HOST_DEVICE inline double scaled_erfc(double rho) {
+  constexpr double p[7] = {0.99995541513936359, 10.623304598345602, 54.480662602665056,    163.79263377846297,
+                           289.69927001717019,  266.15193779051509, 1.6470729057944478e-05};
+  constexpr double d[7] = {1,
+                           18.201231203199161,
+                           147.36252158535706,
+                           686.85783882331236,
+                           1985.3265881100679,
+                           3449.2923725402843,
+                           3168.9356406580741};
+  const double v = rho * (1 / 9.5);
+  double num = p[6], den = d[6];
+  for (int k = 5; k >= 0; --k) {
+    num = num * v + p[k];
+    den = den * v + d[k];
+  }
+  return num / den;
+}
+static_assert(singular_above<double> == 9.5, "scaled_erfc(double) is fitted on [3, 9.5]");
+
 // g/|r|^3 and F = (3g - rho g')/|r|^5 at rho = |r|/sigma, given inv_r = 1/|r| and inv_sigma = 1/sigma (no
 // division, no square root). The notes' closed forms, e = sqrt(2/pi) rho e^{-rho^2/2}:
 //   g/|r|^3 = (erf(rho/sqrt2) - e) inv_r^3,   F = (3 erf(rho/sqrt2) - (rho^2 + 3) e) inv_r^5,
-// the series (times inv_sigma^3 and inv_sigma^5) below series_below, and 1 inv_r^3, 3 inv_r^5 above
-// singular_above. For inv_r = 0 (a pair at r = 0) both are 0.
+// with erf = 1 - e^{-rho^2/2} scaled_erfc (float everywhere, double from rho = 3 on), the series (times
+// inv_sigma^3 and inv_sigma^5) below series_below, and 1 inv_r^3, 3 inv_r^5 above singular_above. For inv_r = 0
+// (a pair at r = 0) both are 0.
 template <class Real>
 LOOM_HOST_DEVICE inline CutoffFactors<Real> biot_savart_factors(Real rho, Real inv_r, Real inv_sigma) {
   constexpr double sqrt_2_over_pi = 0.79788456080286535588, inv_sqrt2 = 0.70710678118654752440;
@@ -96,19 +124,17 @@ LOOM_HOST_DEVICE inline CutoffFactors<Real> biot_savart_factors(Real rho, Real i
       f = f * x + Real(c.f[k]);
     }
     s = inv_r > Real(0) ? inv_sigma : Real(0);
-  } else if constexpr (sizeof(Real) == 4) {
-    // erfc(rho/sqrt2) = E q with E = e^{-rho^2/2}, the exponential e needs anyway, so no erf:
-    //   g = 1 - E (q + sqrt(2/pi) rho),  3 erf - (rho^2 + 3) e = 3 - E (3 q + (rho^2 + 3) sqrt(2/pi) rho)
-    const Real E = exp_of(Real(-0.5) * x), q = scaled_erfc(rho), c_rho = Real(sqrt_2_over_pi) * rho;
-    g = Real(1) - E * (q + c_rho);
-    f = Real(3) - E * (Real(3) * q + (x + Real(3)) * c_rho);
-    s = inv_r;
   } else {
-    // erf(rho/sqrt2) = 1 to rounding above 8.5 (erfc = 2e-17), where e still counts: only exp there
-    const Real e = Real(sqrt_2_over_pi) * rho * exp_of(Real(-0.5) * x);
-    const Real erf_term = rho > Real(8.5) ? Real(1) : erf_of(rho * Real(inv_sqrt2));
-    g = erf_term - e;
-    f = Real(3) * erf_term - (x + Real(3)) * e;
+    const Real E = exp_of(Real(-0.5) * x), c_rho = Real(sqrt_2_over_pi) * rho;  // e = c_rho E
+    if (sizeof(Real) == 8 && rho < Real(scaled_erfc_above)) {
+      const Real erf_term = erf_of(rho * Real(inv_sqrt2)), e = c_rho * E;
+      g = erf_term - e;
+      f = Real(3) * erf_term - (x + Real(3)) * e;
+    } else {  // erf = 1 - E q:  g = 1 - E (q + c_rho),  3 erf - (rho^2 + 3) e = 3 - E (3 q + (rho^2 + 3) c_rho)
+      const Real q = scaled_erfc(rho);
+      g = Real(1) - E * (q + c_rho);
+      f = Real(3) - E * (Real(3) * q + (x + Real(3)) * c_rho);
+    }
     s = inv_r;
   }
   const Real s2 = s * s, s3 = s2 * s;
