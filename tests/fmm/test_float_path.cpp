@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -252,20 +253,23 @@ TEST(FloatPath, EmulatedGpuArithmeticKeepsSinglePrecisionOnEachDistribution) {
   }
 }
 
-// The Biot-Savart pair as the float kernels compute it, with rsqrtf modelled as above, against the long double pair
-// (biot_savart_reference.hpp): `single` (p2p_float.hpp's refined 1/|r|) and `single-fast` (the bare rsqrtf). The
-// kernel's sources arrive as float offsets and 1/sigma_j rounded to float, which is what the sweep feeds it.
+// The Biot-Savart pair as the float kernels compute it (p2p_float.hpp, with the first guess of
+// DeviceRsqrtOfNormal modelled as above), against the long double pair (biot_savart_reference.hpp): `single` (the
+// refined 1/|r|) and `single-fast` (the bare first guess). The kernel's sources arrive as float offsets and 1/sigma_j
+// rounded to float, which is what the sweep feeds it.
+struct ModelledDeviceRsqrtOfNormal {
+  float operator()(float x) const { return ModelledDeviceRsqrt{}(std::max(x, 1.17549435e-38f)); }
+};
+
 TEST(FloatPath, BiotSavartPairKeepsSinglePrecision) {
   auto emulate = [](bool refined) {
     return [refined](Vec3<float> r, Vec3<float> alpha_j, float inv_sigma, Vec3<float> alpha_i, Vec3<float>& u,
                      Vec3<float>& s) {
       BiotSavartSums<float> sums;
-      if (refined) {
-        biot_savart_pair_refined(r, alpha_j, inv_sigma, alpha_i, sums, ModelledDeviceRsqrt{});
-      } else {
-        const float r2 = norm2(r);
-        biot_savart_pair_with_inverses(r, r2 > 0 ? ModelledDeviceRsqrt{}(r2) : 0.0f, alpha_j, inv_sigma, alpha_i, sums);
-      }
+      if (refined)
+        biot_savart_pair_refined(r, alpha_j, inv_sigma, alpha_i, sums, ModelledDeviceRsqrtOfNormal{});
+      else
+        biot_savart_pair_fast(r, alpha_j, inv_sigma, alpha_i, sums, ModelledDeviceRsqrtOfNormal{});
       u = sums.velocity;
       s = sums.stretching(alpha_i);
     };
@@ -280,6 +284,22 @@ TEST(FloatPath, BiotSavartPairKeepsSinglePrecision) {
   EXPECT_LT(single.stretching, 7e-7);
   EXPECT_LT(fast.velocity, 3e-6);
   EXPECT_LT(fast.stretching, 2.2e-6);
+
+  // Pairs closer than 1.1e-19, whose |r|^2 is subnormal (clamped by DeviceRsqrtOfNormal), are the series' limit
+  // g/|r|^3 = sqrt(2/pi)/3 / sigma^3 to rounding; a pair at r = 0 adds nothing.
+  const Vec3<float> alpha_j{0.3f, -0.7f, 0.2f}, alpha_i{-0.4f, 0.1f, 0.9f};
+  for (float d : {3e-20f, 1e-21f, 0.0f}) {
+    const Vec3<float> r{d, -0.5f * d, 0.25f * d};
+    Vec3<float> u, s;
+    emulate(true)(r, alpha_j, 10.0f, alpha_i, u, s);
+    const double g_r3 = std::sqrt(2 / 3.14159265358979323846) / 3 * 1000;
+    const Vec3d uw = g_r3 * cross(Vec3d{0.3f, -0.7f, 0.2f}, Vec3d{r.x, r.y, r.z});
+    const Vec3d sw = g_r3 * cross(Vec3d{0.3f, -0.7f, 0.2f}, Vec3d{-0.4f, 0.1f, 0.9f});
+    for (int a = 0; a < 3; ++a) {
+      EXPECT_NEAR(u[a], d > 0 ? uw[a] : 0.0, 1e-6 * g_r3 * d) << d;
+      EXPECT_NEAR(s[a], d > 0 ? sw[a] : 0.0, 1e-6 * g_r3) << d;
+    }
+  }
 }
 
 // The split of p2p_float.hpp keeps 48 bits, whatever the host compiler does with double(float(x)).

@@ -89,7 +89,10 @@ __global__ void __launch_bounds__(Threads)
             laplace_pair(r, yh.w, run_phi, run_g);
           } else if constexpr (Kind == PairKind::biot_savart && split_positions) {
             const Packed<Real> aj = tile_s[jj];
-            biot_savart_pair_refined(r, Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, my_s, run_bs, DeviceRsqrt{});
+            biot_savart_pair_refined(r, Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, my_s, run_bs, DeviceRsqrtOfNormal{});
+          } else if constexpr (Kind == PairKind::biot_savart && sizeof(Real) == 4) {
+            const Packed<Real> aj = tile_s[jj];
+            biot_savart_pair_fast(r, Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, my_s, run_bs, DeviceRsqrtOfNormal{});
           } else if constexpr (Kind == PairKind::biot_savart) {
             const Packed<Real> aj = tile_s[jj];
             biot_savart_pair_with_inverses(r, inverse_distance(norm2(r)), Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, my_s,

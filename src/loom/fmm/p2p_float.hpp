@@ -84,14 +84,40 @@ LOOM_HOST_DEVICE inline void laplace_pair_refined(Vec3<Real> r, Real q, Real& ph
   laplace_pair_with_inverse(r, q, refined_inverse_distance(norm2(r), rsqrt), phi, grad);
 }
 
-// The Biot-Savart pair of pair_kernels.hpp with the refined reciprocal square root, given 1/sigma_j.
+// The Biot-Savart pair of pair_kernels.hpp given 1/sigma_j, with the refined reciprocal square root (`single`)
+// or the bare first guess (`single-fast`).
 template <class Real, class Rsqrt>
 LOOM_HOST_DEVICE inline void biot_savart_pair_refined(Vec3<Real> r, Vec3<Real> alpha_j, Real inv_sigma_j,
                                                       Vec3<Real> alpha_i, BiotSavartSums<Real>& sums,
                                                       const Rsqrt& rsqrt) {
-  const Real r2 = norm2(r), inv_r = newton_rsqrt(r2, rsqrt(r2));  // inf or NaN at r2 = 0, not selected
+  const Real r2 = norm2(r), inv_r = newton_rsqrt(r2, rsqrt(r2));  // finite at r2 = 0, and not selected
   biot_savart_pair_with_inverses(r, r2 > Real(0) ? inv_r : Real(0), alpha_j, inv_sigma_j, alpha_i, sums);
 }
+
+template <class Real, class Rsqrt>
+LOOM_HOST_DEVICE inline void biot_savart_pair_fast(Vec3<Real> r, Vec3<Real> alpha_j, Real inv_sigma_j,
+                                                   Vec3<Real> alpha_i, BiotSavartSums<Real>& sums, const Rsqrt& rsqrt) {
+  const Real r2 = norm2(r);
+  biot_savart_pair_with_inverses(r, r2 > Real(0) ? rsqrt(r2) : Real(0), alpha_j, inv_sigma_j, alpha_i, sums);
+}
+
+// The first guess of 1/sqrt(x) for the float Biot-Savart pair: rsqrt.approx.ftz (one MUFU) of x clamped to the
+// smallest normal float, without the four instructions by which rsqrtf handles subnormal x. That changes 1/|r| only
+// for pairs closer than 1.1e-19 (and gives a finite value at r = 0), and those take the cutoff's series branch,
+// where 1/|r| enters through rho ~ 0 alone: the pair is unchanged. Not for the Laplace pair, whose 1/|r| it caps.
+struct DeviceRsqrtOfNormal {
+  LOOM_HOST_DEVICE float operator()(float x) const {
+    constexpr float smallest_normal = 1.17549435e-38f;
+    x = x > smallest_normal ? x : smallest_normal;
+#if defined(__CUDA_ARCH__)
+    float y;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+#else
+    return rsqrt_of(x);
+#endif
+  }
+};
 
 struct DeviceRsqrt {
   template <class Real>

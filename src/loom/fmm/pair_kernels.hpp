@@ -109,12 +109,12 @@ template <class Real>
 LOOM_HOST_DEVICE inline CutoffFactors<Real> biot_savart_factors(Real rho, Real inv_r, Real inv_sigma) {
   constexpr double sqrt_2_over_pi = 0.79788456080286535588, inv_sqrt2 = 0.70710678118654752440;
   const Real x = rho * rho;
-  Real g, f, s;                      // g/|r|^3 = g s^3, F = f s^5
   if (rho > singular_above<Real>) {  // first: most pairs, and most warps entirely
-    g = 1;
-    f = 3;
-    s = inv_r;
-  } else if (rho < series_below<Real>) {
+    const Real s3 = inv_r * inv_r * inv_r;
+    return {s3, Real(3) * s3 * inv_r * inv_r};
+  }
+  Real g, f, s;  // g/|r|^3 = g s^3, F = f s^5
+  if (rho < series_below<Real>) {
     constexpr CutoffSeries c = cutoff_series();
     constexpr int last = series_terms<Real> - 1;
     g = Real(c.g[last]);
