@@ -10,11 +10,13 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "biot_savart_reference.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
 #include "loom/fmm/fmm.hpp"
@@ -248,6 +250,55 @@ TEST(FloatPath, EmulatedGpuArithmeticKeepsSinglePrecisionOnEachDistribution) {
     // single-fast (one float per coordinate, bare rsqrtf): measured 4.5e-6, 1.5e-5, 7.5e-7; its documented
     // floor of ~1e-5 on shells, with 2x
     EXPECT_LT(quick.gradient, cpu_error + 3e-5);
+  }
+}
+
+// The Biot-Savart pair as the float kernels compute it (p2p_float.hpp, with the first guess of
+// DeviceRsqrtOfNormal modelled as above), against the long double pair (biot_savart_reference.hpp): `single` (the
+// refined 1/|r|) and `single-fast` (the bare first guess). The kernel's sources arrive as float offsets and 1/sigma_j
+// rounded to float, which is what the sweep feeds it.
+struct ModelledDeviceRsqrtOfNormal {
+  float operator()(float x) const { return ModelledDeviceRsqrt{}(std::max(x, 1.17549435e-38f)); }
+};
+
+TEST(FloatPath, BiotSavartPairKeepsSinglePrecision) {
+  auto emulate = [](bool refined) {
+    return [refined](Vec3<float> r, Vec3<float> alpha_j, float inv_sigma, Vec3<float> alpha_i, Vec3<float>& u,
+                     Vec3<float>& s) {
+      BiotSavartSums<float> sums;
+      if (refined)
+        biot_savart_pair_refined(r, alpha_j, inv_sigma, alpha_i, sums, ModelledDeviceRsqrtOfNormal{});
+      else
+        biot_savart_pair_fast(r, alpha_j, inv_sigma, alpha_i, sums, ModelledDeviceRsqrtOfNormal{});
+      u = sums.velocity;
+      s = sums.stretching(alpha_i);
+    };
+  };
+  const test::PairErrors single = test::worst_pair_errors<float>(200000, 12, emulate(true));
+  const test::PairErrors fast = test::worst_pair_errors<float>(200000, 12, emulate(false));
+  std::printf(
+      "worst relative errors: single velocity %.2e (rho %.3g), stretching %.2e (rho %.3g); single-fast %.2e, %.2e\n",
+      single.velocity, single.velocity_rho, single.stretching, single.stretching_rho, fast.velocity, fast.stretching);
+  // measured 4.9e-7 and 3.5e-7 (single), 1.5e-6 and 1.1e-6 (single-fast): 2x
+  EXPECT_LT(single.velocity, 1e-6);
+  EXPECT_LT(single.stretching, 7e-7);
+  EXPECT_LT(fast.velocity, 3e-6);
+  EXPECT_LT(fast.stretching, 2.2e-6);
+
+  // Pairs closer than 1.1e-19, whose |r|^2 is subnormal (clamped by DeviceRsqrtOfNormal), are the series' limit
+  // g/|r|^3 = sqrt(2/pi)/3 / sigma^3 to rounding; a pair at r = 0 adds nothing.
+  const Vec3<float> alpha_j{0.3f, -0.7f, 0.2f}, alpha_i{-0.4f, 0.1f, 0.9f};
+  for (float d : {3e-20f, 1e-21f, 0.0f}) {
+    const Vec3<float> r{d, -0.5f * d, 0.25f * d};
+    Vec3<float> u, s;
+    emulate(true)(r, alpha_j, 10.0f, alpha_i, u, s);
+    const double g_r3 = std::sqrt(2 / 3.14159265358979323846) / 3 * 1000;
+    const Vec3d uw = g_r3 * cross(Vec3d{0.3f, -0.7f, 0.2f}, Vec3d{r.x, r.y, r.z});
+    const Vec3d sw = g_r3 * cross(Vec3d{0.3f, -0.7f, 0.2f}, Vec3d{-0.4f, 0.1f, 0.9f});
+    for (int a = 0; a < 3; ++a) {
+      EXPECT_NEAR(u[a], d > 0 ? uw[a] : 0.0, 1e-6 * g_r3 * d) << d;
+      EXPECT_NEAR(s[a], d > 0 ? sw[a] : 0.0, 1e-6 * g_r3) << d;
+    }
   }
 }
 

@@ -271,7 +271,7 @@ TEST(Operators, SeveralComponentsAreIndependentExpansions) {
 
 TEST(PairKernels, GaussianCutoffSeriesMatchesClosedForm) {
   // g/rho^3 and (3g - rho g')/rho^5 from the closed form (long double) against the double kernel on both sides
-  // of the series/closed-form switch at rho = 0.5
+  // of what were its switches at rho = 0.5 and 8.5 (now at 1.25 and 9.5: test_pair_kernels.cpp checks them)
   for (double rho : {0.05, 0.2, 0.49, 0.51, 1.0, 2.0, 4.0, 8.4, 8.6, 12.0}) {
     const long double r = rho, e = std::sqrt(2.0L / 3.14159265358979323846264338327950288L) * r * std::exp(-r * r / 2);
     const long double g = std::erf(r / std::sqrt(2.0L)) - e;

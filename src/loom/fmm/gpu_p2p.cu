@@ -24,8 +24,9 @@ struct alignas(4 * sizeof(Real)) Packed {
 
 enum class PairKind { laplace, biot_savart, gaussian };
 
-// x: positions (tree order); w: charge (Laplace) or sigma (others), one per body; s: strength vectors,
-// component-major (Biot-Savart and Gaussian); out += the sums, component-major. Compensated = false (float
+// x: positions (tree order); w: charge (Laplace) or sigma (others), one per body, staged as it is except for
+// Biot-Savart, whose tile holds 1/sigma_j (one division per staged source instead of one per pair); s: strength
+// vectors, component-major (Biot-Savart and Gaussian); out += the sums, component-major. Compensated = false (float
 // only): one float per coordinate and the bare rsqrtf, ~1.7x fewer instructions per pair, error floor ~1e-5.
 template <class Real, int Threads, PairKind Kind, bool Compensated>
 __global__ void __launch_bounds__(Threads)
@@ -57,7 +58,8 @@ __global__ void __launch_bounds__(Threads)
         Vec3d y = x[j] - a.center;  // the source image's offset from the target centre, in double
         if (v.period > 0) y += shift_vector(v.p2p_shift[mine.pair], v.period);
         const SplitVec<Real> ys = split<Real>(y);
-        tile_hi[threadIdx.x] = {ys.hi.x, ys.hi.y, ys.hi.z, w ? Real(w[j]) : Real(0)};
+        const double wj = w ? (Kind == PairKind::biot_savart ? 1 / w[j] : w[j]) : 0.0;
+        tile_hi[threadIdx.x] = {ys.hi.x, ys.hi.y, ys.hi.z, Real(wj)};
         if constexpr (split_positions) tile_lo[threadIdx.x] = {ys.lo.x, ys.lo.y, ys.lo.z, Real(0)};
         if constexpr (Kind != PairKind::laplace)
           tile_s[threadIdx.x] = {Real(s[j]), Real(s[n + j]), Real(s[2 * n + j]), Real(0)};
@@ -70,7 +72,8 @@ __global__ void __launch_bounds__(Threads)
       for (int j0 = 0; j0 < valid; j0 += p2p_run) {  // runs of p2p_run sources summed apart (p2p_float.hpp)
         const int j1 = j0 + p2p_run < valid ? j0 + p2p_run : valid;
         Real run_phi = 0;
-        Vec3<Real> run_g{}, run_u{}, run_st{};
+        Vec3<Real> run_g{};
+        BiotSavartSums<Real> run_bs;  // Biot-Savart: u, sum g/|r|^3 alpha_j, and the F term of the stretching
 #pragma unroll 4
         for (int jj = j0; jj < j1; ++jj) {
           const Packed<Real> yh = tile_hi[jj];
@@ -84,18 +87,25 @@ __global__ void __launch_bounds__(Threads)
             laplace_pair_refined(r, yh.w, run_phi, run_g, DeviceRsqrt{});
           } else if constexpr (Kind == PairKind::laplace) {
             laplace_pair(r, yh.w, run_phi, run_g);
+          } else if constexpr (Kind == PairKind::biot_savart && split_positions) {
+            const Packed<Real> aj = tile_s[jj];
+            biot_savart_pair_refined(r, Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, my_s, run_bs, DeviceRsqrtOfNormal{});
+          } else if constexpr (Kind == PairKind::biot_savart && sizeof(Real) == 4) {
+            const Packed<Real> aj = tile_s[jj];
+            biot_savart_pair_fast(r, Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, my_s, run_bs, DeviceRsqrtOfNormal{});
           } else if constexpr (Kind == PairKind::biot_savart) {
             const Packed<Real> aj = tile_s[jj];
-            biot_savart_pair(r, Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, my_s, run_u, run_st);
+            biot_savart_pair_with_inverses(r, inverse_distance(norm2(r)), Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, my_s,
+                                           run_bs);
           } else {
             const Packed<Real> aj = tile_s[jj];
-            gaussian_pair(r, Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, run_u);
+            gaussian_pair(r, Vec3<Real>{aj.x, aj.y, aj.z}, yh.w, run_bs.velocity);
           }
         }
         phi += run_phi;
         g += run_g;
-        u += run_u;
-        st += run_st;
+        u += run_bs.velocity;
+        if constexpr (Kind == PairKind::biot_savart) st += run_bs.stretching(my_s);  // one cross product a run
       }
       if constexpr (Kind == PairKind::laplace) {
         acc[0] += phi;

@@ -70,14 +70,54 @@ LOOM_HOST_DEVICE inline Real newton_rsqrt(Real r2, Real y) {
   }
 }
 
-// The Laplace pair of pair_kernels.hpp with the refined reciprocal square root; `rsqrt` gives the first guess
+// 1/|r| from r2 = |r|^2 by the refined reciprocal square root, 0 for r = 0; `rsqrt` gives the first guess
 // (rsqrt_of on host and device; the host emulation can pass a model of the device's rounding).
+template <class Real, class Rsqrt>
+LOOM_HOST_DEVICE inline Real refined_inverse_distance(Real r2, const Rsqrt& rsqrt) {
+  return r2 > Real(0) ? newton_rsqrt(r2, rsqrt(r2)) : Real(0);
+}
+
+// The Laplace pair of pair_kernels.hpp with the refined reciprocal square root.
 template <class Real, class Rsqrt>
 LOOM_HOST_DEVICE inline void laplace_pair_refined(Vec3<Real> r, Real q, Real& phi, Vec3<Real>& grad,
                                                   const Rsqrt& rsqrt) {
-  const Real r2 = norm2(r);
-  laplace_pair_with_inverse(r, q, r2 > Real(0) ? newton_rsqrt(r2, rsqrt(r2)) : Real(0), phi, grad);
+  laplace_pair_with_inverse(r, q, refined_inverse_distance(norm2(r), rsqrt), phi, grad);
 }
+
+// The Biot-Savart pair of pair_kernels.hpp given 1/sigma_j, with the refined reciprocal square root (`single`)
+// or the bare first guess (`single-fast`).
+template <class Real, class Rsqrt>
+LOOM_HOST_DEVICE inline void biot_savart_pair_refined(Vec3<Real> r, Vec3<Real> alpha_j, Real inv_sigma_j,
+                                                      Vec3<Real> alpha_i, BiotSavartSums<Real>& sums,
+                                                      const Rsqrt& rsqrt) {
+  const Real r2 = norm2(r), inv_r = newton_rsqrt(r2, rsqrt(r2));  // finite at r2 = 0, and not selected
+  biot_savart_pair_with_inverses(r, r2 > Real(0) ? inv_r : Real(0), alpha_j, inv_sigma_j, alpha_i, sums);
+}
+
+template <class Real, class Rsqrt>
+LOOM_HOST_DEVICE inline void biot_savart_pair_fast(Vec3<Real> r, Vec3<Real> alpha_j, Real inv_sigma_j,
+                                                   Vec3<Real> alpha_i, BiotSavartSums<Real>& sums, const Rsqrt& rsqrt) {
+  const Real r2 = norm2(r);
+  biot_savart_pair_with_inverses(r, r2 > Real(0) ? rsqrt(r2) : Real(0), alpha_j, inv_sigma_j, alpha_i, sums);
+}
+
+// The first guess of 1/sqrt(x) for the float Biot-Savart pair: rsqrt.approx.ftz (one MUFU) of x clamped to the
+// smallest normal float, without the four instructions by which rsqrtf handles subnormal x. That changes 1/|r| only
+// for pairs closer than 1.1e-19 (and gives a finite value at r = 0), and those take the cutoff's series branch,
+// where 1/|r| enters through rho ~ 0 alone: the pair is unchanged. Not for the Laplace pair, whose 1/|r| it caps.
+struct DeviceRsqrtOfNormal {
+  LOOM_HOST_DEVICE float operator()(float x) const {
+    constexpr float smallest_normal = 1.17549435e-38f;
+    x = x > smallest_normal ? x : smallest_normal;
+#if defined(__CUDA_ARCH__)
+    float y;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+#else
+    return rsqrt_of(x);
+#endif
+  }
+};
 
 struct DeviceRsqrt {
   template <class Real>
