@@ -25,7 +25,7 @@ summary="$out/fmm-summary.txt"
 status() { printf '%-34s %s\n' "$1" "$2" >> "$summary"; }
 fmm_tests=(test_fmm_gpu test_fmm_reorder test_fmm_float_path test_fmm_gpu_passes test_fmm_m2l_scaled test_fmm_source_cursor
            test_fmm_rsqrt_cpu test_fmm_harmonics test_fmm_tree test_fmm_laplace test_fmm_biot_savart test_fmm_periodic
-           test_fmm_cli)
+           test_fmm_cli test_fmm_pair_kernels)
 finish() {
   tar -czf "$out/fmm-logs.tar.gz" -C "$logs" . 2> /dev/null
   rm -rf "$logs"
