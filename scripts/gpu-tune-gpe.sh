@@ -45,6 +45,9 @@ if [[ ${TUNE_CHECKS:-1} != 0 ]]; then  # sanitizers and two ranks (TUNE_CHECKS=0
   timeout 180 mpiexec --oversubscribe -n 2 "$build/tests/gpe/test_gpe_slab_mpi" > "$work/slab-2ranks.log" 2>&1
   echo "test_gpe_slab_mpi, 2 ranks on 1 GPU: rc $? $(passed "$work/slab-2ranks.log")" >> "$report"
   grep -E "Failure|Expected|actual" -A2 "$work/slab-2ranks.log" | head -20 >> "$report"
+  timeout 150 mpiexec --oversubscribe -n 2 compute-sanitizer --tool memcheck --error-exitcode 99 \
+    "$build/tests/gpe/test_gpe_slab_mpi" --gtest_filter='*ShortRunsForTheSanitizer*' > "$work/slab-memcheck.log" 2>&1
+  echo "compute-sanitizer memcheck (slabs, 2 ranks on 1 GPU): rc $?" >> "$report"
 fi
 
 bench() {  # name, then loom bench gpe arguments
