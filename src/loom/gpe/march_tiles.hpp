@@ -4,11 +4,11 @@
 // arrives by asynchronous copies, and the fifth slot lets one barrier per layer suffice). Every psi(n) value is then
 // fetched from L2 once per layer instead of once per face, which the Nsight Compute profile of the soa kernel on the
 // H200 asked for (L2 97% busy at 48% L1 hits, docs/performance.md). Only the halo cells that some face of the tile
-// actually reaches are fetched: on BCC the 8 x 8 tile's halo is 80 cells against its 768 (10%), not the 56% a whole
+// actually reaches are fetched: on BCC the 8 x 8 tile's halo is 96 cells against its 768 (12%), not the 56% a whole
 // ring of structures would cost. In a slot the cells of a structure are permuted and its stride padded so that a
 // quarter-warp's 16-byte neighbour loads hit few banks twice (chosen by a search over the tile's actual loads: on
-// BCC 1.4 wavefronts per load instead of 2.4). Everything here is index arithmetic shared by the kernel and its host
-// emulation (tests/gpe/test_march_tiles.cpp).
+// BCC 1.47 wavefronts per 16-byte load instead of 2.0). Everything here is index arithmetic shared by the kernel and
+// its host emulation (tests/gpe/test_march_tiles.cpp).
 #pragma once
 
 #include <cstdint>
@@ -21,10 +21,11 @@
 
 namespace loom::gpe {
 
-// Launch choices of the march kernel (`loom bench gpe --march_tile 16x8 --march_layers 32`).
+// Launch choices of the march kernel (`loom bench gpe --march_tile 8x8 --march_layers 64`); each grid's default is
+// default_march_tiling (leapfrog_kernels.hpp).
 struct MarchTiling {
-  int tile_x = 16, tile_y = 8;  // structures of a tile along x and y
-  int segment_layers = 32;      // layers a block marches through (the last segment may be shorter)
+  int tile_x = 8, tile_y = 8;  // structures of a tile along x and y
+  int segment_layers = 64;     // layers a block marches through (the last segment may be shorter)
   friend bool operator==(const MarchTiling&, const MarchTiling&) = default;
 };
 
