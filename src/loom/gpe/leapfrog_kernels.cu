@@ -343,11 +343,6 @@ void launch_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* no
   launch_soa<M, F, 1>(t, h, now, other, dt, layers, tuning, stream);
 }
 
-void check_layers(const Hamiltonian& h, LayerRange layers) {
-  LOOM_REQUIRE(layers.first >= 0 && layers.first + layers.count <= h.lattice.nz,
-               "leapfrog step: layers outside the lattice");
-}
-
 }  // namespace
 
 void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Complex* other,
@@ -355,24 +350,18 @@ void leapfrog_step_cuda_soa(const SoaStencilView& t, const Hamiltonian& h, const
   LOOM_REQUIRE(t.cells == h.lattice.cells, "leapfrog_step_cuda_soa: tables of another grid");
   LOOM_REQUIRE(tuning.vertices_per_thread == 1 || tuning.vertices_per_thread == 2,
                "leapfrog_step_cuda_soa: 1 or 2 vertices per thread");
-  check_layers(h, layers);
+  require_layers_inside(h.lattice, layers);
   if (layers.empty()) return;
   const auto stream = static_cast<cudaStream_t>(stream_handle);
-  // (m_s, F) of the six grids: cubic (1, 6), FCC (12, 8), BCC (12, 4), A15 (46, 4), Z (80, 4), C15 (136, 4).
-  if (t.cells == 1 && t.faces == 6) return launch_soa<1, 6>(t, h, now, other, dt, layers, tuning, stream);
-  if (t.cells == 12 && t.faces == 8) return launch_soa<12, 8>(t, h, now, other, dt, layers, tuning, stream);
-  if (t.cells == 12 && t.faces == 4) return launch_soa<12, 4>(t, h, now, other, dt, layers, tuning, stream);
-  if (t.cells == 46 && t.faces == 4) return launch_soa<46, 4>(t, h, now, other, dt, layers, tuning, stream);
-  if (t.cells == 80 && t.faces == 4) return launch_soa<80, 4>(t, h, now, other, dt, layers, tuning, stream);
-  if (t.cells == 136 && t.faces == 4) return launch_soa<136, 4>(t, h, now, other, dt, layers, tuning, stream);
-  throw Error("leapfrog_step_cuda_soa: no kernel for m_s = " + std::to_string(t.cells) + ", F = " +
-              std::to_string(t.faces));
+  dispatch_grid_shape(t, "leapfrog_step_cuda_soa", [&](auto m, auto f) {
+    launch_soa<decltype(m)::value, decltype(f)::value>(t, h, now, other, dt, layers, tuning, stream);
+  });
 }
 
 void leapfrog_step_cuda(LeapfrogKernel kernel, const Hamiltonian& h, const std::int32_t* offsets, const Complex* now,
                         Complex* other, double dt, LayerRange layers, void* stream_handle) {
   LOOM_REQUIRE(h.lattice.ny <= 65535 && h.lattice.nz <= 65535, "leapfrog_step_cuda: at most 65535 structures in y, z");
-  check_layers(h, layers);
+  require_layers_inside(h.lattice, layers);
   if (layers.empty()) return;
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   if (kernel == LeapfrogKernel::plain) return launch_plain(h, now, other, dt, layers, stream);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "loom/core/array.hpp"
+#include "loom/core/error.hpp"
 #include "loom/gpe/hamiltonian.hpp"
 #include "loom/gpe/march_tiles.hpp"
 #include "loom/gpe/soa_stencil.hpp"
@@ -45,6 +46,11 @@ struct LayerRange {
   bool empty() const { return count <= 0; }
 };
 inline LayerRange all_layers(const dec::StructureLattice& lattice) { return {0, lattice.nz}; }
+// Throws loom::Error unless the layers lie inside the lattice (the kernels' precondition).
+inline void require_layers_inside(const dec::StructureLattice& lattice, LayerRange layers) {
+  LOOM_REQUIRE(layers.first >= 0 && layers.first + layers.count <= lattice.nz,
+               "leapfrog step: layers outside the lattice");
+}
 
 // One step on the device over `layers`: other[i] = other[i] - 2 i dt (M now)_i. `offsets` is a
 // device pointer to flat_neighbour_offsets() (unused by plain); h holds device views; `stream` is a cudaStream_t

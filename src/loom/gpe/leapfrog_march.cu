@@ -1,11 +1,10 @@
 // The march leapfrog kernel (march_tiles.hpp): a block per (tile, segment of layers), psi(n) of the tile and its
 // halo staged layer by layer in a ring of five shared-memory slots by asynchronous copies (cp.async, Ampere and
 // later), so that layer z + 2 arrives while layer z is updated from z - 1, z and z + 1, with one barrier per
-// layer. Copies of cells outside
-// the lattice write zeros (psi = 0 outside the cuboid, the paper's boundary condition), so the update itself needs
-// no bounds masks. psi(n-1) is read one layer ahead into registers, and psi(n+1) written over it, eq. (7). The
-// arithmetic per vertex is the soa kernel's (soa_row of soa_stencil.hpp, faces in the same order), so the two
-// agree to rounding. No fmt here (nvcc cannot compile it).
+// layer. Copies of cells outside the lattice write zeros (psi = 0 outside the cuboid, the paper's boundary
+// condition), so the update itself needs no bounds masks. psi(n-1) is read one layer ahead into registers, and psi(n+1)
+// written over it, eq. (7). The arithmetic per vertex is the soa kernel's (soa_row of soa_stencil.hpp, faces in the
+// same order), so the two agree to rounding. No fmt here (nvcc cannot compile it).
 #include <cuda_runtime.h>
 
 #include <string>
@@ -169,8 +168,9 @@ template <int M, int F>
 void launch_march(const SoaStencilView& t, const MarchPlan::View& plan, std::size_t shared_bytes,
                   const MarchGeometry& geo, const Hamiltonian& h, const Complex* now, Complex* other, double dt,
                   cudaStream_t stream) {
-  // 2 or 3 vertices per thread, blocks of 256 threads up to 768 vertices, of 512 above (3 vertices per thread
-  // take 122 registers, so 16 warps fit on an SM; 6 took 194, one block of 8 warps).
+  // 2 to 4 vertices per thread, blocks of 256 threads up to 768 vertices, of 512 above (the first version, 6
+  // vertices per thread in 256 threads, took 194 registers: one block of 8 warps per SM). At 8e3bb60 the BCC
+  // kernels take 80 (V 2) and 97 (V 3) registers with 256 threads, 118 with 512.
   const int tile = geo.tile_vertices();
   auto run = [&](auto v, auto threads) {
     launch_march<M, F, decltype(v)::value, decltype(threads)::value>(t, plan, shared_bytes, geo, h, now, other, dt,
@@ -195,8 +195,7 @@ void launch_march(const SoaStencilView& t, const MarchPlan::View& plan, std::siz
 void leapfrog_step_cuda_march(const SoaStencilView& t, const MarchPlan& plan, const Hamiltonian& h, const Complex* now,
                               Complex* other, double dt, LayerRange layers, void* stream_handle) {
   LOOM_REQUIRE(t.cells == h.lattice.cells, "leapfrog_step_cuda_march: tables of another grid");
-  LOOM_REQUIRE(layers.first >= 0 && layers.first + layers.count <= h.lattice.nz,
-               "leapfrog step: layers outside the lattice");
+  require_layers_inside(h.lattice, layers);
   if (layers.empty()) return;
   const auto stream = static_cast<cudaStream_t>(stream_handle);
   const MarchGeometry geo = plan.geometry(layers.first, layers.count);
@@ -204,15 +203,9 @@ void leapfrog_step_cuda_march(const SoaStencilView& t, const MarchPlan& plan, co
                "leapfrog_step_cuda_march: a plan of another lattice");
   const MarchPlan::View v = plan.view(core::Where::device);
   const std::size_t bytes = plan.shared_bytes();
-  // (m_s, F) of the six grids: cubic (1, 6), FCC (12, 8), BCC (12, 4), A15 (46, 4), Z (80, 4), C15 (136, 4).
-  if (t.cells == 1 && t.faces == 6) return launch_march<1, 6>(t, v, bytes, geo, h, now, other, dt, stream);
-  if (t.cells == 12 && t.faces == 8) return launch_march<12, 8>(t, v, bytes, geo, h, now, other, dt, stream);
-  if (t.cells == 12 && t.faces == 4) return launch_march<12, 4>(t, v, bytes, geo, h, now, other, dt, stream);
-  if (t.cells == 46 && t.faces == 4) return launch_march<46, 4>(t, v, bytes, geo, h, now, other, dt, stream);
-  if (t.cells == 80 && t.faces == 4) return launch_march<80, 4>(t, v, bytes, geo, h, now, other, dt, stream);
-  if (t.cells == 136 && t.faces == 4) return launch_march<136, 4>(t, v, bytes, geo, h, now, other, dt, stream);
-  throw Error("leapfrog_step_cuda_march: no kernel for m_s = " + std::to_string(t.cells) +
-              ", F = " + std::to_string(t.faces));
+  dispatch_grid_shape(t, "leapfrog_step_cuda_march", [&](auto m, auto f) {
+    launch_march<decltype(m)::value, decltype(f)::value>(t, v, bytes, geo, h, now, other, dt, stream);
+  });
 }
 
 }  // namespace loom::gpe

@@ -72,6 +72,7 @@ struct SlotLayout {
   int stride;
   std::vector<int> slot_cell;
   double wavefronts;
+  double plain_wavefronts;  // of the plain layout (identity, stride m_s)
 };
 
 // Blocks of a ring of `ring_bytes` that fit the shared memory of one SM of compute capability 9.0 (228 KiB, of
@@ -91,7 +92,8 @@ SlotLayout choose_slot_layout(const std::vector<FaceNeighbour>& neighbours, int 
   std::vector<int> identity(static_cast<std::size_t>(m));
   std::iota(identity.begin(), identity.end(), 0);
   const MarchGeometry plain = march_geometry(lattice, tiling, 0, lattice.nz, m);
-  SlotLayout best{m, identity, mean_wavefronts(neighbours, faces, plain, identity)};
+  const double plain_cost = mean_wavefronts(neighbours, faces, plain, identity);
+  SlotLayout best{m, identity, plain_cost, plain_cost};
   if (m > 16) return best;
   const std::size_t static_bytes = std::size_t(m) * faces * 12 + std::size_t(m) * 32;
   auto ring_bytes = [](const MarchGeometry& g) { return std::size_t(march_slots) * g.slot_vertices() * 16; };
@@ -116,7 +118,7 @@ SlotLayout choose_slot_layout(const std::vector<FaceNeighbour>& neighbours, int 
         }
       if (!improved) break;
     }
-    if (cost < 0.98 * best.wavefronts) best = {stride, cells, cost};
+    if (cost < 0.98 * best.wavefronts) best = {stride, cells, cost, plain_cost};
   }
   return best;
 }
@@ -137,24 +139,16 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
   LOOM_REQUIRE(m == lattice.cells, "MarchPlan: tables of another grid");
   LOOM_REQUIRE(t.reach <= 1, "MarchPlan: the march kernel needs neighbours within one structure");
   LOOM_REQUIRE(tiling.tile_x + 2 <= 1023 && tiling.tile_y + 2 <= 1023 && m < 2048, "MarchPlan: tile too large");
-  // Each face slot's neighbour: offset = c' - c + m (dx + nx (dy + ny dz)) (flat_neighbour_offsets) gives c'.
+  // Each face slot's neighbour: its structure offset and local index.
   std::vector<FaceNeighbour> neighbours(std::size_t(t.faces) * m);
   for (std::size_t k = 0; k < neighbours.size(); ++k) {
-    const int c = static_cast<int>(k % std::size_t(m));
-    const std::int32_t s = t.shift[k];
-    const int dx = (s & 255) - 128, dy = ((s >> 8) & 255) - 128, dz = ((s >> 16) & 255) - 128;
-    const long long flat = (long long)m * (dx + (long long)lattice.nx * (dy + (long long)lattice.ny * dz));
-    const int cell = static_cast<int>(c + t.offset[k] - flat);
-    LOOM_REQUIRE(cell >= 0 && cell < m, "MarchPlan: a neighbour outside the structure's cells");
-    neighbours[k] = {dx, dy, dz, cell};
+    const StructureShift d = decode_shift(t.shift[k]);
+    neighbours[k] = {d.dx, d.dy, d.dz, soa.neighbour_cells()[k]};
   }
-  const MarchGeometry plain = march_geometry(lattice, tiling, 0, lattice.nz, m);
-  std::vector<int> identity(static_cast<std::size_t>(m));
-  std::iota(identity.begin(), identity.end(), 0);
-  plain_wavefronts_ = mean_wavefronts(neighbours, t.faces, plain, identity);
   const SlotLayout layout = choose_slot_layout(neighbours, t.faces, lattice, tiling);
   stride_ = layout.stride;
   wavefronts_ = layout.wavefronts;
+  plain_wavefronts_ = layout.plain_wavefronts;
   host_slot_cell_.assign(layout.slot_cell.begin(), layout.slot_cell.end());
   const MarchGeometry g = geometry(0, lattice.nz);
 

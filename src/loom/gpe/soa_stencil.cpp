@@ -18,6 +18,8 @@ SoaStencil::SoaStencil(const dec::Stencil& stencil, const dec::StructureLattice&
   const auto m = static_cast<std::size_t>(cells_);
   std::vector<double> weight(n, 0.0), inverse_volume(m), px(m), py(m), pz(m);
   std::vector<std::int32_t> offset(n, 0), shift(n, 128 | 128 << 8 | 128 << 16);  // padding: itself, weight 0
+  neighbour_cells_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) neighbour_cells_[k] = static_cast<std::int32_t>(k % m);
   for (int c = 0; c < cells_; ++c) {
     inverse_volume[std::size_t(c)] = v.inverse_volume[c];
     px[std::size_t(c)] = v.position[c].x;
@@ -31,6 +33,7 @@ SoaStencil::SoaStencil(const dec::Stencil& stencil, const dec::StructureLattice&
       weight[k] = e.weight;
       offset[k] = offsets[std::size_t(f)];
       shift[k] = (e.dx + 128) | (e.dy + 128) << 8 | (e.dz + 128) << 16;
+      neighbour_cells_[k] = e.neighbour;
       reach_ = std::max({reach_, std::abs(e.dx), std::abs(e.dy), std::abs(e.dz)});
     }
   }

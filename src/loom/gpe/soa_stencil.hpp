@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "loom/core/array.hpp"
 #include "loom/core/complex.hpp"
@@ -29,6 +30,14 @@ struct SoaStencilView {
   int reach = 1;   // the farthest neighbour, in structures along any axis
 };
 
+// A face slot's structure offset (dx, dy, dz), packed in SoaStencilView::shift.
+struct StructureShift {
+  int dx, dy, dz;
+};
+LOOM_HOST_DEVICE inline StructureShift decode_shift(std::int32_t code) {
+  return {(code & 255) - 128, ((code >> 8) & 255) - 128, ((code >> 16) & 255) - 128};
+}
+
 class SoaStencil {
  public:
   SoaStencil() = default;
@@ -38,12 +47,15 @@ class SoaStencil {
   int cells() const { return cells_; }
   // Bytes of the tables: what a block stages in shared memory.
   std::size_t bytes() const { return std::size_t(faces_) * cells_ * 16 + std::size_t(cells_) * 32; }
+  // F x m_s on the host: the local index of each face slot's neighbour (padding: the cell itself).
+  const std::vector<std::int32_t>& neighbour_cells() const { return neighbour_cells_; }
 
  private:
   int cells_ = 0, faces_ = 0, reach_ = 0;
   dec::Vec3 size_;
   core::Array<double> weight_, inverse_volume_, px_, py_, pz_;
   core::Array<std::int32_t> offset_, shift_;
+  std::vector<std::int32_t> neighbour_cells_;
 };
 
 // Row i of eq. (8) once the weighted differences sum_F |F|/|E*| (psi_j - psi_i) are summed: -1/2 sum / |B_c|
@@ -71,9 +83,8 @@ LOOM_HOST_DEVICE inline core::Complex soa_apply(const SoaStencilView& t, const d
 #endif
   for (int f = 0; f < faces; ++f) {
     const int k = f * t.cells + c;
-    const std::int32_t code = t.shift[k];
-    const int x = s.sx + (code & 255) - 128, y = s.sy + ((code >> 8) & 255) - 128,
-              z = s.sz + ((code >> 16) & 255) - 128;
+    const StructureShift d = decode_shift(t.shift[k]);
+    const int x = s.sx + d.dx, y = s.sy + d.dy, z = s.sz + d.dz;
     const bool inside =
         unsigned(x) < unsigned(lattice.nx) && unsigned(y) < unsigned(lattice.ny) && unsigned(z) < unsigned(lattice.nz);
     const core::Complex value = inside ? psi[i + t.offset[k]] : core::Complex{};  // psi = 0 outside

@@ -1,7 +1,12 @@
 // The SoA tables' weights and per-cell values (soa_stencil.hpp) staged in shared memory by a CUDA block: what the
-// soa and march kernels read for every vertex. CUDA only.
+// soa and march kernels read for every vertex; and the dispatch from the tables' (m_s, F) to those kernels'
+// compile-time instantiations. CUDA only.
 #pragma once
 
+#include <string>
+#include <type_traits>
+
+#include "loom/core/error.hpp"
 #include "loom/gpe/soa_stencil.hpp"
 
 namespace loom::gpe {
@@ -26,5 +31,28 @@ struct SharedCellTables {
     return {M, F, weight, offset, shift, inverse_volume, px, py, pz, t.size, t.reach};
   }
 };
+
+// Calls launch(std::integral_constant<int, m_s>{}, std::integral_constant<int, F>{}) for the tables' (m_s, F), one of
+// the six grids': cubic (1, 6), FCC (12, 8), BCC (12, 4), A15 (46, 4), Z (80, 4), C15 (136, 4); throws naming
+// `kernel` for any other.
+template <class Launch>
+void dispatch_grid_shape(const SoaStencilView& t, const char* kernel, Launch&& launch) {
+  auto shape = [&](auto m, auto f) { return t.cells == decltype(m)::value && t.faces == decltype(f)::value; };
+  using std::integral_constant;
+  if (shape(integral_constant<int, 1>{}, integral_constant<int, 6>{}))
+    return launch(integral_constant<int, 1>{}, integral_constant<int, 6>{});
+  if (shape(integral_constant<int, 12>{}, integral_constant<int, 8>{}))
+    return launch(integral_constant<int, 12>{}, integral_constant<int, 8>{});
+  if (shape(integral_constant<int, 12>{}, integral_constant<int, 4>{}))
+    return launch(integral_constant<int, 12>{}, integral_constant<int, 4>{});
+  if (shape(integral_constant<int, 46>{}, integral_constant<int, 4>{}))
+    return launch(integral_constant<int, 46>{}, integral_constant<int, 4>{});
+  if (shape(integral_constant<int, 80>{}, integral_constant<int, 4>{}))
+    return launch(integral_constant<int, 80>{}, integral_constant<int, 4>{});
+  if (shape(integral_constant<int, 136>{}, integral_constant<int, 4>{}))
+    return launch(integral_constant<int, 136>{}, integral_constant<int, 4>{});
+  throw Error(std::string(kernel) + ": no kernel for m_s = " + std::to_string(t.cells) +
+              ", F = " + std::to_string(t.faces));
+}
 
 }  // namespace loom::gpe
