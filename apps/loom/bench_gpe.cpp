@@ -96,14 +96,16 @@ std::vector<std::optional<gpe::MarchTiling>> parse_march_tilings(const io::Param
   const auto tiles = soa_choice_list(
       p, "march_tile", [](const std::string& v) { return parse_tile(v).has_value(); }, "tiles such as 16x8");
   const auto layers = soa_choice_list(
-      p, "march_layers", [](const std::string& v) { return parse_count(v) >= 1; }, "integers >= 1");
+      p, "march_layers", [](const std::string& v) { return v == "balanced" || parse_count(v) >= 1; },
+      "integers >= 1 and balanced");
   std::vector<std::optional<gpe::MarchTiling>> out;
   for (const auto& t : tiles)
     for (const auto& l : layers)
       if (t == "auto" || l == "auto")
         out.emplace_back(std::nullopt);
       else
-        out.emplace_back(gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second, parse_count(l)});
+        out.emplace_back(
+            gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second, l == "balanced" ? 0 : parse_count(l)});
   return out;
 }
 
@@ -380,8 +382,8 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
         "march kernel on the GPU: tiles of structures (x by y) a block marches along z, a list "
         "such as 16x8,8x8 (auto: the grid's default); each is timed");
   p.add("march_layers", "auto",
-        "march kernel on the GPU: layers per block's march, a list (auto: the grid's default); "
-        "each is timed with each tile");
+        "march kernel on the GPU: layers per block's march, a list of integers and balanced (cut "
+        "for the device's resident blocks); auto: the grid's default; each is timed with each tile");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");

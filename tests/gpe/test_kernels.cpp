@@ -73,8 +73,8 @@ TEST(LeapfrogKernels, EveryMarchTilingEqualsThePlainKernel) {
   for (dec::GridType grid : dec::all_grid_types()) {
     const PlainReference r = plain_reference(grid, 13);
     const int m_s = r.problem.domain.lattice.cells;
-    for (const MarchTiling tiling :
-         {default_march_tiling(m_s), MarchTiling{3, 2, 5}, MarchTiling{1, 1, 1}, MarchTiling{2, 1, 2}}) {
+    for (const MarchTiling tiling : {default_march_tiling(m_s), MarchTiling{3, 2, 5}, MarchTiling{1, 1, 1},
+                                     MarchTiling{2, 1, 2}, MarchTiling{3, 2, 0}}) {
       LeapfrogIntegrator gpu(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
       gpu.set_kernel(LeapfrogKernel::march);
       gpu.set_march_tiling(tiling);

@@ -61,8 +61,9 @@ TEST(MarchTiles, ItemsCoverEveryVertexOfTheLayersOnce) {
 // One step of the march kernel as the device runs it, on the host. Returns the slot cells read, per item's ring
 // position (to check that the halo holds nothing unused).
 std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan, const Hamiltonian& h,
-                                  const Complex* now, Complex* other, double dt, LayerRange layers) {
-  const MarchGeometry geo = plan.geometry(layers.first, layers.count);
+                                  const Complex* now, Complex* other, double dt, LayerRange layers,
+                                  long long resident_blocks = 0) {
+  const MarchGeometry geo = plan.geometry(layers.first, layers.count, resident_blocks);
   const int m = geo.cells, sv = geo.slot_vertices();
   const auto& codes = plan.host_codes();
   const auto& halo = plan.host_halo();
@@ -130,10 +131,12 @@ TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
     const SoaStencilView t = soa.view(core::Where::host);
     for (const LayerRange layers : {LayerRange{0, domain.lattice.nz}, LayerRange{2, 3}, LayerRange{6, 1}})
       for (const MarchTiling tiling : {default_march_tiling(domain.lattice.cells), MarchTiling{2, 3, 2},
-                                       MarchTiling{1, 1, 1}, MarchTiling{4, 4, 3}}) {
+                                       MarchTiling{1, 1, 1}, MarchTiling{4, 4, 3}, MarchTiling{2, 2, 0}}) {
         const MarchPlan plan(soa, domain.lattice, tiling);
         std::vector<Complex> other = ref.before;
-        const std::set<int> read = march_emulated_step(t, plan, h, ref.now.data(), other.data(), dt, layers);
+        // A balanced tiling cut for a device of 5 resident blocks (segments of one or two layers here).
+        const long long resident = tiling.segment_layers == 0 && tiling.tile_x == 2 ? 5 : 0;
+        const std::set<int> read = march_emulated_step(t, plan, h, ref.now.data(), other.data(), dt, layers, resident);
         const double worst = test::one_step_error(ref, other, domain.lattice.nz, layers);
         const std::string label = std::string(dec::to_string(grid)) + " layers " + std::to_string(layers.first) + "+" +
                                   std::to_string(layers.count) + ", tile " + std::to_string(plan.tiling().tile_x) +
@@ -150,6 +153,30 @@ TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
         EXPECT_LE(plan.wavefronts_per_load(), plan.plain_wavefronts_per_load()) << label;
       }
   }
+}
+
+// The rounds-of-blocks model of a balanced tiling's segments: the worked example of march_tiles.hpp (BCC 203^3 in
+// 8 x 8 tiles on 132 SMs x 2 blocks), and against every fixed segment length of 16..128 layers on assorted
+// launches: no fixed length gives fewer rounds x (length + 1), and the segments cover the layers.
+TEST(MarchTiles, BalancedSegmentsMinimiseTheRoundsOfBlocks) {
+  EXPECT_EQ(balanced_segment_layers(26 * 26, 203, 264), 29);
+  EXPECT_EQ(balanced_segment_layers(26 * 26, 203, 0), balanced_default_layers);
+  EXPECT_EQ(balanced_segment_layers(100, 7, 0), 7);
+  auto cost = [](long long tiles, int layers, long long resident, int length) {
+    const long long segments = (layers + length - 1) / length;
+    return (tiles * segments + resident - 1) / resident * std::min(length + 1, layers + 1);
+  };
+  for (const long long tiles : {1ll, 17ll, 676ll, 1156ll, 4096ll})
+    for (const int layers : {1, 2, 15, 64, 203, 270, 302, 1000})
+      for (const long long resident : {1ll, 132ll, 264ll, 396ll, 100000ll}) {
+        const int chosen = balanced_segment_layers(tiles, layers, resident);
+        ASSERT_GE(chosen, 1);
+        ASSERT_LE(chosen, layers);
+        for (int length = 16; length <= std::min(128, layers); ++length)
+          EXPECT_LE(cost(tiles, layers, resident, chosen), cost(tiles, layers, resident, length))
+              << tiles << " tiles, " << layers << " layers, " << resident << " resident: " << chosen << " against "
+              << length;
+      }
 }
 
 // The halo's size on the default tiles, against the tile (what the kernel copies beyond the tile itself), and the

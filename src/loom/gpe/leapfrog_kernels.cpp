@@ -54,21 +54,22 @@ SoaTuning default_soa_tuning(int cells_per_structure, Index dof) {
 }
 
 MarchTiling default_march_tiling(int cells_per_structure) {
-  // From the H200 sweeps of 2026-12-01 (docs/performance.md): BCC and FCC 8 x 8 tiles over 64 layers (BCC 80% of
-  // copy at 2.4e8 DOF; 16 x 4 77%, 16 x 8 71%), cubic 32 x 16 (91% at 1e8). The grids of larger m_s take tiles of
-  // 4 x 4 (A15), 3 x 3 (Z) and 3 x 2 (C15), whose rings of five layers fit one block per SM; there the halos are
-  // 17-23% of the tile and the march kernel is slower than soa (A15 53 against 63 G DOF/s, C15 47 against 63).
+  // From the H200 sweeps of 2026-12-01 (docs/performance.md): BCC and FCC 8 x 8 tiles (BCC 80% of copy at 2.4e8
+  // DOF; 16 x 4 77%, 16 x 8 71%), cubic 32 x 16 (91% at 1e8). The grids of larger m_s take tiles of 4 x 4 (A15),
+  // 3 x 3 (Z) and 3 x 2 (C15), whose rings of five layers fit one block per SM; there the halos are 17-23% of the
+  // tile and the march kernel is slower than soa (A15 53 against 63 G DOF/s, C15 47 against 63). Segments of layers
+  // balanced for the device's resident blocks (balanced_segment_layers); they were 64 layers before.
   switch (cells_per_structure) {
     case 1:
-      return {32, 16, 64};
+      return {32, 16, 0};
     case 12:
-      return {8, 8, 64};
+      return {8, 8, 0};
     case 46:
-      return {4, 4, 64};
+      return {4, 4, 0};
     case 80:
-      return {3, 3, 64};
+      return {3, 3, 0};
     default:
-      return {3, 2, 64};
+      return {3, 2, 0};
   }
 }
 

@@ -152,29 +152,48 @@ void allow_shared(std::size_t bytes) {
   allowed = bytes;
 }
 
+// Blocks of this kernel instance the device runs at once (SMs x blocks per SM at `shared_bytes`), what a
+// balanced tiling's segments are cut for; once per instance and size.
 template <int M, int F, int V, int Threads>
-void launch_march(const SoaStencilView& t, const MarchPlan::View& plan, std::size_t shared_bytes,
-                  const MarchGeometry& geo, const Hamiltonian& h, const Complex* now, Complex* other, double dt,
-                  cudaStream_t stream) {
+long long resident_blocks(std::size_t shared_bytes) {
+  static std::size_t known_bytes = 0;
+  static long long known = 0;
+  if (known > 0 && known_bytes == shared_bytes) return known;
+  int device = 0, sms = 0, per_sm = 0;
+  LOOM_CUDA_CHECK(cudaGetDevice(&device));
+  LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  LOOM_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, march_step<M, F, V, Threads>, Threads, shared_bytes));
+  known_bytes = shared_bytes;
+  known = static_cast<long long>(sms) * per_sm;
+  return known;
+}
+
+template <int M, int F, int V, int Threads>
+void launch_march(const SoaStencilView& t, const MarchPlan& plan, LayerRange layers, const Hamiltonian& h,
+                  const Complex* now, Complex* other, double dt, cudaStream_t stream) {
+  const std::size_t shared_bytes = plan.shared_bytes();
   allow_shared<M, F, V, Threads>(shared_bytes);
+  const MarchGeometry geo = plan.geometry(layers.first, layers.count, resident_blocks<M, F, V, Threads>(shared_bytes));
+  LOOM_REQUIRE(geo.nx == h.lattice.nx && geo.ny == h.lattice.ny && geo.nz == h.lattice.nz,
+               "leapfrog_step_cuda_march: a plan of another lattice");
   const long long items = geo.items();
   LOOM_REQUIRE(items < (1ll << 31), "leapfrog_step_cuda_march: too many tiles for one launch");
   march_step<M, F, V, Threads><<<static_cast<unsigned>(items), Threads, shared_bytes, stream>>>(
-      t, plan, geo, h.origin, h.lambda, h.g, h.z_offset, now, other, dt);
+      t, plan.view(core::Where::device), geo, h.origin, h.lambda, h.g, h.z_offset, now, other, dt);
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
 template <int M, int F>
-void launch_march(const SoaStencilView& t, const MarchPlan::View& plan, std::size_t shared_bytes,
-                  const MarchGeometry& geo, const Hamiltonian& h, const Complex* now, Complex* other, double dt,
-                  cudaStream_t stream) {
+void launch_march(const SoaStencilView& t, const MarchPlan& plan, LayerRange layers, const Hamiltonian& h,
+                  const Complex* now, Complex* other, double dt, cudaStream_t stream) {
   // 2 to 4 vertices per thread, blocks of 256 threads up to 768 vertices, of 512 above (the first version, 6
   // vertices per thread in 256 threads, took 194 registers: one block of 8 warps per SM). At 8e3bb60 the BCC
   // kernels take 80 (V 2) and 97 (V 3) registers with 256 threads, 118 with 512.
-  const int tile = geo.tile_vertices();
+  const MarchGeometry shape = plan.geometry(0, 1);
+  const int tile = shape.tile_vertices();
   auto run = [&](auto v, auto threads) {
-    launch_march<M, F, decltype(v)::value, decltype(threads)::value>(t, plan, shared_bytes, geo, h, now, other, dt,
-                                                                     stream);
+    launch_march<M, F, decltype(v)::value, decltype(threads)::value>(t, plan, layers, h, now, other, dt, stream);
   };
   using V2 = std::integral_constant<int, 2>;
   using V3 = std::integral_constant<int, 3>;
@@ -186,7 +205,7 @@ void launch_march(const SoaStencilView& t, const MarchPlan::View& plan, std::siz
   if (tile <= 2 * 512) return run(V2{}, T512{});
   if (tile <= 3 * 512) return run(V3{}, T512{});
   if (tile <= 4 * 512) return run(V4{}, T512{});
-  throw UsageError("march tiling " + std::to_string(geo.tile_x) + "x" + std::to_string(geo.tile_y) + ": " +
+  throw UsageError("march tiling " + std::to_string(shape.tile_x) + "x" + std::to_string(shape.tile_y) + ": " +
                    std::to_string(tile) + " vertices per tile, at most 2048 allowed");
 }
 
@@ -198,13 +217,8 @@ void leapfrog_step_cuda_march(const SoaStencilView& t, const MarchPlan& plan, co
   require_layers_inside(h.lattice, layers);
   if (layers.empty()) return;
   const auto stream = static_cast<cudaStream_t>(stream_handle);
-  const MarchGeometry geo = plan.geometry(layers.first, layers.count);
-  LOOM_REQUIRE(geo.nx == h.lattice.nx && geo.ny == h.lattice.ny && geo.nz == h.lattice.nz,
-               "leapfrog_step_cuda_march: a plan of another lattice");
-  const MarchPlan::View v = plan.view(core::Where::device);
-  const std::size_t bytes = plan.shared_bytes();
   dispatch_grid_shape(t, "leapfrog_step_cuda_march", [&](auto m, auto f) {
-    launch_march<decltype(m)::value, decltype(f)::value>(t, v, bytes, geo, h, now, other, dt, stream);
+    launch_march<decltype(m)::value, decltype(f)::value>(t, plan, layers, h, now, other, dt, stream);
   });
 }
 

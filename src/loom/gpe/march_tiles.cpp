@@ -10,8 +10,27 @@
 
 namespace loom::gpe {
 
+int balanced_segment_layers(long long tiles, int layers, long long resident_blocks) {
+  if (layers <= 0) return 1;
+  if (resident_blocks <= 0 || tiles <= 0) return std::min(layers, balanced_default_layers);
+  const int fewest = (layers + 127) / 128, most = (layers + 15) / 16;
+  int best_layers = layers;
+  long long best_cost = -1;
+  for (int segments = fewest; segments <= most; ++segments) {
+    const int length = (layers + segments - 1) / segments;
+    const int used = (layers + length - 1) / length;  // segments of that length (<= segments)
+    const long long rounds = (tiles * used + resident_blocks - 1) / resident_blocks;
+    const long long cost = rounds * (length + 1);
+    if (best_cost < 0 || cost < best_cost) {
+      best_cost = cost;
+      best_layers = length;
+    }
+  }
+  return best_layers;
+}
+
 MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,
-                             int stride) {
+                             int stride, long long resident_blocks) {
   MarchGeometry g;
   g.cells = lattice.cells;
   g.nx = lattice.nx;
@@ -19,7 +38,10 @@ MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling t
   g.nz = lattice.nz;
   g.tile_x = std::min(tiling.tile_x, lattice.nx);
   g.tile_y = std::min(tiling.tile_y, lattice.ny);
-  g.segment_layers = std::max(1, tiling.segment_layers);
+  g.segment_layers =
+      tiling.segment_layers > 0
+          ? tiling.segment_layers
+          : balanced_segment_layers(static_cast<long long>(g.tiles_x()) * g.tiles_y(), layers, resident_blocks);
   g.first_layer = first_layer;
   g.layers = layers;
   g.stride = std::max(stride, lattice.cells);
@@ -127,9 +149,10 @@ SlotLayout choose_slot_layout(const std::vector<FaceNeighbour>& neighbours, int 
 
 MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice, MarchTiling tiling)
     : lattice_(lattice) {
-  if (tiling.tile_x < 1 || tiling.tile_y < 1 || tiling.segment_layers < 1)
+  if (tiling.tile_x < 1 || tiling.tile_y < 1 || tiling.segment_layers < 0)
     throw UsageError("march tiling " + std::to_string(tiling.tile_x) + "x" + std::to_string(tiling.tile_y) + ", " +
-                     std::to_string(tiling.segment_layers) + " layers: expected positive tile edges and layers");
+                     std::to_string(tiling.segment_layers) +
+                     " layers: expected positive tile edges and layers (0: balanced)");
   // A tile never exceeds the lattice (march_geometry clips it the same way).
   tiling.tile_x = std::min(tiling.tile_x, lattice.nx);
   tiling.tile_y = std::min(tiling.tile_y, lattice.ny);
@@ -182,8 +205,8 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
   shared_bytes_ = std::size_t(march_slots) * g.slot_vertices() * 16;
 }
 
-MarchGeometry MarchPlan::geometry(int first_layer, int layers) const {
-  return march_geometry(lattice_, tiling_, first_layer, layers, stride_);
+MarchGeometry MarchPlan::geometry(int first_layer, int layers, long long resident_blocks) const {
+  return march_geometry(lattice_, tiling_, first_layer, layers, stride_, resident_blocks);
 }
 
 }  // namespace loom::gpe

@@ -25,7 +25,9 @@ namespace loom::gpe {
 // default_march_tiling (leapfrog_kernels.hpp).
 struct MarchTiling {
   int tile_x = 8, tile_y = 8;  // structures of a tile along x and y
-  int segment_layers = 64;     // layers a block marches through (the last segment may be shorter)
+  // Layers a block marches through (the last segment may be shorter); 0: balanced per launch
+  // (balanced_segment_layers), the default.
+  int segment_layers = 0;
   friend bool operator==(const MarchTiling&, const MarchTiling&) = default;
 };
 
@@ -132,8 +134,10 @@ class MarchPlan {
             slot_cell_.read(where), static_cast<int>(halo_.size())};
   }
   const MarchTiling& tiling() const { return tiling_; }
-  // The geometry of a launch over layers [first_layer, first_layer + layers) with this plan's slot layout.
-  MarchGeometry geometry(int first_layer, int layers) const;
+  // The geometry of a launch over layers [first_layer, first_layer + layers) with this plan's slot layout, for a
+  // device running `resident_blocks` blocks of the kernel at once (what a balanced tiling's segments are cut for;
+  // <= 0: unknown, segments of balanced_default_layers).
+  MarchGeometry geometry(int first_layer, int layers, long long resident_blocks = 0) const;
   // Bytes of dynamic shared memory a block of this plan needs (the ring of slots).
   std::size_t shared_bytes() const { return shared_bytes_; }
   // The tables on the host (for the emulation and the tests).
@@ -157,8 +161,21 @@ class MarchPlan {
 };
 
 // The geometry of a launch over `layers` of `lattice` with `tiling`, plain slot layout (stride m_s): the work
-// items and the lattice offsets, as with any plan's layout.
+// items and the lattice offsets, as with any plan's layout. A balanced tiling's segments are cut for
+// `resident_blocks` (see MarchPlan::geometry).
 MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,
-                             int stride = 0);
+                             int stride = 0, long long resident_blocks = 0);
+
+// Segment length of a balanced tiling when `resident_blocks` <= 0 (the device unknown: host emulation).
+constexpr int balanced_default_layers = 64;
+
+// Layers per segment for a launch of `tiles` tiles over `layers` layers on a device that runs `resident_blocks`
+// blocks at once. The blocks run in ceil(items / resident_blocks) rounds (items = tiles x segments), each block
+// marching its L layers after filling its ring (two extra layers of psi(n), about one layer's time), so the launch
+// takes about rounds x (L + 1) layer times: the segment count minimising that, over segments of 16 to 128 layers
+// (fewer when `layers` is smaller). A fixed 64 would waste most of a round where the last round is nearly empty:
+// BCC 203^3 in 8 x 8 tiles on 264 resident blocks is 676 tiles x 4 segments = 10.2 rounds (11 run), where 7
+// segments of 29 layers make 17.9 rounds (18 run), 540 layer times against 572.
+int balanced_segment_layers(long long tiles, int layers, long long resident_blocks);
 
 }  // namespace loom::gpe
