@@ -63,6 +63,7 @@ struct Record {
   std::string backend, kernel, precision;
   Index n = 0;
   int p = 0, ncrit = 0;
+  int m2l_block = 0;  // the GPU M2L's orders per thread (0: the default)
   double theta = 0;
   fmm::Timings time;                // medians per phase
   double kernels = 0;               // median of the four phases' sum (device time on the GPU)
@@ -77,6 +78,7 @@ struct Record {
             {"p", p},
             {"theta", theta},
             {"ncrit", ncrit},
+            {"m2l_block", m2l_block},
             {"build", time.build},
             {"traversal", time.traversal},
             {"upward", time.upward},
@@ -149,6 +151,10 @@ struct Bench {
     r.p = e.options().order;
     r.theta = e.options().theta;
     r.ncrit = e.options().ncrit;
+    if (e.options().backend == core::Backend::cuda) {
+      r.m2l_block = e.options().m2l_block;
+      if (r.m2l_block > 0) r.precision += "/m" + std::to_string(r.m2l_block);
+    }
     auto median = [&](auto field) {
       std::vector<double> v;
       for (const auto& t : times) v.push_back(field(t));
@@ -269,6 +275,18 @@ int run_bench_fmm(const io::Parameters& p) {
   const Index cpu_max_n = p.get_int("cpu_max_n");
   const int p_default = static_cast<int>(p.get_int("p"));
   const fmm::Precision precision = fmm::parse_precision(p.get_string("precision"));
+  std::vector<double> m2l_blocks;
+  {
+    std::stringstream list(p.get_string("m2l_blocks"));
+    std::string item;
+    while (std::getline(list, item, ',')) {
+      if (item != "0" && item != "1" && item != "2" && item != "4")
+        throw UsageError(io::invalid_value_message("m2l_blocks", p.value("m2l_blocks"), "a list of 0, 1, 2 and 4"));
+      m2l_blocks.push_back(std::stod(item));
+    }
+    if (m2l_blocks.empty())
+      throw UsageError(io::invalid_value_message("m2l_blocks", p.value("m2l_blocks"), "a list of 0, 1, 2 and 4"));
+  }
   std::vector<fmm::Precision> sweep_precisions;
   {
     std::stringstream list(p.get_string("sweep_precisions"));
@@ -368,15 +386,18 @@ int run_bench_fmm(const io::Parameters& p) {
       const Reference ref = reference(n, kernel, x, q, alpha, sigma);
       for (auto b : backends) {
         if (b == core::Backend::cpu && n > cpu_max_n) continue;
-        fmm::Options o;
-        o.order = p_default;
-        o.theta = thetas.front();
-        o.ncrit = ncrit_for(b);
-        o.backend = b;
-        o.precision = precision;
-        fmm::Evaluator e(o);
-        e.set_positions(x);
-        bench.run(e, kernel, x, q, alpha, sigma, ref);
+        for (const double block : b == core::Backend::cuda ? m2l_blocks : std::vector<double>{0}) {
+          fmm::Options o;
+          o.order = p_default;
+          o.theta = thetas.front();
+          o.ncrit = ncrit_for(b);
+          o.backend = b;
+          o.precision = precision;
+          o.m2l_block = static_cast<int>(block);
+          fmm::Evaluator e(o);
+          e.set_positions(x);
+          bench.run(e, kernel, x, q, alpha, sigma, ref);
+        }
       }
     }
   }
@@ -498,6 +519,8 @@ void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("ncrit_gpu", 64, "leaf size on the GPU").at_least(1);
   p.add("precision", "single", "GPU P2P and M2L kernels of the size sweep").one_of({"single", "single-fast", "double"});
   p.add("sweep_precisions", "single,single-fast", "GPU kernels' precisions of the error-against-time sweep");
+  p.add("m2l_blocks", "0",
+        "GPU M2L of the size sweep: orders m per thread, a list of 1, 2, 4 (0: the default); each is timed");
   p.add("samples", 200, "targets checked against direct summation per configuration").at_least(0);
   p.add("repeats", 3, "timed evaluations; medians are reported").at_least(1);
   p.add("warmup", 1, "untimed evaluations first").at_least(0);

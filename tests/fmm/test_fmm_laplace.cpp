@@ -162,6 +162,11 @@ TEST(FmmLaplace, OptionsAreValidated) {
   o.theta = 1.0;
   EXPECT_THROW(validate(o), UsageError);
   o = {};
+  o.m2l_block = 3;
+  EXPECT_THROW(validate(o), UsageError);
+  o.m2l_block = 4;
+  EXPECT_NO_THROW(validate(o));
+  o = {};
   o.periodic = true;
   EXPECT_THROW(validate(o), UsageError);  // no period
   o.period = 1;

@@ -63,6 +63,62 @@ TEST(ScaledM2L, FloatKeepsSinglePrecisionAtEveryOrderAndScale) {
   std::printf("worst relative difference of the float M2L: %.2e\n", worst);
 }
 
+// The GPU kernel's runs of B orders per thread (scaled_m2l_run_sums, mapped by m2l_run_of_thread) cover every
+// coefficient (n, m) once and give scaled_m2l_sum's sums for each of three multipole tables, in float and double.
+template <class Real, int B>
+void check_run_sums(int p, std::uint64_t seed) {
+  Random rng(seed);
+  const int q = 2 * p - 1;
+  std::vector<Complex<Real>> in(static_cast<std::size_t>(m2l_harmonic_stride(p, B)));
+  const Vec3d d{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)};
+  const double r = std::sqrt(norm2(d));
+  for (int mm = 0; mm < q; ++mm) scaled_irregular_column(q, mm, Vec3d{d.x / r, d.y / r, d.z / r}, in.data());
+  for (int j = 0; j < B; ++j) in[std::size_t(q * q + j)] = {Real(1e30), Real(1e30)};  // padding: never in a sum
+  std::vector<Complex<Real>> mhat(std::size_t(3 * p * p));
+  for (int c = 0; c < 3; ++c)
+    for (int k = 0; k < p; ++k)
+      for (int l = 0; l <= k; ++l)
+        store_scaled_multipole(k, l, Complex<Real>{Real(rng.uniform(-1, 1)), Real(rng.uniform(-1, 1))}, Real(0.7),
+                               mhat.data() + c * p * p);
+  std::vector<int> seen(static_cast<std::size_t>(term_count(p)), 0);
+  for (int t = 0; t < m2l_threads_per_source(p, B); ++t) {
+    const M2lRun run = m2l_run_of_thread(B, t);
+    ASSERT_LT(run.n, p);
+    ASSERT_EQ(run.m0 % B, 0);
+    ASSERT_LE(run.m0, run.n);
+    std::vector<Real> binom(static_cast<std::size_t>(p));
+    for (int k = 0; k < p; ++k) {
+      double b = 1;
+      for (int j = 1; j <= k; ++j) b = b * (run.n + j) / j;
+      binom[std::size_t(k)] = Real(b);
+    }
+    Real re[3][B], im[3][B];
+    scaled_m2l_run_sums<Real, 3, B>(p, run.n, run.m0, mhat.data(), in.data(), binom.data(), re, im);
+    for (int j = 0; j < B && run.m0 + j <= run.n; ++j) {
+      ++seen[std::size_t(term(run.n, run.m0 + j))];
+      for (int c = 0; c < 3; ++c) {
+        const Complex<Real> want =
+            scaled_m2l_sum(p, run.n, run.m0 + j, mhat.data() + c * p * p, in.data(), binom.data());
+        const double scale = std::abs(double(want.re)) + std::abs(double(want.im)) + 1;
+        const double tol = sizeof(Real) == 4 ? 1e-5 : 1e-13;
+        EXPECT_NEAR(double(re[c][j]), double(want.re), tol * scale) << p << " " << run.n << " " << run.m0 + j;
+        EXPECT_NEAR(double(im[c][j]), double(want.im), tol * scale) << p << " " << run.n << " " << run.m0 + j;
+      }
+    }
+  }
+  for (int t = 0; t < term_count(p); ++t) EXPECT_EQ(seen[std::size_t(t)], 1) << "p " << p << " term " << t;
+}
+
+TEST(ScaledM2L, RunsOfOrdersPerThreadEqualTheSingleSums) {
+  for (int p : {1, 2, 3, 7, 10, 16}) {
+    check_run_sums<float, 1>(p, 101 + p);
+    check_run_sums<float, 2>(p, 102 + p);
+    check_run_sums<float, 4>(p, 103 + p);
+    check_run_sums<double, 2>(p, 104 + p);
+    check_run_sums<double, 4>(p, 105 + p);
+  }
+}
+
 TEST(ScaledM2L, UnnormalisedFloatWouldOverflow) {
   // the reason for the normalisation: I_N^M(D) itself leaves float's range for small cells at high order
   const int q = 31;

@@ -11,6 +11,13 @@
 #define LOOM_DEVICE
 #endif
 
+// Full unrolling of a loop of compile-time trip count in device code (host compilers unroll as they see fit).
+#if defined(__CUDA_ARCH__)
+#define LOOM_UNROLL _Pragma("unroll")
+#else
+#define LOOM_UNROLL
+#endif
+
 namespace loom {
 using Index = std::int64_t;  // element counts and loop indices; arrays past 2^31 elements are routine on an H200
 }  // namespace loom

@@ -41,6 +41,8 @@ std::string_view to_string(Precision p) {
   return p == Precision::single ? "single" : (p == Precision::single_fast ? "single-fast" : "double");
 }
 
+int default_m2l_block(int ncomp) { return ncomp == 1 ? 2 : 2; }
+
 void validate(const Options& o) {
   auto fail = [](const std::string& key, const std::string& value, const std::string& expected) {
     throw UsageError(key + " = " + value + ": expected " + expected);
@@ -52,6 +54,8 @@ void validate(const Options& o) {
   if (!(o.guard >= 0)) fail("guard", std::to_string(o.guard), "a number >= 0");
   if (o.periodic && !(o.period > 0)) fail("period", std::to_string(o.period), "a number > 0 when periodic");
   if (o.image_levels < 0) fail("image_levels", std::to_string(o.image_levels), "an integer >= 0");
+  if (o.m2l_block != 0 && o.m2l_block != 1 && o.m2l_block != 2 && o.m2l_block != 4)
+    fail("m2l_block", std::to_string(o.m2l_block), "1, 2 or 4 (0: the default)");
   if (o.backend == core::Backend::cuda && !core::backend_available(core::Backend::cuda))
     throw UsageError("backend = \"cuda\": no CUDA device is available");
 }
@@ -732,7 +736,8 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
     m2l_cpu(ncomp, lists, multipoles.read(where), locals.read_write(where));
   } else {
 #if defined(LOOM_HAVE_CUDA)
-    gpu::m2l(view, p, ncomp, multipoles.read(where), locals.read_write(where), o.precision != Precision::double_);
+    gpu::m2l(view, p, ncomp, multipoles.read(where), locals.read_write(where), o.precision != Precision::double_,
+             o.m2l_block > 0 ? o.m2l_block : default_m2l_block(ncomp));
 #else
     no_cuda();
 #endif

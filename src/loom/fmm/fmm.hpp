@@ -28,7 +28,8 @@ struct Options {
   int ncrit = 64;      // most bodies per leaf
   core::Backend backend = core::Backend::cpu;
   Precision precision = Precision::single;  // CUDA backend: the P2P and M2L kernels' arithmetic (precision.hpp)
-  double guard = 6.0;                       // Biot-Savart: M2L only for cells also this many core radii sigma apart
+  int m2l_block = 0;   // CUDA backend: orders m of a local coefficient each M2L thread sums (1, 2, 4; 0: the default)
+  double guard = 6.0;  // Biot-Savart: M2L only for cells also this many core radii sigma apart
   // Periodic boundaries on a cube [box_lower, box_lower + period)^3 (every body must lie inside).
   bool periodic = false;
   double period = 0;
@@ -43,12 +44,16 @@ struct Options {
 // Checks the options (order in [1, max_order], theta in (0, 1), ncrit >= 1, ...); throws UsageError.
 void validate(const Options& options);
 
+// The CUDA M2L's orders per thread when Options::m2l_block is 0, for `ncomp` expansions per cell (gpu_m2l.cu).
+int default_m2l_block(int ncomp);
+
 // Seconds. build and traversal are the set-up: the tree once per set of positions, the interaction lists (on
 // the GPU with sending them) once per tree for Laplace, and for Biot-Savart again whenever the cells' largest
 // core radii change (the far-field guard depends on them); a call that reuses them reports the set-up's times
 // again. The four phases are device time on the GPU; transfer is the strengths' upload and the results'
 // download and reordering (on the GPU the reordering runs on the device; Biot-Savart's host pass over the core
-// radii overlaps the upload and is counted with it); call is the wall time of the whole evaluation call (everything but the build).
+// radii overlaps the upload and is counted with it); call is the wall time of the whole evaluation call (everything but
+// the build).
 struct Timings {
   double build = 0, upward = 0, traversal = 0, m2l = 0, p2p = 0, downward = 0, transfer = 0, call = 0;
   double evaluation() const { return upward + m2l + p2p + downward; }

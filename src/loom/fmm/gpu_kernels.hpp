@@ -33,8 +33,9 @@ struct TreeView {
   double period = 0;  // 0: not periodic
 };
 
-// L += M2L(M) over every pair, ncomp expansions per cell (stride term_count(p)). single: float kernels.
-void m2l(const TreeView& tree, int p, int ncomp, const Complex<double>* M, Complex<double>* L, bool single);
+// L += M2L(M) over every pair, ncomp expansions per cell (stride term_count(p)). single: float kernels; block:
+// the orders m of a degree n each thread sums (1, 2 or 4).
+void m2l(const TreeView& tree, int p, int ncomp, const Complex<double>* M, Complex<double>* L, bool single, int block);
 
 // out (component-major, n bodies in tree order) += the P2P sums:
 //   Laplace (4 outputs): potential, gradient;  Biot-Savart (6): 4 pi velocity, 4 pi stretching;

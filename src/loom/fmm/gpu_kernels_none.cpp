@@ -8,7 +8,7 @@ namespace {
 [[noreturn]] void not_built() { throw Error("fmm: this loom was built without CUDA"); }
 }  // namespace
 
-void m2l(const TreeView&, int, int, const Complex<double>*, Complex<double>*, bool) { not_built(); }
+void m2l(const TreeView&, int, int, const Complex<double>*, Complex<double>*, bool, int) { not_built(); }
 void p2p_laplace(const TreeView&, Index, const Vec3d*, const double*, double*, Precision) { not_built(); }
 void p2p_biot_savart(const TreeView&, Index, const Vec3d*, const double*, const double*, double*, Precision) {
   not_built();

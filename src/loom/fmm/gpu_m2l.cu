@@ -1,11 +1,14 @@
 // The GPU's M2L kernel, batched as in the paper's GPU section (its Figure 7): one thread block per target cell,
-// a thread per local coefficient (n, m), the source cells' multipoles and the irregular harmonics of each
-// pair's offset staged in shared memory. The block holds G groups of threads, each owning all coefficients
-// and taking every G-th source (so that G * term_count(p) fills the warps), and stages G sources at a time:
-// the harmonics are computed by all threads at once, one column each (in double, stored in Real), between two
-// barriers. The arithmetic is m2l_scaled.hpp's (normalised coefficients, sums from high to low order), tested
-// on the host in float and double; each source's normalised sum is accumulated in double, and the groups'
-// partial sums are added in a fixed order at the end.
+// the source cells' multipoles and the irregular harmonics of each pair's offset staged in shared memory. The block
+// holds G groups of threads, each taking every G-th source, and stages G sources at a time: the harmonics are
+// computed by all threads at once, one column each (in double, stored in Real), between two barriers. A thread of
+// a group sums a run of B orders (n, m0 .. m0 + B - 1) of every expansion component (m2l_scaled.hpp's
+// scaled_m2l_run_sums): each harmonic loaded from shared memory serves B orders and the ncomp components, so the
+// sums are bound by the multiply-adds rather than by the shared-memory loads (B = 1 and one component per load
+// was the first version: 11% of the FP32 FMA ceiling on the H200 at p 8, 1.68e7 Biot-Savart bodies). The
+// arithmetic is m2l_scaled.hpp's (normalised coefficients, sums from high to low order), tested on the host in
+// float and double; each source's normalised sum is accumulated in double, and the groups' partial sums are
+// added in a fixed order at the end.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -70,36 +73,41 @@ struct PairGeometry {
   int source;
 };
 
-// Dynamic shared memory: G harmonic tables (q^2 terms each), then G x ncomp multipole tables (p^2 terms).
+// Dynamic shared memory: G harmonic tables, then G x ncomp multipole tables (p^2 terms).
 template <class Real>
-std::size_t shared_bytes(int p, int ncomp, int groups) {
-  const int q = 2 * p - 1;
-  return static_cast<std::size_t>(groups) * static_cast<std::size_t>(q * q + ncomp * p * p) * sizeof(Complex<Real>);
+std::size_t shared_bytes(int p, int ncomp, int groups, int block) {
+  return static_cast<std::size_t>(groups) * static_cast<std::size_t>(m2l_harmonic_stride(p, block) + ncomp * p * p) *
+         sizeof(Complex<Real>);
 }
 
-template <class Real, int MaxComp>
-__global__ void m2l_kernel(TreeView v, int p, int ncomp, int groups, const Complex<Real>* Mn, Complex<double>* L) {
+template <class Real, int NComp, int B>
+__global__ void __launch_bounds__(256)
+    m2l_kernel(TreeView v, int p, int groups, const Complex<Real>* Mn, Complex<double>* L) {
   extern __shared__ double2 shared_raw[];  // double2: aligned for Complex<double>
   __shared__ Real binom[max_order][max_order];
   __shared__ PairGeometry pair[max_groups];
-  const int nt = term_count(p), q = 2 * p - 1;
-  Complex<Real>* in = reinterpret_cast<Complex<Real>*>(shared_raw);  // [groups][q * q]
-  Complex<Real>* mhat = in + groups * q * q;                         // [groups][ncomp][p * p]
+  const int nt = term_count(p), q = 2 * p - 1, hs = m2l_harmonic_stride(p, B),
+            per_source = m2l_threads_per_source(p, B);
+  Complex<Real>* in = reinterpret_cast<Complex<Real>*>(shared_raw);  // [groups][hs]
+  Complex<Real>* mhat = in + groups * hs;                            // [groups][NComp][p * p]
   for (int i = threadIdx.x; i < max_order * max_order; i += blockDim.x) {
     if constexpr (sizeof(Real) == 4)
       binom[i / max_order][i % max_order] = binomial_f[i / max_order][i % max_order];
     else
       binom[i / max_order][i % max_order] = binomial_d[i / max_order][i % max_order];
   }
+  for (int i = threadIdx.x; i < groups * B; i += blockDim.x) in[(i / B) * hs + q * q + i % B] = {};  // padding
   const int target = v.m2l_targets[blockIdx.x];
   const Cell a = v.cells[target];
-  const int group = threadIdx.x / nt, t = threadIdx.x % nt;
+  const int group = threadIdx.x / per_source;
   const bool owner = group < groups;
-  int n = 0;
-  while ((n + 1) * (n + 2) / 2 <= t) ++n;
-  const int m = t - n * (n + 1) / 2;
-  double acc_re[MaxComp], acc_im[MaxComp];
-  for (int c = 0; c < MaxComp; ++c) acc_re[c] = acc_im[c] = 0;
+  const M2lRun run = m2l_run_of_thread(B, static_cast<int>(threadIdx.x) % per_source);
+  const int n = run.n, m0 = run.m0;
+  double acc_re[NComp][B], acc_im[NComp][B];
+#pragma unroll
+  for (int c = 0; c < NComp; ++c)
+#pragma unroll
+    for (int j = 0; j < B; ++j) acc_re[c][j] = acc_im[c][j] = 0;
 
   const Index first = v.m2l_offset[target], last = v.m2l_offset[target + 1];
   for (Index k0 = first; k0 < last; k0 += groups) {
@@ -116,54 +124,60 @@ __global__ void m2l_kernel(TreeView v, int p, int ncomp, int groups, const Compl
     __syncthreads();
     for (int item = threadIdx.x; item < batch * q; item += blockDim.x) {
       const int s = item / q;
-      scaled_irregular_column(q, item % q, pair[s].u, in + s * q * q);
+      scaled_irregular_column(q, item % q, pair[s].u, in + s * hs);
     }
-    for (int item = threadIdx.x; item < batch * ncomp * nt; item += blockDim.x) {
-      const int s = item / (ncomp * nt), c = (item / nt) % ncomp, tt = item % nt;
+    for (int item = threadIdx.x; item < batch * NComp * nt; item += blockDim.x) {
+      const int s = item / (NComp * nt), c = (item / nt) % NComp, tt = item % nt;
       int k = 0;
       while ((k + 1) * (k + 2) / 2 <= tt) ++k;
       double bk = 1;
       for (int j = 0; j < k; ++j) bk *= pair[s].b;
-      store_scaled_multipole(k, tt - k * (k + 1) / 2, Mn[(static_cast<Index>(pair[s].source) * ncomp + c) * nt + tt],
-                             Real(bk), mhat + (s * ncomp + c) * p * p);
+      store_scaled_multipole(k, tt - k * (k + 1) / 2, Mn[(static_cast<Index>(pair[s].source) * NComp + c) * nt + tt],
+                             Real(bk), mhat + (s * NComp + c) * p * p);
     }
     __syncthreads();
     if (owner && group < batch) {
+      Real sum_re[NComp][B], sum_im[NComp][B];
+      scaled_m2l_run_sums<Real, NComp, B>(p, n, m0, mhat + group * NComp * p * p, in + group * hs, binom[n], sum_re,
+                                          sum_im);
       const double f = scaled_m2l_factor(n, pair[group].dist);
-      for (int c = 0; c < ncomp; ++c) {
-        const Complex<Real> sum =
-            scaled_m2l_sum(p, n, m, mhat + (group * ncomp + c) * p * p, in + group * q * q, binom[n]);
-        acc_re[c] += f * double(sum.re);
-        acc_im[c] += f * double(sum.im);
-      }
+#pragma unroll
+      for (int c = 0; c < NComp; ++c)
+#pragma unroll
+        for (int j = 0; j < B; ++j) {
+          acc_re[c][j] += f * double(sum_re[c][j]);
+          acc_im[c][j] += f * double(sum_im[c][j]);
+        }
     }
   }
   // The groups' partial sums, added in group order (reusing the tables' memory).
   __syncthreads();
-  Complex<double>* partial = reinterpret_cast<Complex<double>*>(shared_raw);  // [groups][ncomp][nt]
+  Complex<double>* partial = reinterpret_cast<Complex<double>*>(shared_raw);  // [groups][NComp][nt]
   if (owner)
-    for (int c = 0; c < ncomp; ++c) partial[(group * ncomp + c) * nt + t] = {acc_re[c], acc_im[c]};
+#pragma unroll
+    for (int c = 0; c < NComp; ++c)
+#pragma unroll
+      for (int j = 0; j < B; ++j)
+        if (m0 + j <= n) partial[(group * NComp + c) * nt + term(n, m0 + j)] = {acc_re[c][j], acc_im[c][j]};
   __syncthreads();
-  if (owner && group == 0) {
-    for (int c = 0; c < ncomp; ++c) {
-      Complex<double> sum{};
-      for (int g = 0; g < groups; ++g) sum += partial[(g * ncomp + c) * nt + t];
-      L[(static_cast<Index>(target) * ncomp + c) * nt + t] += sum;
-    }
+  for (int i = threadIdx.x; i < NComp * nt; i += blockDim.x) {
+    Complex<double> sum{};
+    for (int g = 0; g < groups; ++g) sum += partial[g * NComp * nt + i];
+    L[static_cast<Index>(target) * NComp * nt + i] += sum;
   }
 }
 
-// The number of thread groups G (<= max_groups): the best filling of the warps, G * nt over G * nt rounded up
-// to 32 threads, within 256 threads and the shared-memory budget (ties: fewer groups).
+// The number of thread groups G (<= max_groups): the best filling of the warps, G * threads_per_source over that
+// rounded up to 32 threads, within 256 threads and the shared-memory budget (ties: fewer groups).
 template <class Real>
-int choose_groups(int p, int ncomp) {
-  const int nt = term_count(p);
+int choose_groups(int p, int ncomp, int block) {
+  const int per_source = m2l_threads_per_source(p, block);
   int best = 1;
   double best_fill = 0;
   for (int g = 1; g <= max_groups; ++g) {
-    const int threads = (g * nt + 31) / 32 * 32;
-    if (threads > 256 || shared_bytes<Real>(p, ncomp, g) > shared_budget) break;
-    const double fill = double(g * nt) / threads;
+    const int threads = (g * per_source + 31) / 32 * 32;
+    if (threads > 256 || shared_bytes<Real>(p, ncomp, g, block) > shared_budget) break;
+    const double fill = double(g * per_source) / threads;
     if (fill > best_fill + 1e-9) {
       best = g;
       best_fill = fill;
@@ -172,8 +186,20 @@ int choose_groups(int p, int ncomp) {
   return best;
 }
 
+template <class Real, int NComp, int B>
+void launch_m2l(const TreeView& v, int p, const Complex<Real>* mn, Complex<double>* L) {
+  const int nt = term_count(p);
+  const int groups = choose_groups<Real>(p, NComp, B);
+  const int threads = std::max(32, (groups * m2l_threads_per_source(p, B) + 31) / 32 * 32);
+  // the tables, or at the end the groups' double partial sums, whichever is larger
+  const std::size_t bytes = std::max(shared_bytes<Real>(p, NComp, groups, B),
+                                     static_cast<std::size_t>(groups * NComp * nt) * sizeof(Complex<double>));
+  m2l_kernel<Real, NComp, B><<<v.m2l_target_count, threads, bytes>>>(v, p, groups, mn, L);
+  LOOM_CUDA_CHECK_LAUNCH();
+}
+
 template <class Real>
-void launch_m2l(const TreeView& v, int p, int ncomp, const Complex<double>* M, Complex<double>* L) {
+void launch_m2l(const TreeView& v, int p, int ncomp, int block, const Complex<double>* M, Complex<double>* L) {
   if (v.m2l_target_count == 0) return;
   upload_tables();
   const int nt = term_count(p);
@@ -182,26 +208,26 @@ void launch_m2l(const TreeView& v, int p, int ncomp, const Complex<double>* M, C
   normalise_multipoles<Real>
       <<<static_cast<int>((total + 255) / 256), 256>>>(v, p, ncomp, M, mn.write(core::Where::device));
   LOOM_CUDA_CHECK_LAUNCH();
-  const int groups = choose_groups<Real>(p, ncomp);
-  const int threads = std::max(32, (groups * nt + 31) / 32 * 32);
-  // the tables, or at the end the groups' double partial sums, whichever is larger
-  const std::size_t bytes = std::max(shared_bytes<Real>(p, ncomp, groups),
-                                     static_cast<std::size_t>(groups * ncomp * nt) * sizeof(Complex<double>));
-  if (ncomp == 1)
-    m2l_kernel<Real, 1><<<v.m2l_target_count, threads, bytes>>>(v, p, 1, groups, mn.read(core::Where::device), L);
-  else
-    m2l_kernel<Real, 3><<<v.m2l_target_count, threads, bytes>>>(v, p, 3, groups, mn.read(core::Where::device), L);
-  LOOM_CUDA_CHECK_LAUNCH();
+  const Complex<Real>* m = mn.read(core::Where::device);
+  if (ncomp == 1) {
+    if (block == 1) return launch_m2l<Real, 1, 1>(v, p, m, L);
+    if (block == 2) return launch_m2l<Real, 1, 2>(v, p, m, L);
+    return launch_m2l<Real, 1, 4>(v, p, m, L);
+  }
+  if (block == 1) return launch_m2l<Real, 3, 1>(v, p, m, L);
+  if (block == 2) return launch_m2l<Real, 3, 2>(v, p, m, L);
+  return launch_m2l<Real, 3, 4>(v, p, m, L);
 }
 
 }  // namespace
 
-void m2l(const TreeView& tree, int p, int ncomp, const Complex<double>* M, Complex<double>* L, bool single) {
+void m2l(const TreeView& tree, int p, int ncomp, const Complex<double>* M, Complex<double>* L, bool single, int block) {
   LOOM_REQUIRE(ncomp == 1 || ncomp == 3, "fmm::gpu::m2l: 1 or 3 expansions per cell");
+  LOOM_REQUIRE(block == 1 || block == 2 || block == 4, "fmm::gpu::m2l: 1, 2 or 4 orders per thread");
   if (single)
-    launch_m2l<float>(tree, p, ncomp, M, L);
+    launch_m2l<float>(tree, p, ncomp, block, M, L);
   else
-    launch_m2l<double>(tree, p, ncomp, M, L);
+    launch_m2l<double>(tree, p, ncomp, block, M, L);
 }
 
 }  // namespace loom::fmm::gpu

@@ -69,6 +69,74 @@ LOOM_HOST_DEVICE inline Complex<Real> scaled_m2l_sum(int p, int n, int m, const 
   return {sre, sim};
 }
 
+// The GPU kernel's runs: a thread sums the coefficients (n, m0 .. m0 + B - 1) of a degree n, m0 a multiple of B,
+// ceil((n + 1) / B) threads per degree, degrees in order.
+LOOM_HOST_DEVICE inline int m2l_threads_per_source(int p, int block) {
+  int t = 0;
+  for (int n = 0; n < p; ++n) t += (n + block) / block;
+  return t;
+}
+struct M2lRun {
+  int n, m0;
+};
+LOOM_HOST_DEVICE inline M2lRun m2l_run_of_thread(int block, int thread) {
+  int n = 0;
+  while (thread >= (n + block) / block) {
+    thread -= (n + block) / block;
+    ++n;
+  }
+  return {n, thread * block};
+}
+// Complex entries of one source's harmonic table for runs of B orders: the (2p - 1)^2 harmonics and B of padding,
+// which a run reads past the last degree only for its orders m > n (whose sums are dropped).
+LOOM_HOST_DEVICE inline int m2l_harmonic_stride(int p, int block) { return (2 * p - 1) * (2 * p - 1) + block; }
+
+// scaled_m2l_sum for the run (n, m0 .. m0 + B - 1) and NComp multipole tables at once (mhat + c p^2): for each k
+// and l the harmonic In_{n+k}^{m0+j+l} slides through a window of B values (one load per step instead of B), and
+// each is multiplied with the NComp multipoles Mhat_k^l (one load each, at the same address for every thread of
+// a source on the GPU). Per coefficient the arithmetic and its order are scaled_m2l_sum's. `in` must hold
+// m2l_harmonic_stride entries; sums of orders m0 + j > n are meaningless.
+template <class Real, int NComp, int B>
+LOOM_HOST_DEVICE inline void scaled_m2l_run_sums(int p, int n, int m0, const Complex<Real>* mhat,
+                                                 const Complex<Real>* in, const Real* binom_row,
+                                                 Real (&out_re)[NComp][B], Real (&out_im)[NComp][B]) {
+  LOOM_UNROLL
+  for (int c = 0; c < NComp; ++c) LOOM_UNROLL
+  for (int j = 0; j < B; ++j) out_re[c][j] = out_im[c][j] = 0;
+  for (int k = p - 1; k >= 0; --k) {                                      // high to low order
+    const Complex<Real>* ik = in + (n + k) * (n + k) + (n + k) + m0 - k;  // In_{n+k}^{m0-k} (l = -k)
+    const Complex<Real>* mk = mhat + k * k;                               // Mhat_k^{-k}
+    Real kre[NComp][B], kim[NComp][B];
+    LOOM_UNROLL
+    for (int c = 0; c < NComp; ++c) LOOM_UNROLL
+    for (int j = 0; j < B; ++j) kre[c][j] = kim[c][j] = 0;
+    Complex<Real> w[B];
+    LOOM_UNROLL
+    for (int j = 0; j + 1 < B; ++j) w[j] = ik[j];
+    for (int l = 0; l <= 2 * k; ++l) {
+      w[B - 1] = ik[l + B - 1];
+      LOOM_UNROLL
+      for (int c = 0; c < NComp; ++c) {
+        const Complex<Real> a = mk[c * p * p + l];
+        LOOM_UNROLL
+        for (int j = 0; j < B; ++j) {
+          kre[c][j] += a.re * w[j].re - a.im * w[j].im;
+          kim[c][j] += a.re * w[j].im + a.im * w[j].re;
+        }
+      }
+      LOOM_UNROLL
+      for (int j = 0; j + 1 < B; ++j) w[j] = w[j + 1];
+    }
+    const Real bk = binom_row[k];
+    LOOM_UNROLL
+    for (int c = 0; c < NComp; ++c) LOOM_UNROLL
+    for (int j = 0; j < B; ++j) {
+      out_re[c][j] += bk * kre[c][j];
+      out_im[c][j] += bk * kim[c][j];
+    }
+  }
+}
+
 // (-1)^n a^n / |D| * n! / rho_A^n = (-1)^n n! / |D|^(n+1): the factor, in double, that takes the normalised
 // sum of coefficient n back to L_n^m (rho_A cancels: the target's normalisation never enters the float sum).
 LOOM_HOST_DEVICE inline double scaled_m2l_factor(int n, double dist) {
