@@ -72,14 +72,17 @@ void check_run_sums(int p, std::uint64_t seed) {
   std::vector<Complex<Real>> in(static_cast<std::size_t>(m2l_harmonic_stride(p, B)));
   const Vec3d d{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)};
   const double r = std::sqrt(norm2(d));
-  for (int mm = 0; mm < q; ++mm) scaled_irregular_column(q, mm, Vec3d{d.x / r, d.y / r, d.z / r}, in.data());
+  const HarmonicRecurrence h = make_harmonic_recurrence();
+  for (int mm = 0; mm < q; ++mm) scaled_irregular_column(q, mm, Vec3d{d.x / r, d.y / r, d.z / r}, h, in.data());
   for (int j = 0; j < B; ++j) in[std::size_t(q * q + j)] = {Real(1e30), Real(1e30)};  // padding: never in a sum
   std::vector<Complex<Real>> mhat(std::size_t(3 * p * p));
   for (int c = 0; c < 3; ++c)
     for (int k = 0; k < p; ++k)
       for (int l = 0; l <= k; ++l)
-        store_scaled_multipole(k, l, Complex<Real>{Real(rng.uniform(-1, 1)), Real(rng.uniform(-1, 1))}, Real(0.7),
+        store_scaled_multipole(k, l, Complex<Real>{Real(rng.uniform(-1, 1)), Real(rng.uniform(-1, 1))},
                                mhat.data() + c * p * p);
+  std::vector<Real> b_power(static_cast<std::size_t>(p));
+  for (int k = 0; k < p; ++k) b_power[std::size_t(k)] = Real(std::pow(0.7, k));
   std::vector<int> seen(static_cast<std::size_t>(term_count(p)), 0);
   for (int t = 0; t < m2l_threads_per_source(p, B); ++t) {
     const M2lRun run = m2l_run_of_thread(B, t);
@@ -93,12 +96,12 @@ void check_run_sums(int p, std::uint64_t seed) {
       binom[std::size_t(k)] = Real(b);
     }
     Real re[3][B], im[3][B];
-    scaled_m2l_run_sums<Real, 3, B>(p, run.n, run.m0, mhat.data(), in.data(), binom.data(), re, im);
+    scaled_m2l_run_sums<Real, 3, B>(p, run.n, run.m0, mhat.data(), in.data(), binom.data(), b_power.data(), re, im);
     for (int j = 0; j < B && run.m0 + j <= run.n; ++j) {
       ++seen[std::size_t(term(run.n, run.m0 + j))];
       for (int c = 0; c < 3; ++c) {
         const Complex<Real> want =
-            scaled_m2l_sum(p, run.n, run.m0 + j, mhat.data() + c * p * p, in.data(), binom.data());
+            scaled_m2l_sum(p, run.n, run.m0 + j, mhat.data() + c * p * p, in.data(), binom.data(), b_power.data());
         const double scale = std::abs(double(want.re)) + std::abs(double(want.im)) + 1;
         const double tol = sizeof(Real) == 4 ? 1e-5 : 1e-13;
         EXPECT_NEAR(double(re[c][j]), double(want.re), tol * scale) << p << " " << run.n << " " << run.m0 + j;

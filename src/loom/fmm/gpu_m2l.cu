@@ -28,6 +28,7 @@ constexpr std::size_t shared_budget = 40 * 1024;  // dynamic shared memory per b
 __constant__ float binomial_f[max_order][max_order];  // C(n + k, n)
 __constant__ double binomial_d[max_order][max_order];
 __constant__ double factorial_d[max_order];
+__constant__ HarmonicRecurrence recurrence_c;
 
 void upload_tables() {
   static bool done = false;  // per process; the constants live in this module
@@ -44,6 +45,8 @@ void upload_tables() {
   LOOM_CUDA_CHECK(cudaMemcpyToSymbol(binomial_f, bf, sizeof bf));
   LOOM_CUDA_CHECK(cudaMemcpyToSymbol(binomial_d, bd, sizeof bd));
   LOOM_CUDA_CHECK(cudaMemcpyToSymbol(factorial_d, f, sizeof(double) * max_order));
+  const HarmonicRecurrence recurrence = make_harmonic_recurrence();
+  LOOM_CUDA_CHECK(cudaMemcpyToSymbol(recurrence_c, &recurrence, sizeof recurrence));
   done = true;
 }
 
@@ -69,7 +72,6 @@ __global__ void normalise_multipoles(TreeView v, int p, int ncomp, const Complex
 struct PairGeometry {
   Vec3d u;      // D / |D|
   double dist;  // |D|
-  double b;     // rho_B / |D|
   int source;
 };
 
@@ -80,12 +82,18 @@ std::size_t shared_bytes(int p, int ncomp, int groups, int block) {
          sizeof(Complex<Real>);
 }
 
+// Multipole loads each thread keeps in flight while staging a batch's tables.
+constexpr int staging_loads = 4;
+
 template <class Real, int NComp, int B>
 __global__ void __launch_bounds__(256)
-    m2l_kernel(TreeView v, int p, int groups, const Complex<Real>* Mn, Complex<double>* L) {
+    m2l_kernel(TreeView v, int p, int groups, const Complex<Real>* __restrict__ Mn, Complex<double>* L) {
   extern __shared__ double2 shared_raw[];  // double2: aligned for Complex<double>
   __shared__ Real binom[max_order][max_order];
   __shared__ PairGeometry pair[max_groups];
+  __shared__ Real b_power[max_groups][max_order];  // (rho_B / |D|)^k of each source of the batch
+  __shared__ HarmonicRecurrence recurrence;
+  __shared__ unsigned char degree_of_term[term_count(max_order)];
   const int nt = term_count(p), q = 2 * p - 1, hs = m2l_harmonic_stride(p, B),
             per_source = m2l_threads_per_source(p, B);
   Complex<Real>* in = reinterpret_cast<Complex<Real>*>(shared_raw);  // [groups][hs]
@@ -96,6 +104,11 @@ __global__ void __launch_bounds__(256)
     else
       binom[i / max_order][i % max_order] = binomial_d[i / max_order][i % max_order];
   }
+  for (int i = threadIdx.x; i < int(sizeof(HarmonicRecurrence) / sizeof(double)); i += blockDim.x)
+    reinterpret_cast<double*>(&recurrence)[i] = reinterpret_cast<const double*>(&recurrence_c)[i];
+  for (int k = 0; k < p; ++k)
+    for (int t = k * (k + 1) / 2 + static_cast<int>(threadIdx.x); t < (k + 1) * (k + 2) / 2; t += blockDim.x)
+      degree_of_term[t] = static_cast<unsigned char>(k);
   for (int i = threadIdx.x; i < groups * B; i += blockDim.x) in[(i / B) * hs + q * q + i % B] = {};  // padding
   const int target = v.m2l_targets[blockIdx.x];
   const Cell a = v.cells[target];
@@ -109,6 +122,7 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
     for (int j = 0; j < B; ++j) acc_re[c][j] = acc_im[c][j] = 0;
 
+  const int per_source_terms = NComp * nt;
   const Index first = v.m2l_offset[target], last = v.m2l_offset[target + 1];
   for (Index k0 = first; k0 < last; k0 += groups) {
     const int batch = static_cast<int>(last - k0 < groups ? last - k0 : groups);
@@ -116,30 +130,50 @@ __global__ void __launch_bounds__(256)
     if (static_cast<int>(threadIdx.x) < batch) {
       const Index k = k0 + threadIdx.x;
       const int source = v.m2l_source[k];
-      Vec3d d = a.center - v.cells[source].center;
+      const Cell c = v.cells[source];
+      Vec3d d = a.center - c.center;
       if (v.period > 0) d -= shift_vector(v.m2l_shift[k], v.period);
-      const double dist = sqrt(norm2(d));
-      pair[threadIdx.x] = {(1 / dist) * d, dist, cell_scale(v.cells[source]) / dist, source};
+      const double dist = sqrt(norm2(d)), b = cell_scale(c) / dist;
+      pair[threadIdx.x] = {(1 / dist) * d, dist, source};
+      double b_k = 1;  // b^k by repeated products, as scaled_m2l
+      for (int j = 0; j < p; ++j) {
+        b_power[threadIdx.x][j] = Real(b_k);
+        b_k *= b;
+      }
     }
     __syncthreads();
     for (int item = threadIdx.x; item < batch * q; item += blockDim.x) {
       const int s = item / q;
-      scaled_irregular_column(q, item % q, pair[s].u, in + s * hs);
+      scaled_irregular_column(q, item % q, pair[s].u, recurrence, in + s * hs);
     }
-    for (int item = threadIdx.x; item < batch * NComp * nt; item += blockDim.x) {
-      const int s = item / (NComp * nt), c = (item / nt) % NComp, tt = item % nt;
-      int k = 0;
-      while ((k + 1) * (k + 2) / 2 <= tt) ++k;
-      double bk = 1;
-      for (int j = 0; j < k; ++j) bk *= pair[s].b;
-      store_scaled_multipole(k, tt - k * (k + 1) / 2, Mn[(static_cast<Index>(pair[s].source) * NComp + c) * nt + tt],
-                             Real(bk), mhat + (s * NComp + c) * p * p);
+    // The sources' normalised multipoles, contiguous per source: plain copies into the full (+-l) tables, with
+    // several loads in flight per thread.
+    const int items = batch * per_source_terms;
+    for (int base = threadIdx.x; base < items; base += staging_loads * blockDim.x) {
+      Complex<Real> value[staging_loads];
+#pragma unroll
+      for (int u = 0; u < staging_loads; ++u) {
+        const int item = base + u * static_cast<int>(blockDim.x);
+        if (item < items) {
+          const int s = item / per_source_terms;
+          value[u] = Mn[static_cast<Index>(pair[s].source) * per_source_terms + (item - s * per_source_terms)];
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < staging_loads; ++u) {
+        const int item = base + u * static_cast<int>(blockDim.x);
+        if (item < items) {
+          const int s = item / per_source_terms, rest = item - s * per_source_terms, c = rest / nt, tt = rest % nt;
+          const int k = degree_of_term[tt];
+          store_scaled_multipole(k, tt - k * (k + 1) / 2, value[u], mhat + (s * NComp + c) * p * p);
+        }
+      }
     }
     __syncthreads();
     if (owner && group < batch) {
       Real sum_re[NComp][B], sum_im[NComp][B];
-      scaled_m2l_run_sums<Real, NComp, B>(p, n, m0, mhat + group * NComp * p * p, in + group * hs, binom[n], sum_re,
-                                          sum_im);
+      scaled_m2l_run_sums<Real, NComp, B>(p, n, m0, mhat + group * NComp * p * p, in + group * hs, binom[n],
+                                          b_power[group], sum_re, sum_im);
       const double f = scaled_m2l_factor(n, pair[group].dist);
 #pragma unroll
       for (int c = 0; c < NComp; ++c)
