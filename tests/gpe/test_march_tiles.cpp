@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "gpe/gpe_fixtures.hpp"
@@ -134,7 +135,7 @@ TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
                                        MarchTiling{1, 1, 1}, MarchTiling{4, 4, 3}, MarchTiling{2, 2, 0}}) {
         const MarchPlan plan(soa, domain.lattice, tiling);
         std::vector<Complex> other = ref.before;
-        // A balanced tiling cut for a device of 5 resident blocks (segments of one or two layers here).
+        // A balanced tiling for a device of 5 resident blocks (one segment here: none is cut below 8 layers).
         const long long resident = tiling.segment_layers == 0 && tiling.tile_x == 2 ? 5 : 0;
         const std::set<int> read = march_emulated_step(t, plan, h, ref.now.data(), other.data(), dt, layers, resident);
         const double worst = test::one_step_error(ref, other, domain.lattice.nz, layers);
@@ -155,27 +156,35 @@ TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
   }
 }
 
-// The rounds-of-blocks model of a balanced tiling's segments: the worked example of march_tiles.hpp (BCC 203^3 in
-// 8 x 8 tiles on 132 SMs x 2 blocks), and against every fixed segment length of 16..128 layers on assorted
-// launches: no fixed length gives fewer rounds x (length + 1), and the segments cover the layers.
-TEST(MarchTiles, BalancedSegmentsMinimiseTheRoundsOfBlocks) {
-  EXPECT_EQ(balanced_segment_layers(26 * 26, 203, 264), 29);
+// A balanced tiling's segments: 64 layers where the lattice gives enough blocks (BCC 203^3 in 8 x 8 tiles on 264
+// resident blocks), shorter on a small lattice (cubic 271^3 in 32 x 16 tiles, 153 of them, on 396: 27 layers make
+// 11 segments, 1683 items >= 4 x 396, 28 would make 10), never below 8 layers; and on assorted launches the
+// longest length of 8..64 that fills balanced_rounds rounds.
+TEST(MarchTiles, BalancedSegmentsFillTheDevice) {
+  EXPECT_EQ(balanced_segment_layers(26 * 26, 203, 264), 64);
+  EXPECT_EQ(balanced_segment_layers(9 * 17, 271, 396), 27);
+  EXPECT_EQ(balanced_segment_layers(1, 1000, 396), balanced_shortest_layers);
   EXPECT_EQ(balanced_segment_layers(26 * 26, 203, 0), balanced_default_layers);
   EXPECT_EQ(balanced_segment_layers(100, 7, 0), 7);
-  auto cost = [](long long tiles, int layers, long long resident, int length) {
-    const long long segments = (layers + length - 1) / length;
-    return (tiles * segments + resident - 1) / resident * std::min(length + 1, layers + 1);
+  EXPECT_EQ(balanced_segment_layers(100, 5, 1000), 5);
+  auto fills = [](long long tiles, int layers, long long resident, int length) {
+    return tiles * ((layers + length - 1) / length) >= balanced_rounds * resident;
   };
-  for (const long long tiles : {1ll, 17ll, 676ll, 1156ll, 4096ll})
-    for (const int layers : {1, 2, 15, 64, 203, 270, 302, 1000})
+  for (const long long tiles : {1ll, 17ll, 153ll, 676ll, 1156ll, 4096ll})
+    for (const int layers : {1, 2, 15, 64, 119, 203, 270, 302, 1000})
       for (const long long resident : {1ll, 132ll, 264ll, 396ll, 100000ll}) {
         const int chosen = balanced_segment_layers(tiles, layers, resident);
-        ASSERT_GE(chosen, 1);
-        ASSERT_LE(chosen, layers);
-        for (int length = 16; length <= std::min(128, layers); ++length)
-          EXPECT_LE(cost(tiles, layers, resident, chosen), cost(tiles, layers, resident, length))
-              << tiles << " tiles, " << layers << " layers, " << resident << " resident: " << chosen << " against "
-              << length;
+        const int longest = std::min(layers, balanced_default_layers);
+        const int shortest = std::min(layers, balanced_shortest_layers);
+        const std::string label = std::to_string(tiles) + " tiles, " + std::to_string(layers) + " layers, " +
+                                  std::to_string(resident) + " resident: " + std::to_string(chosen);
+        ASSERT_GE(chosen, shortest) << label;
+        ASSERT_LE(chosen, longest) << label;
+        if (chosen > shortest) {
+          EXPECT_TRUE(fills(tiles, layers, resident, chosen)) << label;
+        }
+        for (int length = chosen + 1; length <= longest; ++length)
+          EXPECT_FALSE(fills(tiles, layers, resident, length)) << label << " against " << length;
       }
 }
 

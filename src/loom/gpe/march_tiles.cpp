@@ -12,21 +12,12 @@ namespace loom::gpe {
 
 int balanced_segment_layers(long long tiles, int layers, long long resident_blocks) {
   if (layers <= 0) return 1;
-  if (resident_blocks <= 0 || tiles <= 0) return std::min(layers, balanced_default_layers);
-  const int fewest = (layers + 127) / 128, most = (layers + 15) / 16;
-  int best_layers = layers;
-  long long best_cost = -1;
-  for (int segments = fewest; segments <= most; ++segments) {
-    const int length = (layers + segments - 1) / segments;
-    const int used = (layers + length - 1) / length;  // segments of that length (<= segments)
-    const long long rounds = (tiles * used + resident_blocks - 1) / resident_blocks;
-    const long long cost = rounds * (length + 1);
-    if (best_cost < 0 || cost < best_cost) {
-      best_cost = cost;
-      best_layers = length;
-    }
-  }
-  return best_layers;
+  const int longest = std::min(layers, balanced_default_layers);
+  if (resident_blocks <= 0 || tiles <= 0) return longest;
+  const int shortest = std::min(layers, balanced_shortest_layers);
+  for (int length = longest; length > shortest; --length)
+    if (tiles * ((layers + length - 1) / length) >= balanced_rounds * resident_blocks) return length;
+  return shortest;
 }
 
 MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,

@@ -166,16 +166,20 @@ class MarchPlan {
 MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,
                              int stride = 0, long long resident_blocks = 0);
 
-// Segment length of a balanced tiling when `resident_blocks` <= 0 (the device unknown: host emulation).
+// Segment length of a balanced tiling on a well-filled device (and when `resident_blocks` <= 0, the device unknown:
+// host emulation), and the shortest it is cut to.
 constexpr int balanced_default_layers = 64;
+constexpr int balanced_shortest_layers = 8;
+// Rounds of resident blocks a balanced launch is cut to fill at least.
+constexpr int balanced_rounds = 4;
 
 // Layers per segment for a launch of `tiles` tiles over `layers` layers on a device that runs `resident_blocks`
-// blocks at once. The blocks run in ceil(items / resident_blocks) rounds (items = tiles x segments), each block
-// marching its L layers after filling its ring (two extra layers of psi(n), about one layer's time), so the launch
-// takes about rounds x (L + 1) layer times: the segment count minimising that, over segments of 16 to 128 layers
-// (fewer when `layers` is smaller). A fixed 64 would waste most of a round where the last round is nearly empty:
-// BCC 203^3 in 8 x 8 tiles on 264 resident blocks is 676 tiles x 4 segments = 10.2 rounds (11 run), where 7
-// segments of 29 layers make 17.9 rounds (18 run), 540 layer times against 572.
+// blocks at once: the longest of balanced_shortest_layers .. balanced_default_layers (at most `layers`) that makes
+// at least balanced_rounds x resident_blocks work items, else the shortest. Measured on the H200 (2026-12-01,
+// docs/performance.md): segments of 64 layers beat shorter and longer ones wherever the lattice already gives
+// several rounds of blocks (BCC 1e8-2.4e8: 1-2% ahead of segments cut to fill whole rounds), while small lattices
+// leave most SMs idle with them (cubic 2e7: 153 tiles x 5 segments on 396 resident blocks; shorter segments
+// gained 9-11% on cubic and FCC at 2e7).
 int balanced_segment_layers(long long tiles, int layers, long long resident_blocks);
 
 }  // namespace loom::gpe
