@@ -201,20 +201,24 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-// The number of thread groups G (<= max_groups): the best filling of the warps, G * threads_per_source over that
-// rounded up to 32 threads, within 256 threads and the shared-memory budget (ties: fewer groups).
+// The number of thread groups G (<= max_groups), within 256 threads and the shared-memory budget: the most
+// working threads G * threads_per_source among the G whose warps are at least 85% filled (else the best filling).
+// Larger blocks share the per-block set-up and stage more sources per barrier: at p 10, B 2 (30 threads per
+// source) the first version took the best filling with ties to the fewest groups, blocks of one warp, 20 per SM.
 template <class Real>
 int choose_groups(int p, int ncomp, int block) {
   const int per_source = m2l_threads_per_source(p, block);
-  int best = 1;
+  int best = 1, best_threads = 0;
   double best_fill = 0;
   for (int g = 1; g <= max_groups; ++g) {
     const int threads = (g * per_source + 31) / 32 * 32;
     if (threads > 256 || shared_bytes<Real>(p, ncomp, g, block) > shared_budget) break;
     const double fill = double(g * per_source) / threads;
-    if (fill > best_fill + 1e-9) {
+    const bool full = fill >= 0.85, best_full = best_fill >= 0.85;
+    if ((full && (!best_full || g * per_source > best_threads)) || (!full && !best_full && fill > best_fill)) {
       best = g;
       best_fill = fill;
+      best_threads = g * per_source;
     }
   }
   return best;

@@ -82,8 +82,12 @@ LOOM_HOST_DEVICE inline Complex<Real> scaled_m2l_sum(int p, int n, int m, const 
     Real kre = 0, kim = 0;
     for (int l = -k; l <= k; ++l) {
       const Complex<Real> a = mk[l], b = ik[l];
-      kre += a.re * b.re - a.im * b.im;
-      kim += a.re * b.im + a.im * b.re;
+      // four multiply-adds (one FMA each where the compiler contracts; a - b c d written as one expression
+      // would cost a multiply, an FMA and an add)
+      kre += a.re * b.re;
+      kre -= a.im * b.im;
+      kim += a.re * b.im;
+      kim += a.im * b.re;
     }
     const Real factor = binom_row[k] * b_power[k];
     sre += factor * kre;
@@ -147,8 +151,10 @@ LOOM_HOST_DEVICE inline void scaled_m2l_run_sums(int p, int n, int m0, const Com
         const Complex<Real> a = mk[c * p * p + l];
         LOOM_UNROLL
         for (int j = 0; j < B; ++j) {
-          kre[c][j] += a.re * w[j].re - a.im * w[j].im;
-          kim[c][j] += a.re * w[j].im + a.im * w[j].re;
+          kre[c][j] += a.re * w[j].re;  // as scaled_m2l_sum: four multiply-adds
+          kre[c][j] -= a.im * w[j].im;
+          kim[c][j] += a.re * w[j].im;
+          kim[c][j] += a.im * w[j].re;
         }
       }
       LOOM_UNROLL
