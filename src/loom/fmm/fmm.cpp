@@ -41,7 +41,11 @@ std::string_view to_string(Precision p) {
   return p == Precision::single ? "single" : (p == Precision::single_fast ? "single-fast" : "double");
 }
 
-int default_m2l_block(int ncomp) { return ncomp == 1 ? 2 : 2; }
+int default_m2l_block(int order, int ncomp) {
+  // H200, 2026-12-01 (docs/performance.md): Laplace at 1e6 fastest with runs of 4 at p 8 and 12; Biot-Savart at
+  // 1.68e7 with 2 at p 8 (0.217 s against 0.258 with 4) and 4 at p 10 (0.438 against 0.471 with 2).
+  return ncomp == 1 || order >= 10 ? 4 : 2;
+}
 
 void validate(const Options& o) {
   auto fail = [](const std::string& key, const std::string& value, const std::string& expected) {
@@ -737,7 +741,7 @@ void Evaluator::State::evaluate(const Problem& problem, const core::Array<double
   } else {
 #if defined(LOOM_HAVE_CUDA)
     gpu::m2l(view, p, ncomp, multipoles.read(where), locals.read_write(where), o.precision != Precision::double_,
-             o.m2l_block > 0 ? o.m2l_block : default_m2l_block(ncomp));
+             o.m2l_block > 0 ? o.m2l_block : default_m2l_block(p, ncomp));
 #else
     no_cuda();
 #endif

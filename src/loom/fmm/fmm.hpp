@@ -44,8 +44,9 @@ struct Options {
 // Checks the options (order in [1, max_order], theta in (0, 1), ncrit >= 1, ...); throws UsageError.
 void validate(const Options& options);
 
-// The CUDA M2L's orders per thread when Options::m2l_block is 0, for `ncomp` expansions per cell (gpu_m2l.cu).
-int default_m2l_block(int ncomp);
+// The CUDA M2L's orders per thread when Options::m2l_block is 0, for order p and `ncomp` expansions per cell
+// (gpu_m2l.cu).
+int default_m2l_block(int order, int ncomp);
 
 // Seconds. build and traversal are the set-up: the tree once per set of positions, the interaction lists (on
 // the GPU with sending them) once per tree for Laplace, and for Biot-Savart again whenever the cells' largest
