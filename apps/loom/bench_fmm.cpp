@@ -275,6 +275,7 @@ int run_bench_fmm(const io::Parameters& p) {
   const Index cpu_max_n = p.get_int("cpu_max_n");
   const int p_default = static_cast<int>(p.get_int("p"));
   const fmm::Precision precision = fmm::parse_precision(p.get_string("precision"));
+  const auto reference_pairs = static_cast<Index>(p.get_real("reference_pairs"));
   std::vector<double> m2l_blocks;
   {
     std::stringstream list(p.get_string("m2l_blocks"));
@@ -362,8 +363,8 @@ int run_bench_fmm(const io::Parameters& p) {
                        const std::vector<double>& q, const std::vector<fmm::Vec3d>& alpha,
                        const std::vector<double>& sigma) {
     Reference ref;
-    // at most ~2e9 direct interactions (2e8 for the costlier Biot-Savart pairs) per reference
-    const Index budget = kernel == "laplace" ? 2000000000 : 200000000;
+    // at most ~2e9 direct interactions (2e8 for the costlier Biot-Savart pairs) per reference, or --reference_pairs
+    const Index budget = reference_pairs > 0 ? reference_pairs : kernel == "laplace" ? 2000000000 : 200000000;
     ref.targets = fmm::sample_targets(n, std::min<Index>(bench.samples, std::max<Index>(10, budget / n)));
     if (kernel == "laplace")
       fmm::direct_laplace(x, q, ref.targets, ref.potential, ref.gradient);
@@ -522,6 +523,10 @@ void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("m2l_blocks", "0",
         "GPU M2L of the size sweep: orders m per thread, a list of 1, 2, 4 (0: the default); each is timed");
   p.add("samples", 200, "targets checked against direct summation per configuration").at_least(0);
+  p.add("reference_pairs", 0.0,
+        "direct-sum interactions a reference may take (samples are cut to fit); 0: 2e9 for Laplace, 2e8 for "
+        "Biot-Savart")
+      .at_least(0);
   p.add("repeats", 3, "timed evaluations; medians are reported").at_least(1);
   p.add("warmup", 1, "untimed evaluations first").at_least(0);
   p.add("quick", false, "small sizes and few orders (a smoke test, not a measurement)");
