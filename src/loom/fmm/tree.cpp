@@ -1,6 +1,6 @@
 // Tree construction: level by level, every cell of a level split in parallel tasks; each split is up to three
 // levels of bisection by std::nth_element (linear time, no sort) along the longest side, large halves again in
-// parallel tasks.
+// parallel tasks, and ranges of more than a million bodies selected with all threads (parallel_select.hpp).
 #include "loom/fmm/tree.hpp"
 
 #include <omp.h>
@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "loom/core/error.hpp"
+#include "loom/fmm/parallel_select.hpp"
 
 namespace loom::fmm {
 namespace {
@@ -34,6 +35,24 @@ Box bounding_box(const Item* items, Index n) {
   return b;
 }
 
+// bounding_box of a large range with all threads (taskloop over fixed chunks; min and max do not depend on the
+// order).
+Box bounding_box_parallel(const Item* items, Index n) {
+  constexpr Index chunk = 1 << 16;
+  const Index chunks = (n + chunk - 1) / chunk;
+  std::vector<Box> boxes(static_cast<std::size_t>(chunks));
+#pragma omp taskloop grainsize(1) shared(boxes)
+  for (Index c = 0; c < chunks; ++c)
+    boxes[static_cast<std::size_t>(c)] = bounding_box(items + c * chunk, std::min(chunk, n - c * chunk));
+  Box b;
+  for (const Box& p : boxes)
+    for (int d = 0; d < 3; ++d) {
+      b.lo[d] = std::min(b.lo[d], p.lo[d]);
+      b.hi[d] = std::max(b.hi[d], p.hi[d]);
+    }
+  return b;
+}
+
 struct Range {
   Index begin, count;
 };
@@ -41,54 +60,63 @@ struct Range {
 // Bisects r along the longest side of its bounding box; returns the count of the lower part. The split is at
 // the median, unless that lies outside the middle half of the side (a clustered distribution): then at the
 // nearer quarter point, so that cells also shrink geometrically and stay compact instead of all reaching out
-// to the outliers. Either way one nth_element does the split.
-Index bisect(Item* items, Range r) {
-  const Box b = bounding_box(items + r.begin, r.count);
+// to the outliers. Either way one nth_element does the split (with all threads for ranges of at least
+// parallel_select_threshold bodies, `scratch` being as long as `items`).
+Index bisect(Item* items, Range r, Item* scratch) {
+  const bool large = r.count >= parallel_select_threshold;
+  const Box b = large ? bounding_box_parallel(items + r.begin, r.count) : bounding_box(items + r.begin, r.count);
   int axis = 0;
   for (int d = 1; d < 3; ++d)
     if (b.hi[d] - b.lo[d] > b.hi[axis] - b.lo[axis]) axis = d;
   Item* first = items + r.begin;
   auto less = [axis](const Item& a, const Item& c) { return a.x[axis] < c.x[axis]; };
+  auto select = [&](Index k) {
+    if (large)
+      parallel_nth_element(
+          first, r.count, k, [axis](const Item& it) { return it.x[axis]; }, scratch + r.begin);
+    else
+      std::nth_element(first, first + k, first + r.count, less);
+  };
   Index half = r.count / 2;
-  std::nth_element(first, first + half, first + r.count, less);
+  select(half);
   const double lo = b.lo[axis], extent = b.hi[axis] - b.lo[axis], median = first[half].x[axis];
   const double bounded = std::clamp(median, lo + 0.25 * extent, lo + 0.75 * extent);
   if (extent > 0 && bounded != median) {
     half = std::count_if(first, first + r.count, [&](const Item& it) { return it.x[axis] < bounded; });
-    std::nth_element(first, first + half, first + r.count, less);
+    select(half);
   }
   return half;
 }
 
 // Bisects r recursively while it holds more than ncrit bodies, at most three times deep; the parts land in
 // slots[slot ..] in left-to-right order. Large ranges split their halves in parallel tasks.
-void multisect_into(Item* items, Range r, int ncrit, int depth, int slot, std::array<Range, 8>& slots,
+void multisect_into(Item* items, Item* scratch, Range r, int ncrit, int depth, int slot, std::array<Range, 8>& slots,
                     std::array<char, 8>& used) {
   if (depth == 3 || r.count <= ncrit) {
     slots[static_cast<std::size_t>(slot)] = r;
     used[static_cast<std::size_t>(slot)] = 1;
     return;
   }
-  const Index half = bisect(items, r);
+  const Index half = bisect(items, r, scratch);
   const int width = 1 << (2 - depth);
   const Range lower{r.begin, half}, upper{r.begin + half, r.count - half};
   if (r.count > 100000) {
 #pragma omp task shared(slots, used)
-    multisect_into(items, lower, ncrit, depth + 1, slot, slots, used);
+    multisect_into(items, scratch, lower, ncrit, depth + 1, slot, slots, used);
 #pragma omp task shared(slots, used)
-    multisect_into(items, upper, ncrit, depth + 1, slot + width, slots, used);
+    multisect_into(items, scratch, upper, ncrit, depth + 1, slot + width, slots, used);
 #pragma omp taskwait
   } else {
-    multisect_into(items, lower, ncrit, depth + 1, slot, slots, used);
-    multisect_into(items, upper, ncrit, depth + 1, slot + width, slots, used);
+    multisect_into(items, scratch, lower, ncrit, depth + 1, slot, slots, used);
+    multisect_into(items, scratch, upper, ncrit, depth + 1, slot + width, slots, used);
   }
 }
 
 // Splits a cell's range into 2..8 ranges.
-std::vector<Range> multisect(Item* items, Range whole, int ncrit) {
+std::vector<Range> multisect(Item* items, Item* scratch, Range whole, int ncrit) {
   std::array<Range, 8> slots{};
   std::array<char, 8> used{};
-  multisect_into(items, whole, ncrit, 0, 0, slots, used);
+  multisect_into(items, scratch, whole, ncrit, 0, 0, slots, used);
   std::vector<Range> parts;
   for (std::size_t k = 0; k < 8; ++k)
     if (used[k]) parts.push_back(slots[k]);
@@ -129,6 +157,9 @@ Tree::Tree(std::span<const Vec3d> points, int ncrit) : ncrit_(ncrit) {
 #pragma omp parallel for schedule(static)
   for (Index i = 0; i < n; ++i) items[static_cast<std::size_t>(i)] = {points[static_cast<std::size_t>(i)], i};
 
+  // Scratch for the parallel selections of the large ranges near the root.
+  std::vector<Item> scratch(n >= parallel_select_threshold ? points.size() : 0);
+
   Cell root;
   root.begin = 0;
   root.count = n;
@@ -146,9 +177,10 @@ Tree::Tree(std::span<const Vec3d> points, int ncrit) : ncrit_(ncrit) {
     for (int c = first; c < last; ++c) {
       const Cell& cell = cells_[static_cast<std::size_t>(c)];
       if (cell.count <= ncrit) continue;
-#pragma omp task firstprivate(c) shared(parts, items)
-      parts[static_cast<std::size_t>(c - first)] = multisect(
-          items.data(), {cells_[static_cast<std::size_t>(c)].begin, cells_[static_cast<std::size_t>(c)].count}, ncrit);
+#pragma omp task firstprivate(c) shared(parts, items, scratch)
+      parts[static_cast<std::size_t>(c - first)] =
+          multisect(items.data(), scratch.data(),
+                    {cells_[static_cast<std::size_t>(c)].begin, cells_[static_cast<std::size_t>(c)].count}, ncrit);
     }
     int added = 0;
     for (int c = first; c < last; ++c) {
