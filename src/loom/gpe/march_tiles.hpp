@@ -177,9 +177,9 @@ constexpr int balanced_rounds = 4;
 // blocks at once: the longest of balanced_shortest_layers .. balanced_default_layers (at most `layers`) that makes
 // at least balanced_rounds x resident_blocks work items, else the shortest. Measured on the H200 (2026-12-01,
 // docs/performance.md): segments of 64 layers beat shorter and longer ones wherever the lattice already gives
-// several rounds of blocks (BCC 1e8-2.4e8: 1-2% ahead of segments cut to fill whole rounds), while small lattices
-// leave most SMs idle with them (cubic 2e7: 153 tiles x 5 segments on 396 resident blocks; shorter segments
-// gained 9-11% on cubic and FCC at 2e7).
+// several rounds of blocks (BCC 1e8-2.4e8: 1-2% ahead of segments cut to fill whole rounds), while on small
+// lattices they make too few items to keep every SM busy (cubic 2e7, 153 tiles x 5 segments: 61.2 G DOF/s with
+// 64 layers, 67.4 with this rule; FCC 2e7 47.2 and 48.6).
 int balanced_segment_layers(long long tiles, int layers, long long resident_blocks);
 
 }  // namespace loom::gpe
