@@ -6,7 +6,8 @@
 #   3. times the march kernel over its tilings (`--march_tile ... --march_layers ...`) on BCC at 1e8 and 236 M DOF,
 #      C15 at 142 M and the other grids at 2e7 beside the soa kernel's default (TUNE_MARCH=0 skips it,
 #      TUNE_MARCH=balanced times segments of 64 layers against balanced ones instead, TUNE_MARCH=defaults the
-#      default launches of cubic, FCC and BCC at the sizes); the soa
+#      default launches of cubic, FCC and BCC at the sizes, TUNE_MARCH=alignment BCC n^3 for n = 200..208
+#      and 240); the soa
 #      kernel over its launch choices (TUNE_SWEEP=1; measured 2026-11-29, off by default); then every kernel with
 #      its defaults and the CPU on all cores at the sizes (TUNE_RECORD=0 skips it);
 #   4. profiles single launches with Nsight Compute (DRAM bytes per DOF, L2 hit rate, occupancy, stalls, shared
@@ -59,7 +60,10 @@ bench() {  # name, then loom bench gpe arguments
   echo "=== bench $name: rc $? ($*)" >> "$report"
   grep -E "^(cuda|cpu) |gpu / cpu|copy" "$work/bench-$name.txt" >> "$report"
 }
-if [[ ${TUNE_MARCH:-1} == defaults ]]; then  # the defaults (march for cubic, FCC, BCC) at the sizes
+if [[ ${TUNE_MARCH:-1} == alignment ]]; then  # BCC n^3 for n = 200..208 and 240 (the row stride's alignment)
+  dofs=$(for n in 200 201 202 203 204 205 206 207 208 240; do printf '%s,' $((12 * n * n * n)); done)
+  bench bcc-alignment --backend cuda --kernels march --grids bcc --dof "${dofs%,}" --repeats 3
+elif [[ ${TUNE_MARCH:-1} == defaults ]]; then  # the defaults (march for cubic, FCC, BCC) at the sizes
   bench bcc-defaults --backend cuda --kernels march --grids bcc --dof 1e8,1.4e8,1.66e8,236196000
   bench grids-defaults --backend cuda --kernels march --grids cubic,fcc --dof 2e7,1e8
 elif [[ ${TUNE_MARCH:-1} == balanced ]]; then  # segments of 64 layers against balanced ones (the default)
