@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "loom/core/array.hpp"
 #include "loom/core/cuda_check.cuh"
@@ -208,17 +209,17 @@ __global__ void __launch_bounds__(256)
 template <class Real>
 int choose_groups(int p, int ncomp, int block) {
   const int per_source = m2l_threads_per_source(p, block);
-  int best = 1, best_threads = 0;
-  double best_fill = 0;
+  int best = 1;
+  std::pair<double, double> best_score{-1, 0};  // (well filled, then working threads; else the filling)
   for (int g = 1; g <= max_groups; ++g) {
     const int threads = (g * per_source + 31) / 32 * 32;
     if (threads > 256 || shared_bytes<Real>(p, ncomp, g, block) > shared_budget) break;
     const double fill = double(g * per_source) / threads;
-    const bool full = fill >= 0.85, best_full = best_fill >= 0.85;
-    if ((full && (!best_full || g * per_source > best_threads)) || (!full && !best_full && fill > best_fill)) {
+    const std::pair<double, double> score =
+        fill >= 0.85 ? std::pair{1.0, double(g * per_source)} : std::pair{0.0, fill};
+    if (score > best_score) {
       best = g;
-      best_fill = fill;
-      best_threads = g * per_source;
+      best_score = score;
     }
   }
   return best;

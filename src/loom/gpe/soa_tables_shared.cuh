@@ -32,25 +32,22 @@ struct SharedCellTables {
   }
 };
 
+// launch(integral_constant<M>, integral_constant<F>) when the tables are of shape (M, F); false otherwise.
+template <int M, int F, class Launch>
+bool launch_if_shape(const SoaStencilView& t, Launch& launch) {
+  if (t.cells != M || t.faces != F) return false;
+  launch(std::integral_constant<int, M>{}, std::integral_constant<int, F>{});
+  return true;
+}
+
 // Calls launch(std::integral_constant<int, m_s>{}, std::integral_constant<int, F>{}) for the tables' (m_s, F), one of
 // the six grids': cubic (1, 6), FCC (12, 8), BCC (12, 4), A15 (46, 4), Z (80, 4), C15 (136, 4); throws naming
 // `kernel` for any other.
 template <class Launch>
 void dispatch_grid_shape(const SoaStencilView& t, const char* kernel, Launch&& launch) {
-  auto shape = [&](auto m, auto f) { return t.cells == decltype(m)::value && t.faces == decltype(f)::value; };
-  using std::integral_constant;
-  if (shape(integral_constant<int, 1>{}, integral_constant<int, 6>{}))
-    return launch(integral_constant<int, 1>{}, integral_constant<int, 6>{});
-  if (shape(integral_constant<int, 12>{}, integral_constant<int, 8>{}))
-    return launch(integral_constant<int, 12>{}, integral_constant<int, 8>{});
-  if (shape(integral_constant<int, 12>{}, integral_constant<int, 4>{}))
-    return launch(integral_constant<int, 12>{}, integral_constant<int, 4>{});
-  if (shape(integral_constant<int, 46>{}, integral_constant<int, 4>{}))
-    return launch(integral_constant<int, 46>{}, integral_constant<int, 4>{});
-  if (shape(integral_constant<int, 80>{}, integral_constant<int, 4>{}))
-    return launch(integral_constant<int, 80>{}, integral_constant<int, 4>{});
-  if (shape(integral_constant<int, 136>{}, integral_constant<int, 4>{}))
-    return launch(integral_constant<int, 136>{}, integral_constant<int, 4>{});
+  if (launch_if_shape<1, 6>(t, launch) || launch_if_shape<12, 8>(t, launch) || launch_if_shape<12, 4>(t, launch) ||
+      launch_if_shape<46, 4>(t, launch) || launch_if_shape<80, 4>(t, launch) || launch_if_shape<136, 4>(t, launch))
+    return;
   throw Error(std::string(kernel) + ": no kernel for m_s = " + std::to_string(t.cells) +
               ", F = " + std::to_string(t.faces));
 }
