@@ -61,8 +61,10 @@ bench() {  # name, then loom bench gpe arguments
   grep -E "^(cuda|cpu) |gpu / cpu|copy" "$work/bench-$name.txt" >> "$report"
 }
 if [[ ${TUNE_MARCH:-1} == alignment ]]; then  # BCC n^3 for n = 200..208 and 240 (the row stride's alignment)
-  dofs=$(for n in 200 201 202 203 204 205 206 207 208 240; do printf '%s,' $((12 * n * n * n)); done)
-  bench bcc-alignment --backend cuda --kernels march --grids bcc --dof "${dofs%,}" --repeats 3
+  for sizes in "200 201 202 203 204" "205 206 207 208 240"; do  # two processes (each bench has 200 s)
+    dofs=$(for n in $sizes; do printf '%s,' $((12 * n * n * n)); done)
+    bench "bcc-alignment-${sizes%% *}" --backend cuda --kernels march --grids bcc --dof "${dofs%,}" --repeats 3
+  done
 elif [[ ${TUNE_MARCH:-1} == defaults ]]; then  # the defaults (march for cubic, FCC, BCC) at the sizes
   bench bcc-defaults --backend cuda --kernels march --grids bcc --dof 1e8,1.4e8,1.66e8,236196000
   bench grids-defaults --backend cuda --kernels march --grids cubic,fcc --dof 2e7,1e8
@@ -125,8 +127,10 @@ lts__t_bytes.sum,l1tex__throughput.avg.pct_of_peak_sustained_elapsed
     grep -E "_step|dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__|No kernels" "$work/ncu-$label.txt" |
       sed -E 's/^ *//; s/_ZN4loom3gpe[^ ]*(march_step|soa_step)I/\1</' >> "$report"
   }
-  profile bcc-236m-march march_step --kernels march --grids bcc --dof 236196000
-  profile bcc-1e8-march march_step --kernels march --grids bcc --dof 1e8
+  # TUNE_PROFILE_DOFS: the BCC sizes profiled with the march kernel (e.g. "1e8 165888000": 203^3 beside 240^3).
+  for dof in ${TUNE_PROFILE_DOFS:-236196000 1e8}; do
+    profile "bcc-$dof-march" march_step --kernels march --grids bcc --dof "$dof"
+  done
   [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile bcc-236m-soa soa_step --kernels soa --grids bcc --dof 236196000
   [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile c15-142m-march march_step --kernels march --grids c15 --dof 142000000
 fi
