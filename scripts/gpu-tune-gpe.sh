@@ -7,7 +7,7 @@
 #      C15 at 142 M and the other grids at 2e7 beside the soa kernel's default (TUNE_MARCH=0 skips it,
 #      TUNE_MARCH=balanced times segments of 64 layers against balanced ones instead, TUNE_MARCH=defaults the
 #      default launches of cubic, FCC and BCC at the sizes, TUNE_MARCH=alignment BCC n^3 for n = 200..208
-#      and 240); the soa
+#      and 240, TUNE_MARCH=ahead one layer copied ahead against two); the soa
 #      kernel over its launch choices (TUNE_SWEEP=1; measured 2026-11-29, off by default); then every kernel with
 #      its defaults and the CPU on all cores at the sizes (TUNE_RECORD=0 skips it);
 #   4. profiles single launches with Nsight Compute (DRAM bytes per DOF, L2 hit rate, occupancy, stalls, shared
@@ -60,7 +60,16 @@ bench() {  # name, then loom bench gpe arguments
   echo "=== bench $name: rc $? ($*)" >> "$report"
   grep -E "^(cuda|cpu) |gpu / cpu|copy" "$work/bench-$name.txt" >> "$report"
 }
-if [[ ${TUNE_MARCH:-1} == alignment ]]; then  # BCC n^3 for n = 200..208 and 240 (the row stride's alignment)
+if [[ ${TUNE_MARCH:-1} == ahead ]]; then  # one layer copied ahead against two, BCC 203^3, 240^3, 270^3 and cubic, FCC
+  for dof in 100385124 165888000 236196000; do
+    bench "bcc-ahead-$dof" --backend cuda --kernels march --grids bcc --dof "$dof" --repeats 3 \
+      --march_tile 8x8,8x6,8x4 --march_layers balanced --march_ahead 1,2
+  done
+  bench cubic-ahead --backend cuda --kernels march --grids cubic --dof 1e8 --repeats 3 --march_tile 32x16 \
+    --march_layers balanced --march_ahead 1,2
+  bench fcc-ahead --backend cuda --kernels march --grids fcc --dof 1e8 --repeats 3 --march_tile 8x8 \
+    --march_layers balanced --march_ahead 1,2
+elif [[ ${TUNE_MARCH:-1} == alignment ]]; then  # BCC n^3 for n = 200..208 and 240 (the row stride's alignment)
   for sizes in "200 201 202 203 204" "205 206 207 208 240"; do  # two processes (each bench has 200 s)
     dofs=$(for n in $sizes; do printf '%s,' $((12 * n * n * n)); done)
     bench "bcc-alignment-${sizes%% *}" --backend cuda --kernels march --grids bcc --dof "${dofs%,}" --repeats 3

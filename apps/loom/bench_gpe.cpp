@@ -90,22 +90,32 @@ std::optional<std::pair<int, int>> parse_tile(const std::string& text) {
   return std::pair{a, b};
 }
 
-// The march kernel's tilings timed on the GPU: every tile of --march_tile with every segment of --march_layers;
-// "auto" in either list is the grid's default_march_tiling (nullopt).
+// The march kernel's tilings timed on the GPU: every tile of --march_tile with every segment of --march_layers and
+// every depth of --march_ahead; "auto" in the first two lists is the grid's default_march_tiling (nullopt), in the
+// third MarchTiling's default depth.
 std::vector<std::optional<gpe::MarchTiling>> parse_march_tilings(const io::Parameters& p) {
   const auto tiles = soa_choice_list(
       p, "march_tile", [](const std::string& v) { return parse_tile(v).has_value(); }, "tiles such as 16x8");
   const auto layers = soa_choice_list(
       p, "march_layers", [](const std::string& v) { return v == "balanced" || parse_count(v) >= 1; },
       "integers >= 1 and balanced");
+  const auto aheads = soa_choice_list(
+      p, "march_ahead",
+      [](const std::string& v) {
+        const int a = parse_count(v);
+        return a >= 1 && a <= gpe::march_most_ahead;
+      },
+      "1 and 2");
   std::vector<std::optional<gpe::MarchTiling>> out;
   for (const auto& t : tiles)
     for (const auto& l : layers)
-      if (t == "auto" || l == "auto")
-        out.emplace_back(std::nullopt);
-      else
-        out.emplace_back(
-            gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second, l == "balanced" ? 0 : parse_count(l)});
+      for (const auto& a : aheads)
+        if (t == "auto" || l == "auto")
+          out.emplace_back(std::nullopt);
+        else
+          out.emplace_back(gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second,
+                                            l == "balanced" ? 0 : parse_count(l),
+                                            a == "auto" ? gpe::MarchTiling{}.ahead : parse_count(a)});
   return out;
 }
 
@@ -384,6 +394,9 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("march_layers", "auto",
         "march kernel on the GPU: layers per block's march, a list of integers and balanced (cut "
         "for the device's resident blocks); auto: the grid's default; each is timed with each tile");
+  p.add("march_ahead", "auto",
+        "march kernel on the GPU: layers of psi copied ahead of the three an update reads, a list "
+        "of 1 and 2 (auto: 1); each is timed with each tile and segment");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");

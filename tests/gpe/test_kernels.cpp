@@ -67,14 +67,17 @@ core::Array<Complex> soa_after_50_steps(const PlainReference& r, SoaTuning tunin
 
 // The march kernel (a block marches a tile along z with a ring of layers in shared memory) on every grid: the
 // default tile, tiles that leave partial tiles in x and y, single structures, and segments of 1, 2 and 5 layers
-// (short last segments), against the plain kernel after 50 steps.
+// (short last segments), with one and two layers copied ahead, against the plain kernel after 50 steps.
 TEST(LeapfrogKernels, EveryMarchTilingEqualsThePlainKernel) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   for (dec::GridType grid : dec::all_grid_types()) {
     const PlainReference r = plain_reference(grid, 13);
     const int m_s = r.problem.domain.lattice.cells;
-    for (const MarchTiling tiling : {default_march_tiling(m_s), MarchTiling{3, 2, 5}, MarchTiling{1, 1, 1},
-                                     MarchTiling{2, 1, 2}, MarchTiling{3, 2, 0}}) {
+    MarchTiling default_two_ahead = default_march_tiling(m_s);
+    default_two_ahead.ahead = 2;
+    for (const MarchTiling tiling :
+         {default_march_tiling(m_s), MarchTiling{3, 2, 5}, MarchTiling{1, 1, 1}, MarchTiling{2, 1, 2},
+          MarchTiling{3, 2, 0}, default_two_ahead, MarchTiling{3, 2, 5, 2}, MarchTiling{2, 1, 1, 2}}) {
       LeapfrogIntegrator gpu(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
       gpu.set_kernel(LeapfrogKernel::march);
       gpu.set_march_tiling(tiling);
@@ -82,7 +85,7 @@ TEST(LeapfrogKernels, EveryMarchTilingEqualsThePlainKernel) {
       gpu.step(50);
       EXPECT_LT(loom::test::max_relative_difference(gpu.current(), r.after_50_steps), 1e-13)
           << dec::to_string(grid) << " march tile " << tiling.tile_x << "x" << tiling.tile_y << ", segments of "
-          << tiling.segment_layers;
+          << tiling.segment_layers << ", " << tiling.ahead << " ahead";
     }
   }
 }
@@ -146,6 +149,19 @@ TEST(LeapfrogKernels, ShortRunsAgree) {
       gpu.start_from(p.psi0.clone(), 0, 1e-3);
       gpu.step(20);
       EXPECT_LT(loom::test::max_relative_difference(gpu.current(), plain.current()), 1e-13) << to_string(kernel);
+    }
+    // The march kernel copying two layers ahead (for the sanitizers): the default tile, and short segments whose
+    // last copies are empty groups.
+    MarchTiling two_ahead = default_march_tiling(p.domain.lattice.cells);
+    two_ahead.ahead = 2;
+    for (const MarchTiling tiling : {two_ahead, MarchTiling{3, 2, 2, 2}}) {
+      LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, 1.0, 100.0);
+      gpu.set_kernel(LeapfrogKernel::march);
+      gpu.set_march_tiling(tiling);
+      gpu.start_from(p.psi0.clone(), 0, 1e-3);
+      gpu.step(20);
+      EXPECT_LT(loom::test::max_relative_difference(gpu.current(), plain.current()), 1e-13)
+          << "march " << tiling.tile_x << "x" << tiling.tile_y << ", 2 ahead";
     }
   }
 }

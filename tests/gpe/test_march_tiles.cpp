@@ -1,7 +1,7 @@
 // The march kernel's tiling (march_tiles.hpp) on the host: its work items cover every vertex of the updated layers
-// exactly once; and the kernel's whole algorithm emulated with the same index arithmetic (a ring of four slots per
-// block, slots poisoned with NaN before each item, layers copied in as the kernel copies them, the tile's vertices
-// then updated from the slots) equals the CPU integrator's step on every grid, whole lattices and layer ranges,
+// exactly once; and the kernel's whole algorithm emulated with the same index arithmetic (a ring of five or six
+// slots per block, slots poisoned with NaN before each item, layers copied in as the kernel copies them, one or two
+// layers ahead, the tile's vertices then updated from the slots) equals the CPU integrator's step on every grid, whole lattices and layer ranges,
 // tiles that do not divide the lattice and segments of one layer. A halo cell missing from the plan would read a
 // NaN; the plan's halo is also checked to hold only cells some face reads.
 #include <gtest/gtest.h>
@@ -71,7 +71,7 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
   const auto& slot_cell = plan.host_slot_cell();
   const Index layer_vertices = Index(geo.nx) * geo.ny * m;
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  std::vector<Complex> ring(std::size_t(march_slots) * sv);
+  std::vector<Complex> ring(std::size_t(geo.slots) * sv);
   std::set<int> read;
   for (long long k = 0; k < geo.items(); ++k) {
     const auto it = geo.item(k);
@@ -80,10 +80,17 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
     auto copy = [&](int z, int hx, int hy, int c, int slot_position) {
       const bool inside =
           z >= 0 && z < geo.nz && unsigned(it.x0 + hx) < unsigned(geo.nx) && unsigned(it.y0 + hy) < unsigned(geo.ny);
-      ring[std::size_t(MarchGeometry::slot_of(z, it.z0) * sv + slot_position)] =
+      ring[std::size_t(geo.slot_of(z, it.z0) * sv + slot_position)] =
           inside ? now[Index(z) * layer_vertices + tile_start + geo.lattice_offset(hx, hy, c)] : Complex{};
     };
-    auto load_layer = [&](int z) {
+    // The layer each slot holds. The kernel copies layer z + 1 + ahead while slower threads may still update layer
+    // z - 1, reading z - 2: the slot written must hold nothing newer than z - 3.
+    std::vector<int> held(std::size_t(geo.slots), std::numeric_limits<int>::min());
+    auto load_layer = [&](int z, int updating) {
+      int& evicted = held[std::size_t(geo.slot_of(z, it.z0))];
+      EXPECT_LT(evicted, updating - 2) << "layer " << z << " overwrites layer " << evicted << " while layer "
+                                       << updating - 1 << " may still be updated";
+      evicted = z;
       for (int v = 0; v < geo.tile_vertices(); ++v) {
         const auto tv = geo.tile_vertex(v);
         copy(z, tv.lx, tv.ly, tv.c, geo.slot_index(tv.lx, tv.ly, slot_cell[std::size_t(tv.c)]));
@@ -93,12 +100,11 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
         copy(z, c.hx, c.hy, c.c, plan.host_halo_slot()[i]);
       }
     };
-    load_layer(it.z0 - 1);
-    load_layer(it.z0);
-    load_layer(it.z0 + 1);
+    const int ahead = plan.tiling().ahead;
+    for (int z = it.z0 - 1; z <= it.z0 + ahead && z <= it.z1; ++z) load_layer(z, it.z0);
     for (int z = it.z0; z < it.z1; ++z) {
-      if (z + 2 <= it.z1) load_layer(z + 2);
-      const int here = MarchGeometry::slot_of(z, it.z0);
+      if (z + 1 + ahead <= it.z1) load_layer(z + 1 + ahead, z);
+      const int here = geo.slot_of(z, it.z0);
       for (int v = 0; v < geo.tile_vertices(); ++v) {
         const auto tv = geo.tile_vertex(v);
         const int sx = it.x0 + tv.lx, sy = it.y0 + tv.ly;
@@ -109,7 +115,8 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
         for (int f = 0; f < t.faces; ++f) {
           const int e = f * m + tv.c;
           const int neighbour = at + march_delta(codes[std::size_t(e)]);
-          const int layer = (here + march_dz(codes[std::size_t(e)]) + march_slots) % march_slots;
+          EXPECT_TRUE(neighbour >= 0 && neighbour < sv) << "slot position " << neighbour << " outside the slot";
+          const int layer = (here + march_dz(codes[std::size_t(e)]) + geo.slots) % geo.slots;
           read.insert(neighbour);
           sum += t.weight[e] * (ring[std::size_t(layer * sv + neighbour)] - center);
         }
@@ -131,8 +138,9 @@ TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
     const SoaStencil soa(domain.stencil, domain.lattice);
     const SoaStencilView t = soa.view(core::Where::host);
     for (const LayerRange layers : {LayerRange{0, domain.lattice.nz}, LayerRange{2, 3}, LayerRange{6, 1}})
-      for (const MarchTiling tiling : {default_march_tiling(domain.lattice.cells), MarchTiling{2, 3, 2},
-                                       MarchTiling{1, 1, 1}, MarchTiling{4, 4, 3}, MarchTiling{2, 2, 0}}) {
+      for (const MarchTiling tiling :
+           {default_march_tiling(domain.lattice.cells), MarchTiling{2, 3, 2}, MarchTiling{1, 1, 1},
+            MarchTiling{4, 4, 3}, MarchTiling{2, 2, 0}, MarchTiling{3, 2, 2, 2}, MarchTiling{2, 2, 1, 2}}) {
         const MarchPlan plan(soa, domain.lattice, tiling);
         std::vector<Complex> other = ref.before;
         // A balanced tiling for a device of 5 resident blocks (one segment here: none is cut below 8 layers).
@@ -142,7 +150,8 @@ TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
         const std::string label = std::string(dec::to_string(grid)) + " layers " + std::to_string(layers.first) + "+" +
                                   std::to_string(layers.count) + ", tile " + std::to_string(plan.tiling().tile_x) +
                                   "x" + std::to_string(plan.tiling().tile_y) + ", segments of " +
-                                  std::to_string(tiling.segment_layers);
+                                  std::to_string(tiling.segment_layers) + ", " + std::to_string(tiling.ahead) +
+                                  " ahead";
         EXPECT_LT(worst, 1e-13) << label;
         // Every halo cell of the plan is read by some face (none fetched in vain), and the slot layout is a
         // permutation of the cells.

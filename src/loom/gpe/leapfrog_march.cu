@@ -1,7 +1,7 @@
 // The march leapfrog kernel (march_tiles.hpp): a block per (tile, segment of layers), psi(n) of the tile and its
-// halo staged layer by layer in a ring of five shared-memory slots by asynchronous copies (cp.async, Ampere and
-// later), so that layer z + 2 arrives while layer z is updated from z - 1, z and z + 1, with one barrier per
-// layer. Copies of cells outside the lattice write zeros (psi = 0 outside the cuboid, the paper's boundary
+// halo staged layer by layer in a ring of shared-memory slots (five, or six when two layers are copied ahead) by
+// asynchronous copies (cp.async, Ampere and later), so that layers z + 2 (.. z + 3) arrive while layer z is updated
+// from z - 1, z and z + 1, with one barrier per layer. Copies of cells outside the lattice write zeros (psi = 0 outside the cuboid, the paper's boundary
 // condition), so the update itself needs no bounds masks. psi(n-1) is read one layer ahead into registers, and psi(n+1)
 // written over it, eq. (7). The arithmetic per vertex is the soa kernel's (soa_row of soa_stencil.hpp, faces in the
 // same order), so the two agree to rounding. No fmt here (nvcc cannot compile it).
@@ -33,12 +33,14 @@ __device__ inline void copy_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
 }
 
-// M: m_s; F: the padded face count; V: the most tile vertices a thread updates (tile_vertices <= V Threads).
-template <int M, int F, int V, int Threads>
+// M: m_s; F: the padded face count; V: the most tile vertices a thread updates (tile_vertices <= V Threads);
+// Ahead: layers copied ahead (MarchTiling::ahead).
+template <int M, int F, int V, int Threads, int Ahead>
 __global__ void __launch_bounds__(Threads)
     march_step(SoaStencilView t, MarchPlan::View plan, MarchGeometry geo, dec::Vec3 origin, double lambda, double g,
                int z_offset, const Complex* __restrict__ now, Complex* __restrict__ other, double dt) {
-  extern __shared__ double2 ring[];  // march_slots x slot_vertices()
+  constexpr int slots = march_slots(Ahead);
+  extern __shared__ double2 ring[];  // slots x slot_vertices()
   __shared__ SharedCellTables<M, F> tables;
   __shared__ std::int32_t code[M * F];
   tables.stage(t);
@@ -68,7 +70,7 @@ __global__ void __launch_bounds__(Threads)
 
   // Layer z of the tile and its halo into its slot (zeros outside the lattice), as one group of copies.
   auto load_layer = [&](int z) {
-    double2* slot = ring + MarchGeometry::slot_of(z, it.z0) * slot_vertices;
+    double2* slot = ring + geo.slot_of(z, it.z0) * slot_vertices;
     const bool layer_inside = z >= 0 && z < geo.nz;
     const Complex* base = now + (layer_inside ? Index(z) * layer_vertices + tile_start : 0);
 #pragma unroll
@@ -88,6 +90,12 @@ __global__ void __launch_bounds__(Threads)
   load_layer(it.z0 - 1);
   load_layer(it.z0);
   load_layer(it.z0 + 1);  // <= z1: the top halo when the segment has one layer
+  if constexpr (Ahead == 2) {
+    if (it.z0 + 2 <= it.z1)
+      load_layer(it.z0 + 2);
+    else
+      copy_async_commit();  // every iteration below counts on Ahead groups after the one of layer z + 1
+  }
   Complex previous[V], previous_next[V];
 #pragma unroll
   for (int j = 0; j < V; ++j)
@@ -96,18 +104,18 @@ __global__ void __launch_bounds__(Threads)
 
   int here = 1;  // the ring slot of layer z (layer z0 - 1 is in slot 0)
   for (int z = it.z0; z < it.z1; ++z) {
-    if (z + 2 <= it.z1)
-      load_layer(z + 2);  // into the slot of layer z - 3, last read in iteration z - 2, before the last barrier
+    if (z + 1 + Ahead <= it.z1)
+      load_layer(z + 1 + Ahead);  // into the slot of layer z - 3, last read in iteration z - 2, before the last barrier
     else
-      copy_async_commit();  // an empty group, so that "all but the newest group" still means "up to layer z + 1"
+      copy_async_commit();  // an empty group, so that "all but the newest Ahead" still means "up to layer z + 1"
     const bool more = z + 1 < it.z1;
 #pragma unroll
     for (int j = 0; j < V; ++j)
       if (active[j] && more) previous_next[j] = other[Index(z + 1) * layer_vertices + tile_start + offset[j]];
-    copy_async_wait<1>();
+    copy_async_wait<Ahead>();
     __syncthreads();  // every thread's copies of layers up to z + 1 have landed, and nobody reads layer z - 2's
-    const int below = (here == 0 ? march_slots - 1 : here - 1) * slot_vertices, at = here * slot_vertices,
-              above = (here == march_slots - 1 ? 0 : here + 1) * slot_vertices;
+    const int below = (here == 0 ? slots - 1 : here - 1) * slot_vertices, at = here * slot_vertices,
+              above = (here == slots - 1 ? 0 : here + 1) * slot_vertices;
     const Index layer_start = Index(z) * layer_vertices + tile_start;
 #pragma unroll
     for (int j = 0; j < V; ++j) {
@@ -128,13 +136,13 @@ __global__ void __launch_bounds__(Threads)
     }
 #pragma unroll
     for (int j = 0; j < V; ++j) previous[j] = previous_next[j];
-    here = here == march_slots - 1 ? 0 : here + 1;
+    here = here == slots - 1 ? 0 : here + 1;
   }
   copy_async_wait<0>();
 }
 
 // Dynamic shared memory above 48 KB must be allowed per kernel, once.
-template <int M, int F, int V, int Threads>
+template <int M, int F, int V, int Threads, int Ahead>
 void allow_shared(std::size_t bytes) {
   static std::size_t allowed = 0;
   if (bytes <= allowed) return;
@@ -142,19 +150,19 @@ void allow_shared(std::size_t bytes) {
   LOOM_CUDA_CHECK(cudaGetDevice(&device));
   LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   cudaFuncAttributes attributes{};
-  LOOM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, march_step<M, F, V, Threads>));
+  LOOM_CUDA_CHECK(cudaFuncGetAttributes(&attributes, march_step<M, F, V, Threads, Ahead>));
   if (bytes + attributes.sharedSizeBytes > std::size_t(optin))
     throw UsageError("march tiling needs " + std::to_string((bytes + attributes.sharedSizeBytes) / 1024) +
                      " KiB of shared memory per block, the device allows " + std::to_string(optin / 1024) +
                      " KiB: choose a smaller tile");
-  LOOM_CUDA_CHECK(cudaFuncSetAttribute(march_step<M, F, V, Threads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  LOOM_CUDA_CHECK(cudaFuncSetAttribute(march_step<M, F, V, Threads, Ahead>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(bytes)));
   allowed = bytes;
 }
 
 // Blocks of this kernel instance the device runs at once (SMs x blocks per SM at `shared_bytes`), what a
 // balanced tiling's segments are cut for; once per instance and size.
-template <int M, int F, int V, int Threads>
+template <int M, int F, int V, int Threads, int Ahead>
 long long resident_blocks(std::size_t shared_bytes) {
   static std::size_t known_bytes = 0;
   static long long known = 0;
@@ -163,23 +171,25 @@ long long resident_blocks(std::size_t shared_bytes) {
   LOOM_CUDA_CHECK(cudaGetDevice(&device));
   LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   LOOM_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, march_step<M, F, V, Threads>, Threads, shared_bytes));
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, march_step<M, F, V, Threads, Ahead>, Threads, shared_bytes));
   known_bytes = shared_bytes;
   known = static_cast<long long>(sms) * per_sm;
   return known;
 }
 
-template <int M, int F, int V, int Threads>
+template <int M, int F, int V, int Threads, int Ahead>
 void launch_march(const SoaStencilView& t, const MarchPlan& plan, LayerRange layers, const Hamiltonian& h,
                   const Complex* now, Complex* other, double dt, cudaStream_t stream) {
   const std::size_t shared_bytes = plan.shared_bytes();
-  allow_shared<M, F, V, Threads>(shared_bytes);
-  const MarchGeometry geo = plan.geometry(layers.first, layers.count, resident_blocks<M, F, V, Threads>(shared_bytes));
+  allow_shared<M, F, V, Threads, Ahead>(shared_bytes);
+  const MarchGeometry geo =
+      plan.geometry(layers.first, layers.count, resident_blocks<M, F, V, Threads, Ahead>(shared_bytes));
   LOOM_REQUIRE(geo.nx == h.lattice.nx && geo.ny == h.lattice.ny && geo.nz == h.lattice.nz,
                "leapfrog_step_cuda_march: a plan of another lattice");
+  LOOM_REQUIRE(geo.slots == march_slots(Ahead), "leapfrog_step_cuda_march: a ring of another depth");
   const long long items = geo.items();
   LOOM_REQUIRE(items < (1ll << 31), "leapfrog_step_cuda_march: too many tiles for one launch");
-  march_step<M, F, V, Threads><<<static_cast<unsigned>(items), Threads, shared_bytes, stream>>>(
+  march_step<M, F, V, Threads, Ahead><<<static_cast<unsigned>(items), Threads, shared_bytes, stream>>>(
       t, plan.view(core::Where::device), geo, h.origin, h.lambda, h.g, h.z_offset, now, other, dt);
   LOOM_CUDA_CHECK_LAUNCH();
 }
@@ -193,7 +203,11 @@ void launch_march(const SoaStencilView& t, const MarchPlan& plan, LayerRange lay
   const MarchGeometry shape = plan.geometry(0, 1);
   const int tile = shape.tile_vertices();
   auto run = [&](auto v, auto threads) {
-    launch_march<M, F, decltype(v)::value, decltype(threads)::value>(t, plan, layers, h, now, other, dt, stream);
+    constexpr int vertices = decltype(v)::value, block = decltype(threads)::value;
+    if (plan.tiling().ahead == 2)
+      launch_march<M, F, vertices, block, 2>(t, plan, layers, h, now, other, dt, stream);
+    else
+      launch_march<M, F, vertices, block, 1>(t, plan, layers, h, now, other, dt, stream);
   };
   using V2 = std::integral_constant<int, 2>;
   using V3 = std::integral_constant<int, 3>;

@@ -21,7 +21,7 @@ int balanced_segment_layers(long long tiles, int layers, long long resident_bloc
 }
 
 MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,
-                             int stride, long long resident_blocks) {
+                             int stride, long long resident_blocks, int used_slot_cells) {
   MarchGeometry g;
   g.cells = lattice.cells;
   g.nx = lattice.nx;
@@ -36,7 +36,9 @@ MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling t
   g.first_layer = first_layer;
   g.layers = layers;
   g.stride = std::max(stride, lattice.cells);
-  g.slot_size = ((g.tile_x + 2) * (g.tile_y + 2) * g.stride + 7) / 8 * 8;
+  const int ring_cells = (g.tile_x + 2) * (g.tile_y + 2) * g.stride;
+  g.slot_size = ((used_slot_cells > 0 ? std::min(used_slot_cells, ring_cells) : ring_cells) + 7) / 8 * 8;
+  g.slots = march_slots(tiling.ahead);
   return g;
 }
 
@@ -109,7 +111,7 @@ SlotLayout choose_slot_layout(const std::vector<FaceNeighbour>& neighbours, int 
   SlotLayout best{m, identity, plain_cost, plain_cost};
   if (m > 16) return best;
   const std::size_t static_bytes = std::size_t(m) * faces * 12 + std::size_t(m) * 32;
-  auto ring_bytes = [](const MarchGeometry& g) { return std::size_t(march_slots) * g.slot_vertices() * 16; };
+  auto ring_bytes = [](const MarchGeometry& g) { return std::size_t(g.slots) * g.slot_vertices() * 16; };
   const int blocks = blocks_per_sm(ring_bytes(plain), static_bytes);
   for (int stride = m; stride <= m + 4; ++stride) {
     const MarchGeometry g = march_geometry(lattice, tiling, 0, lattice.nz, stride);
@@ -144,6 +146,9 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
     throw UsageError("march tiling " + std::to_string(tiling.tile_x) + "x" + std::to_string(tiling.tile_y) + ", " +
                      std::to_string(tiling.segment_layers) +
                      " layers: expected positive tile edges and layers (0: balanced)");
+  if (tiling.ahead < 1 || tiling.ahead > march_most_ahead)
+    throw UsageError("march tiling: " + std::to_string(tiling.ahead) + " layers copied ahead; allowed: 1 to " +
+                     std::to_string(march_most_ahead));
   // A tile never exceeds the lattice (march_geometry clips it the same way).
   tiling.tile_x = std::min(tiling.tile_x, lattice.nx);
   tiling.tile_y = std::min(tiling.tile_y, lattice.ny);
@@ -164,7 +169,7 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
   wavefronts_ = layout.wavefronts;
   plain_wavefronts_ = layout.plain_wavefronts;
   host_slot_cell_.assign(layout.slot_cell.begin(), layout.slot_cell.end());
-  const MarchGeometry g = geometry(0, lattice.nz);
+  const MarchGeometry g = geometry(0, lattice.nz);  // the whole ring of structures (no halo known yet)
 
   host_codes_.assign(neighbours.size(), 0);
   std::set<std::tuple<int, int, int>> halo;  // (hy, hx, c): row-major order
@@ -187,17 +192,22 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
     host_halo_.push_back(pack_halo_cell(hx, hy, c));
     host_halo_slot_.push_back(g.slot_index(hx, hy, host_slot_cell_[std::size_t(c)]));
   }
+  // The slots end after the last cell used: the last tile structure's or a halo cell's (on BCC 8 x 8 the corner
+  // structure's 12 cells go, which lets a ring of six layers fit two blocks per SM).
+  used_slot_cells_ = g.slot_index(g.tile_x - 1, g.tile_y - 1, 0) + g.stride;
+  for (const std::int32_t position : host_halo_slot_) used_slot_cells_ = std::max(used_slot_cells_, position + 1);
   codes_ = core::Array<std::int32_t>::from(host_codes_);
   slot_cell_ = core::Array<std::int32_t>::from(host_slot_cell_);
   if (!host_halo_.empty()) {
     halo_ = core::Array<std::int32_t>::from(host_halo_);
     halo_slot_ = core::Array<std::int32_t>::from(host_halo_slot_);
   }
-  shared_bytes_ = std::size_t(march_slots) * g.slot_vertices() * 16;
+  const MarchGeometry trimmed = geometry(0, lattice.nz);
+  shared_bytes_ = std::size_t(trimmed.slots) * trimmed.slot_vertices() * 16;
 }
 
 MarchGeometry MarchPlan::geometry(int first_layer, int layers, long long resident_blocks) const {
-  return march_geometry(lattice_, tiling_, first_layer, layers, stride_, resident_blocks);
+  return march_geometry(lattice_, tiling_, first_layer, layers, stride_, resident_blocks, used_slot_cells_);
 }
 
 }  // namespace loom::gpe

@@ -21,19 +21,24 @@
 
 namespace loom::gpe {
 
-// Launch choices of the march kernel (`loom bench gpe --march_tile 8x8 --march_layers 64`); each grid's default is
-// default_march_tiling (leapfrog_kernels.hpp).
+// Launch choices of the march kernel (`loom bench gpe --march_tile 8x8 --march_layers 64 --march_ahead 1`); each
+// grid's default is default_march_tiling (leapfrog_kernels.hpp).
 struct MarchTiling {
   int tile_x = 8, tile_y = 8;  // structures of a tile along x and y
   // Layers a block marches through (the last segment may be shorter); 0: balanced per launch
   // (balanced_segment_layers), the default.
   int segment_layers = 0;
+  // Layers of psi(n) in flight beyond the three an update reads (1 or 2): while layer z is updated, the copies of
+  // layers z + 2 .. z + 1 + ahead are under way.
+  int ahead = 1;
   friend bool operator==(const MarchTiling&, const MarchTiling&) = default;
 };
 
-// Layers of psi(n) in shared memory: z - 1, z, z + 1 read, z + 2 arriving, and the slot of z - 2 that slower
-// threads may still read until the barrier after which layer z + 3 is copied into it.
-constexpr int march_slots = 5;
+// The most layers a tiling may copy ahead.
+constexpr int march_most_ahead = 2;
+// Layers of psi(n) in shared memory: z - 1, z, z + 1 read, z + 2 .. z + 1 + ahead arriving, and the slot of z - 2
+// that slower threads may still read until the barrier after which the next layer is copied into it.
+LOOM_HOST_DEVICE constexpr int march_slots(int ahead) { return ahead + 4; }
 
 // A halo cell: structure (hx, hy) relative to the tile's first structure (-1 <= hx <= tile_x, the same for y) and
 // local cell c, packed as (hx + 1) | (hy + 1) << 10 | c << 20.
@@ -54,7 +59,10 @@ struct MarchGeometry {
   int tile_x = 0, tile_y = 0, segment_layers = 1;
   int first_layer = 0, layers = 0;  // the layers [first_layer, first_layer + layers) are updated
   int stride = 0;                   // slot cells per structure (>= m_s)
-  int slot_size = 0;                // cells of a slot: (tile_x + 2)(tile_y + 2) stride, rounded up to 8 (banks)
+  // Cells of a slot: up to the last one a plan's tile or halo uses (at most (tile_x + 2)(tile_y + 2) stride),
+  // rounded up to 8 (banks).
+  int slot_size = 0;
+  int slots = march_slots(1);  // layers in the ring
 
   LOOM_HOST_DEVICE int tiles_x() const { return (nx + tile_x - 1) / tile_x; }
   LOOM_HOST_DEVICE int tiles_y() const { return (ny + tile_y - 1) / tile_y; }
@@ -92,7 +100,7 @@ struct MarchGeometry {
     return it;
   }
   // The ring slot of layer z for an item starting at z0 (layer z0 - 1 in slot 0).
-  LOOM_HOST_DEVICE static int slot_of(int z, int z0) { return (z - z0 + 1) % march_slots; }
+  LOOM_HOST_DEVICE int slot_of(int z, int z0) const { return (z - z0 + 1) % slots; }
 
   // Tile vertex k (0 <= k < tile_vertices()): k = (ly tile_x + lx) m_s + c, so consecutive threads take
   // consecutive vertices of a row segment (coalesced).
@@ -154,6 +162,7 @@ class MarchPlan {
   MarchTiling tiling_;
   dec::StructureLattice lattice_;
   int stride_ = 0;
+  int used_slot_cells_ = 0;  // one past the last slot position of the tile and its halo
   std::size_t shared_bytes_ = 0;
   double wavefronts_ = 0, plain_wavefronts_ = 0;
   std::vector<std::int32_t> host_codes_, host_halo_, host_halo_slot_, host_slot_cell_;
@@ -162,9 +171,10 @@ class MarchPlan {
 
 // The geometry of a launch over `layers` of `lattice` with `tiling`, plain slot layout (stride m_s): the work
 // items and the lattice offsets, as with any plan's layout. A balanced tiling's segments are cut for
-// `resident_blocks` (see MarchPlan::geometry).
+// `resident_blocks` (see MarchPlan::geometry). `used_slot_cells` > 0 trims the slots to that many cells (rounded up
+// to 8): a plan's tile and halo use none beyond.
 MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,
-                             int stride = 0, long long resident_blocks = 0);
+                             int stride = 0, long long resident_blocks = 0, int used_slot_cells = 0);
 
 // Segment length of a balanced tiling on a well-filled device (and when `resident_blocks` <= 0, the device unknown:
 // host emulation), and the shortest it is cut to.
