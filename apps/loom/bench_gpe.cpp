@@ -133,6 +133,28 @@ std::array<int, 3> parse_structures(const io::Parameters& p, const std::string& 
   return n;
 }
 
+// --lattices: boxes of nx x ny x nz structures, such as 204x203x203,203x204x203 (empty: none).
+std::vector<std::array<int, 3>> parse_lattices(const io::Parameters& p) {
+  std::vector<std::array<int, 3>> out;
+  for (const auto& item : split_list(p.get_string("lattices"))) {
+    std::array<int, 3> n{};
+    std::size_t start = 0;
+    bool ok = true;
+    for (std::size_t d = 0; ok && d < 3; ++d) {
+      const std::size_t x = d < 2 ? item.find('x', start) : item.size();
+      ok = x != std::string::npos;
+      if (ok) n[d] = parse_count(item.substr(start, x - start));
+      ok = ok && n[d] >= 1;
+      start = x + 1;
+    }
+    if (!ok || start != item.size() + 1)
+      throw UsageError(io::invalid_value_message("lattices", p.value("lattices"),
+                                                 "a comma-separated list of NXxNYxNZ structure counts >= 1"));
+    out.push_back(n);
+  }
+  return out;
+}
+
 std::vector<int> parse_rank_counts(const io::Parameters& p, int ranks) {
   std::vector<int> out;
   if (p.get_string("ranks") == "all") {
@@ -284,6 +306,7 @@ int run_single_rank_table(const io::Parameters& p) {
       throw UsageError(io::invalid_value_message("dof", p.value("dof"), "a comma-separated list of DOF counts >= 1"));
     dofs.push_back(v);
   }
+  const std::vector<std::array<int, 3>> boxes = parse_lattices(p);
   const std::vector<std::optional<gpe::SoaTuning>> soa_tunings = parse_soa_tunings(p);
   const std::vector<std::optional<gpe::MarchTiling>> march_tilings = parse_march_tilings(p);
   const double cpu_max = p.get_real("cpu_max_dof");
@@ -304,16 +327,24 @@ int run_single_rank_table(const io::Parameters& p) {
                            "structures", "dof", "steps/s", "Gdof/s", "GB/s", "of copy");
   nlohmann::json rows = nlohmann::json::array();
   std::map<std::pair<int, Index>, double> cpu_rate;
-  for (auto g : grids)
+  for (auto g : grids) {
+    const int m_s = dec::replicable_structure(g).cell_count();
+    // The cubes of --dof (n rounded), then the boxes of --lattices.
+    std::vector<std::array<int, 3>> lattices;
     for (double target : dofs) {
-      const int m_s = dec::replicable_structure(g).cell_count();
       const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(target / m_s))));
+      lattices.push_back({n, n, n});
+    }
+    lattices.insert(lattices.end(), boxes.begin(), boxes.end());
+    for (const std::array<int, 3>& n : lattices) {
+      const std::string shape =
+          n[0] == n[1] && n[1] == n[2] ? fmt::format("{}^3", n[0]) : fmt::format("{}x{}x{}", n[0], n[1], n[2]);
       for (auto b : backends)
         for (auto kernel : gpe::leapfrog_kernels(b)) {
           if (!kernels.empty() &&
               std::find(kernels.begin(), kernels.end(), std::string(gpe::to_string(kernel))) == kernels.end())
             continue;
-          const Index dof = Index(m_s) * n * n * n;
+          const Index dof = Index(m_s) * n[0] * n[1] * n[2];
           if (b == core::Backend::cpu && double(dof) > cpu_max) continue;
           // The launch choices timed: the soa tunings, the march tilings, or the kernel's one launch.
           std::vector<gpe::LaunchChoice> choices;
@@ -329,13 +360,13 @@ int run_single_rank_table(const io::Parameters& p) {
             const double fraction = copy > 0 ? r.bandwidth() / copy : 0;
             if (b == core::Backend::cpu) cpu_rate[{int(g), dof}] = r.dof_updates_per_second();
             std::cout << fmt::format("{:<5} {:<6} {:<10} {:>10} {:>12} {:>11.1f} {:>10.2f} {:>9.1f} {:>7.0f}%\n",
-                                     core::to_string(b), dec::to_string(g), r.variant, fmt::format("{}^3", n), r.dof,
+                                     core::to_string(b), dec::to_string(g), r.variant, shape, r.dof,
                                      1 / r.seconds_per_step(), r.dof_updates_per_second() / 1e9, r.bandwidth() / 1e9,
                                      100 * fraction);
             rows.push_back({{"backend", std::string(core::to_string(b))},
                             {"grid", std::string(dec::to_string(g))},
                             {"variant", r.variant},
-                            {"structures", n},
+                            {"structures", n},  // [nx, ny, nz]
                             {"dof", r.dof},
                             {"steps_per_run", r.steps_per_run},
                             {"seconds_per_step", r.seconds_per_step()},
@@ -351,6 +382,7 @@ int run_single_rank_table(const io::Parameters& p) {
           }
         }
     }
+  }
   perf::print_table(std::cout, ceilings);
   if (const auto& path = p.get_string("json"); !path.empty()) {
     nlohmann::json j;
@@ -371,6 +403,8 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("backend", "all", "backends to measure").one_of({"all", "auto", "cpu", "cuda"});
   p.add("grids", "cubic,fcc,bcc,a15,c15,z", "comma-separated grids");
   p.add("dof", "2e6", "comma-separated target DOF counts (n^3 structures, n rounded)");
+  p.add("lattices", "",
+        "also time these boxes of structures, a comma-separated list such as 204x203x203 (nx x ny x nz)");
   p.add("cpu_max_dof", 3e8, "largest problem run on the CPU backend").greater_than(0);
   p.add("kernels", "all", "leapfrog implementations to time: all, or a list of plain, tuned, shared, soa, march");
   p.add("soa_band_rows", "auto",

@@ -13,7 +13,8 @@ namespace loom::test {
 namespace {
 
 // A small, fast problem: kappa = 1 vortex on a coarse BCC lattice.
-const std::string small = "--grid.points_per_wavelength 5 --physics.g 50 --initial.kappa 1 --quiet --output.plots false";
+const std::string small =
+    "--grid.points_per_wavelength 5 --physics.g 50 --initial.kappa 1 --quiet --output.plots false";
 
 TEST(GpeCli, BadInputIsRejectedBeforeAnythingIsWritten) {
   TempDir dir;
@@ -94,7 +95,8 @@ TEST(GpeCli, EffectiveInputReRunsToTheSameResult) {
   ASSERT_EQ(run_loom("gpe " + small + " --time.t_end 0.1 --grid.type c15 --output.dir " + a.string()).code, 0);
   const RunResult r = run_loom("gpe " + (a / "input.toml").string() + " --output.dir " + b.string());
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto sa = nlohmann::json::parse(slurp(a / "summary.json")), sb = nlohmann::json::parse(slurp(b / "summary.json"));
+  const auto sa = nlohmann::json::parse(slurp(a / "summary.json")),
+             sb = nlohmann::json::parse(slurp(b / "summary.json"));
   EXPECT_EQ(sb["grid"], "c15");
   EXPECT_EQ(sa["final"]["energy"], sb["final"]["energy"]);
   EXPECT_EQ(sa["dof"], sb["dof"]);
@@ -105,8 +107,8 @@ TEST(GpeCli, EffectiveInputReRunsToTheSameResult) {
 TEST(GpeBenchCli, TimesEveryCpuKernelAndRejectsBadSoaChoices) {
   TempDir dir;
   const auto json = dir / "bench.json";
-  const RunResult r = run_loom("bench gpe --backend cpu --grids bcc --dof 3000 --repeats 1 --warmup 0 --json " +
-                               json.string());
+  const RunResult r =
+      run_loom("bench gpe --backend cpu --grids bcc --dof 3000 --repeats 1 --warmup 0 --json " + json.string());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(slurp(json));
   std::vector<std::string> variants;
@@ -118,11 +120,32 @@ TEST(GpeBenchCli, TimesEveryCpuKernelAndRejectsBadSoaChoices) {
   }
   EXPECT_EQ(variants, (std::vector<std::string>{"plain", "soa"}));
   for (const std::string bad :
-       {"--soa_vertices 3", "--soa_band_rows -1", "--soa_band_rows x", "--soa_columns -2", "--soa_order fast"}) {
+       {"--soa_vertices 3", "--soa_band_rows -1", "--soa_band_rows x", "--soa_columns -2", "--soa_order fast",
+        "--march_ahead 3", "--lattices 5x4", "--lattices 5x0x3", "--lattices 5x4x3x2"}) {
     const RunResult e = run_loom("bench gpe --backend cpu --grids bcc --dof 3000 " + bad);
     EXPECT_EQ(e.code, 2) << bad;
     EXPECT_EQ(line_count(e.err), 1u) << bad << ": " << e.err;
   }
+}
+
+// `--lattices` times boxes of nx x ny x nz structures after the cubes of --dof.
+TEST(GpeBenchCli, TimesBoxesOfStructures) {
+  TempDir dir;
+  const auto json = dir / "bench.json";
+  const RunResult r = run_loom(
+      "bench gpe --backend cpu --grids bcc --kernels soa --dof 3000 --lattices 5x4x3,2x3x7 "
+      "--repeats 1 --warmup 0 --json " +
+      json.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(json));
+  std::vector<std::vector<int>> boxes;
+  for (const auto& row : j["results"]) {
+    boxes.push_back(row["structures"].get<std::vector<int>>());
+    const auto& n = boxes.back();
+    EXPECT_EQ(row["dof"].get<long long>(), 12LL * n[0] * n[1] * n[2]);
+  }
+  EXPECT_EQ(boxes, (std::vector<std::vector<int>>{{6, 6, 6}, {5, 4, 3}, {2, 3, 7}}));
+  EXPECT_NE(r.out.find("5x4x3"), std::string::npos) << r.out;
 }
 
 }  // namespace

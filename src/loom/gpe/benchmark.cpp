@@ -8,12 +8,13 @@
 
 namespace loom::gpe {
 
-LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, int structures, LeapfrogKernel kernel,
-                                     int warmup, int repeats, double seconds_per_run, const LaunchChoice& choice) {
+LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, std::array<int, 3> structures,
+                                     LeapfrogKernel kernel, int warmup, int repeats, double seconds_per_run,
+                                     const LaunchChoice& choice) {
   // A BEC-sized lattice (dual edge 0.1) with pseudo-random psi of amplitude ~1e-3: never zeros, which can run
   // faster than real data, and small enough that g |psi|^2 leaves the step size unchanged.
   const LatticeDomain domain =
-      make_lattice_domain(grid, scale_for_dual_edge(grid, 0.1), structures, structures, structures);
+      make_lattice_domain(grid, scale_for_dual_edge(grid, 0.1), structures[0], structures[1], structures[2]);
   const Index n = domain.dof();
   const int m_s = domain.lattice.cells;
   core::Array<Complex> a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n));

@@ -1,8 +1,9 @@
 // The leapfrog step measured (`loom bench gpe`): DOF updates per second, the minimal bytes per DOF and step
 // (psi(n) read, psi(n-1) read, psi(n+1) written: 48 bytes; V is computed, not stored) and the effective
-// bandwidth, on the lattice of a grid with n x n x n structures.
+// bandwidth, on the lattice of a grid with nx x ny x nz structures.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -17,8 +18,8 @@ namespace loom::gpe {
 struct LeapfrogBenchmark {
   core::Backend backend = core::Backend::cpu;
   dec::GridType grid = dec::GridType::bcc;
-  std::string variant = "plain";  // which kernel ran
-  int structures = 0;             // per edge
+  std::string variant = "plain";    // which kernel ran
+  std::array<int, 3> structures{};  // nx, ny, nz
   Index dof = 0;
   std::int64_t steps_per_run = 0;
   perf::TimingSummary time;  // per run of steps_per_run steps
@@ -40,8 +41,8 @@ struct LaunchChoice {
 
 // A choice other than the grid's default names the variant: "soa:b<band rows>v<vertices per thread>" (and "r"
 // for tiles of one row, "o" for tiles taken in order, "c<layers>" for columns), "march:<x>x<y>z<layers>".
-LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, int structures, LeapfrogKernel kernel,
-                                     int warmup, int repeats, double seconds_per_run = 0.2,
+LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, std::array<int, 3> structures,
+                                     LeapfrogKernel kernel, int warmup, int repeats, double seconds_per_run = 0.2,
                                      const LaunchChoice& choice = {});
 
 }  // namespace loom::gpe
