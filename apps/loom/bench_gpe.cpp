@@ -91,8 +91,8 @@ std::optional<std::pair<int, int>> parse_tile(const std::string& text) {
 }
 
 // The march kernel's tilings timed on the GPU: every tile of --march_tile with every segment of --march_layers and
-// every depth of --march_ahead; "auto" in the first two lists is the grid's default_march_tiling (nullopt), in the
-// third MarchTiling's default depth.
+// every depth of --march_ahead and row layout of --march_rows; "auto" in the first two lists is the grid's
+// default_march_tiling (nullopt), in the others MarchTiling's default.
 std::vector<std::optional<gpe::MarchTiling>> parse_march_tilings(const io::Parameters& p) {
   const auto tiles = soa_choice_list(
       p, "march_tile", [](const std::string& v) { return parse_tile(v).has_value(); }, "tiles such as 16x8");
@@ -106,16 +106,20 @@ std::vector<std::optional<gpe::MarchTiling>> parse_march_tilings(const io::Param
         return a >= 1 && a <= gpe::march_most_ahead;
       },
       "1 and 2");
+  const auto rows = soa_choice_list(
+      p, "march_rows", [](const std::string& v) { return v == "pitched" || v == "lattice"; }, "pitched and lattice");
   std::vector<std::optional<gpe::MarchTiling>> out;
   for (const auto& t : tiles)
     for (const auto& l : layers)
       for (const auto& a : aheads)
-        if (t == "auto" || l == "auto")
-          out.emplace_back(std::nullopt);
-        else
-          out.emplace_back(gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second,
-                                            l == "balanced" ? 0 : parse_count(l),
-                                            a == "auto" ? gpe::MarchTiling{}.ahead : parse_count(a)});
+        for (const auto& r : rows)
+          if (t == "auto" || l == "auto")
+            out.emplace_back(std::nullopt);
+          else
+            out.emplace_back(gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second,
+                                              l == "balanced" ? 0 : parse_count(l),
+                                              a == "auto" ? gpe::MarchTiling{}.ahead : parse_count(a),
+                                              r == "auto" ? gpe::MarchTiling{}.pitched_rows : r == "pitched"});
   return out;
 }
 
@@ -431,6 +435,9 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("march_ahead", "auto",
         "march kernel on the GPU: layers of psi copied ahead of the three an update reads, a list "
         "of 1 and 2 (auto: 1); each is timed with each tile and segment");
+  p.add("march_rows", "auto",
+        "march kernel on the GPU: psi's rows padded to whole 128-byte lines (pitched) or in the "
+        "lattice's layout (lattice), a list (auto: pitched); each is timed");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");

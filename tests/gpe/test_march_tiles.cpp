@@ -1,9 +1,9 @@
 // The march kernel's tiling (march_tiles.hpp) on the host: its work items cover every vertex of the updated layers
 // exactly once; and the kernel's whole algorithm emulated with the same index arithmetic (a ring of five or six
 // slots per block, slots poisoned with NaN before each item, layers copied in as the kernel copies them, one or two
-// layers ahead, the tile's vertices then updated from the slots) equals the CPU integrator's step on every grid, whole lattices and layer ranges,
-// tiles that do not divide the lattice and segments of one layer. A halo cell missing from the plan would read a
-// NaN; the plan's halo is also checked to hold only cells some face reads.
+// layers ahead, the tile's vertices then updated from the slots) equals the CPU integrator's step on every grid, whole
+// lattices and layer ranges, tiles that do not divide the lattice and segments of one layer. A halo cell missing from
+// the plan would read a NaN; the plan's halo is also checked to hold only cells some face reads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include "loom/gpe/integrator.hpp"
 #include "loom/gpe/lattice_domain.hpp"
 #include "loom/gpe/march_tiles.hpp"
+#include "loom/gpe/pitched_rows.hpp"
 #include "loom/gpe/soa_stencil.hpp"
 
 namespace loom::gpe {
@@ -69,14 +70,14 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
   const auto& codes = plan.host_codes();
   const auto& halo = plan.host_halo();
   const auto& slot_cell = plan.host_slot_cell();
-  const Index layer_vertices = Index(geo.nx) * geo.ny * m;
+  const Index layer_vertices = geo.layer_cells();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<Complex> ring(std::size_t(geo.slots) * sv);
   std::set<int> read;
   for (long long k = 0; k < geo.items(); ++k) {
     const auto it = geo.item(k);
     std::fill(ring.begin(), ring.end(), Complex{nan, nan});
-    const Index tile_start = (Index(it.y0) * geo.nx + it.x0) * m;
+    const Index tile_start = geo.tile_start(it.x0, it.y0);
     auto copy = [&](int z, int hx, int hy, int c, int slot_position) {
       const bool inside =
           z >= 0 && z < geo.nz && unsigned(it.x0 + hx) < unsigned(geo.nx) && unsigned(it.y0 + hy) < unsigned(geo.ny);
@@ -140,29 +141,64 @@ TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
     for (const LayerRange layers : {LayerRange{0, domain.lattice.nz}, LayerRange{2, 3}, LayerRange{6, 1}})
       for (const MarchTiling tiling :
            {default_march_tiling(domain.lattice.cells), MarchTiling{2, 3, 2}, MarchTiling{1, 1, 1},
-            MarchTiling{4, 4, 3}, MarchTiling{2, 2, 0}, MarchTiling{3, 2, 2, 2}, MarchTiling{2, 2, 1, 2}}) {
-        const MarchPlan plan(soa, domain.lattice, tiling);
-        std::vector<Complex> other = ref.before;
-        // A balanced tiling for a device of 5 resident blocks (one segment here: none is cut below 8 layers).
-        const long long resident = tiling.segment_layers == 0 && tiling.tile_x == 2 ? 5 : 0;
-        const std::set<int> read = march_emulated_step(t, plan, h, ref.now.data(), other.data(), dt, layers, resident);
-        const double worst = test::one_step_error(ref, other, domain.lattice.nz, layers);
-        const std::string label = std::string(dec::to_string(grid)) + " layers " + std::to_string(layers.first) + "+" +
-                                  std::to_string(layers.count) + ", tile " + std::to_string(plan.tiling().tile_x) +
-                                  "x" + std::to_string(plan.tiling().tile_y) + ", segments of " +
-                                  std::to_string(tiling.segment_layers) + ", " + std::to_string(tiling.ahead) +
-                                  " ahead";
-        EXPECT_LT(worst, 1e-13) << label;
-        // Every halo cell of the plan is read by some face (none fetched in vain), and the slot layout is a
-        // permutation of the cells.
-        for (std::size_t i = 0; i < plan.host_halo().size(); ++i)
-          EXPECT_TRUE(read.count(plan.host_halo_slot()[i])) << label << ": halo cell " << i << " never read";
-        std::vector<std::int32_t> cells = plan.host_slot_cell();
-        std::sort(cells.begin(), cells.end());
-        for (int c = 0; c < domain.lattice.cells; ++c) ASSERT_EQ(cells[std::size_t(c)], c) << label;
-        EXPECT_LE(plan.wavefronts_per_load(), plan.plain_wavefronts_per_load()) << label;
-      }
+            MarchTiling{4, 4, 3}, MarchTiling{2, 2, 0}, MarchTiling{3, 2, 2, 2}, MarchTiling{2, 2, 1, 2}})
+        for (const bool pitched : {false, true}) {
+          // Pitched: rows padded past whole lines (8 more cells than march_row_pitch, so that every grid pads), psi
+          // packed in, the step's result unpacked.
+          const dec::StructureLattice& lattice = domain.lattice;
+          const RowPitch rows{Index(lattice.ny) * lattice.nz, lattice.nx * lattice.cells,
+                              pitched ? march_row_pitch(lattice.nx, lattice.cells) + 8 : lattice.nx * lattice.cells};
+          const MarchPlan plan(soa, lattice, tiling, rows.pitch);
+          core::Array<Complex> now, other;
+          pack_rows(core::Backend::cpu, rows, core::Array<Complex>::from(ref.now), now);
+          pack_rows(core::Backend::cpu, rows, core::Array<Complex>::from(ref.before), other);
+          // A balanced tiling for a device of 5 resident blocks (one segment here: none is cut below 8 layers).
+          const long long resident = tiling.segment_layers == 0 && tiling.tile_x == 2 ? 5 : 0;
+          const std::set<int> read = march_emulated_step(t, plan, h, now.read(core::Where::host),
+                                                         other.read_write(core::Where::host), dt, layers, resident);
+          core::Array<Complex> result;
+          unpack_rows(core::Backend::cpu, rows, other, result);
+          const std::vector<Complex> flat(result.host().begin(), result.host().end());
+          const double worst = test::one_step_error(ref, flat, domain.lattice.nz, layers);
+          const std::string label = std::string(dec::to_string(grid)) + " layers " + std::to_string(layers.first) +
+                                    "+" + std::to_string(layers.count) + ", tile " +
+                                    std::to_string(plan.tiling().tile_x) + "x" + std::to_string(plan.tiling().tile_y) +
+                                    ", segments of " + std::to_string(tiling.segment_layers) + ", " +
+                                    std::to_string(tiling.ahead) + " ahead, row pitch " + std::to_string(rows.pitch);
+          EXPECT_LT(worst, 1e-13) << label;
+          // Every halo cell of the plan is read by some face (none fetched in vain), and the slot layout is a
+          // permutation of the cells.
+          for (std::size_t i = 0; i < plan.host_halo().size(); ++i)
+            EXPECT_TRUE(read.count(plan.host_halo_slot()[i])) << label << ": halo cell " << i << " never read";
+          std::vector<std::int32_t> cells = plan.host_slot_cell();
+          std::sort(cells.begin(), cells.end());
+          for (int c = 0; c < domain.lattice.cells; ++c) ASSERT_EQ(cells[std::size_t(c)], c) << label;
+          EXPECT_LE(plan.wavefronts_per_load(), plan.plain_wavefronts_per_load()) << label;
+        }
   }
+}
+
+// Pitched rows: packing puts row r's cells at r pitch and zeros in the padding; unpacking gives the flat array back.
+TEST(MarchTiles, PitchedRowsRoundTrip) {
+  const RowPitch rows{6, 36, march_row_pitch(3, 12)};  // BCC rows of 3 structures: 36 cells, padded to 40
+  ASSERT_EQ(rows.pitch, 40);
+  ASSERT_EQ(march_row_pitch(2, 12), 24);  // already whole lines
+  ASSERT_EQ(march_row_pitch(465, 1), 472);
+  std::vector<Complex> values(std::size_t(rows.flat_size()));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = {double(i) + 1, -double(i)};
+  core::Array<Complex> pitched, back;
+  pack_rows(core::Backend::cpu, rows, core::Array<Complex>::from(values), pitched);
+  ASSERT_EQ(pitched.size(), std::size_t(rows.pitched_size()));
+  const auto p = pitched.host();
+  for (Index r = 0; r < rows.rows; ++r)
+    for (int c = 0; c < rows.pitch; ++c) {
+      const Complex want = c < rows.row_cells ? values[std::size_t(r * rows.row_cells + c)] : Complex{};
+      ASSERT_EQ(p[std::size_t(r * rows.pitch + c)].re, want.re) << r << " " << c;
+      ASSERT_EQ(p[std::size_t(r * rows.pitch + c)].im, want.im) << r << " " << c;
+    }
+  unpack_rows(core::Backend::cpu, rows, pitched, back);
+  ASSERT_EQ(back.size(), values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) ASSERT_EQ(back.host()[i].re, values[i].re) << i;
 }
 
 // A balanced tiling's segments: 64 layers where the lattice gives enough blocks (BCC 203^3 in 8 x 8 tiles on 264

@@ -21,12 +21,15 @@ LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const SlabDomain& 
   if (!slab.distributed()) return;
   slab_ = &slab;
   exchange_ = make_slab_exchange(backend, slab, transport);
+  if (march_) set_march_tiling(march_->tiling());  // the exchange takes the lattice's layout: no pitched rows
 }
 
 void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {
   LOOM_REQUIRE(runs_on_cpu(kernel) || backend_ == core::Backend::cuda,
                "LeapfrogIntegrator: the " + std::string(to_string(kernel)) +
                    " kernel runs on the CUDA backend only (the CPU has plain and soa)");
+  unpack_if_stale();  // the state in the lattice's layout; the next pitched step packs it again
+  pitched_valid_ = false;
   kernel_ = kernel;
   if ((kernel == LeapfrogKernel::tuned || kernel == LeapfrogKernel::shared) && offsets_.empty())
     offsets_ = core::Array<std::int32_t>::from(flat_neighbour_offsets(domain_->stencil, domain_->lattice));
@@ -36,8 +39,30 @@ void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {
 }
 
 void LeapfrogIntegrator::set_march_tiling(MarchTiling tiling) {
+  unpack_if_stale();
+  pitched_valid_ = false;
   if (!soa_) soa_ = std::make_unique<SoaStencil>(domain_->stencil, domain_->lattice);
-  march_ = std::make_unique<MarchPlan>(*soa_, domain_->lattice, tiling);
+  const dec::StructureLattice& lattice = domain_->lattice;
+  const int pitch = tiling.pitched_rows && !exchange_ ? march_row_pitch(lattice.nx, lattice.cells) : 0;
+  march_ = std::make_unique<MarchPlan>(*soa_, lattice, tiling, pitch);
+}
+
+RowPitch LeapfrogIntegrator::row_pitch() const {
+  const dec::StructureLattice& lattice = domain_->lattice;
+  const int row_cells = lattice.nx * lattice.cells;
+  return {Index(lattice.ny) * lattice.nz, row_cells, march_ ? march_->row_pitch() : row_cells};
+}
+
+bool LeapfrogIntegrator::steps_pitched() const {
+  return backend_ == core::Backend::cuda && kernel_ == LeapfrogKernel::march && march_ && !exchange_ &&
+         row_pitch().padded();
+}
+
+void LeapfrogIntegrator::unpack_if_stale() const {
+  if (!flat_stale_) return;
+  unpack_rows(backend_, row_pitch(), pitched_previous_, previous_);
+  unpack_rows(backend_, row_pitch(), pitched_current_, current_);
+  flat_stale_ = false;
 }
 
 MarchTiling LeapfrogIntegrator::march_tiling() const {
@@ -54,6 +79,8 @@ void LeapfrogIntegrator::set_state(core::Array<Complex> previous, core::Array<Co
                "LeapfrogIntegrator::set_state: arrays do not match the lattice");
   previous_ = std::move(previous);
   current_ = std::move(current);
+  flat_stale_ = false;
+  pitched_valid_ = false;
   t_ = t;
   dt_ = dt;
   step_ = step;
@@ -124,9 +151,26 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
   const double dt = dt_;
   const Index structures = h.lattice.structures();
   const int cells = h.lattice.cells;
+  // The march kernel with pitched rows steps the padded copies (packed from the state when it is newer). The
+  // state in the lattice's layout is released meanwhile (psi takes two arrays, not four) and unpacked on demand.
+  const bool pitched = steps_pitched();
+  if (pitched) {
+    if (!pitched_valid_) {
+      pack_rows(backend_, row_pitch(), previous_, pitched_previous_);
+      pack_rows(backend_, row_pitch(), current_, pitched_current_);
+      pitched_valid_ = true;
+    }
+    previous_ = core::Array<Complex>();
+    current_ = core::Array<Complex>();
+    flat_stale_ = true;
+  } else {
+    unpack_if_stale();
+  }
+  core::Array<Complex>& older = pitched ? pitched_previous_ : previous_;
+  core::Array<Complex>& newer = pitched ? pitched_current_ : current_;
   for (std::int64_t s = 0; s < steps; ++s) {
-    const Complex* now = current_.read(w);
-    Complex* other = previous_.read_write(w);
+    const Complex* now = newer.read(w);
+    Complex* other = older.read_write(w);
     if (kernel_ == LeapfrogKernel::soa && backend_ == core::Backend::cpu) {
       leapfrog_step_cpu_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice));
     } else if (kernel_ == LeapfrogKernel::soa) {
@@ -145,15 +189,16 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
       // One thread per vertex, consecutive threads on consecutive vertices (coalesced; Algorithm 1's layout).
       core::parallel_for(backend_, n_, [=] LOOM_HOST_DEVICE(Index i) { leapfrog_update(h, now, other, dt, i); });
     }
-    std::swap(previous_, current_);
+    std::swap(older, newer);
     t_ += dt_;
     ++step_;
   }
+  if (!pitched) pitched_valid_ = false;
 }
 
 double LeapfrogIntegrator::stability_bound() const {
   const Hamiltonian h = h_;
-  const Complex* psi = current_.read(core::where(backend_));
+  const Complex* psi = current().read(core::where(backend_));
   if (slab_) {  // the owned vertices of every rank: max is exact, so the bound is the one-rank bound to the bit
     const Index first = slab_->owned_offset();
     const double mine = core::parallel_max(backend_, slab_->owned_size(),

@@ -11,6 +11,7 @@
 #include "loom/core/backend.hpp"
 #include "loom/gpe/lattice_domain.hpp"
 #include "loom/gpe/leapfrog_kernels.hpp"
+#include "loom/gpe/pitched_rows.hpp"
 #include "loom/gpe/slab_exchange.hpp"
 
 namespace loom::gpe {
@@ -38,7 +39,9 @@ class LeapfrogIntegrator {
   // Launch choices of the soa kernel on the GPU (ignored elsewhere); default: default_soa_tuning.
   void set_soa_tuning(SoaTuning tuning) { soa_tuning_ = tuning; }
   SoaTuning soa_tuning() const { return soa_tuning_; }
-  // Tiling of the march kernel (default: default_march_tiling); makes its tables.
+  // Tiling of the march kernel (default: default_march_tiling); makes its tables. With pitched rows (on one rank)
+  // the march kernel steps copies of psi whose rows are padded to whole cache lines; current() and previous()
+  // unpack them when asked.
   void set_march_tiling(MarchTiling tiling);
   MarchTiling march_tiling() const;
 
@@ -50,8 +53,14 @@ class LeapfrogIntegrator {
   core::Backend backend() const { return backend_; }
   const Hamiltonian& hamiltonian() const { return h_; }
   Hamiltonian hamiltonian(core::Where where) const;
-  const core::Array<Complex>& current() const { return current_; }
-  const core::Array<Complex>& previous() const { return previous_; }
+  const core::Array<Complex>& current() const {
+    unpack_if_stale();
+    return current_;
+  }
+  const core::Array<Complex>& previous() const {
+    unpack_if_stale();
+    return previous_;
+  }
   double time() const { return t_; }
   double dt() const { return dt_; }
   std::int64_t steps_done() const { return step_; }
@@ -59,13 +68,21 @@ class LeapfrogIntegrator {
 
  private:
   void step_slab(std::int64_t steps);
+  // The rows of the pitched layout, and whether step() uses it (the march kernel with a padded row pitch).
+  RowPitch row_pitch() const;
+  bool steps_pitched() const;
+  // previous_ and current_ from the pitched copies after pitched steps.
+  void unpack_if_stale() const;
   void update_layers(const Complex* now, Complex* other, LayerRange layers, void* stream);
 
   core::Backend backend_;
   const LatticeDomain* domain_;
   Hamiltonian h_;  // views on the backend's side
   Index n_ = 0;
-  core::Array<Complex> previous_, current_;
+  mutable core::Array<Complex> previous_, current_;  // the lattice's layout (empty and stale after pitched steps)
+  core::Array<Complex> pitched_previous_, pitched_current_;  // rows padded to lines (march_row_pitch)
+  mutable bool flat_stale_ = false;                          // the pitched copies are newer
+  bool pitched_valid_ = false;                               // the pitched copies hold the state
   LeapfrogKernel kernel_ = LeapfrogKernel::plain;
   core::Array<std::int32_t> offsets_;  // flat neighbour offsets for the tuned kernels
   std::unique_ptr<SoaStencil> soa_;    // tables of the soa and march kernels

@@ -1,10 +1,10 @@
 // The march leapfrog kernel (march_tiles.hpp): a block per (tile, segment of layers), psi(n) of the tile and its
 // halo staged layer by layer in a ring of shared-memory slots (five, or six when two layers are copied ahead) by
 // asynchronous copies (cp.async, Ampere and later), so that layers z + 2 (.. z + 3) arrive while layer z is updated
-// from z - 1, z and z + 1, with one barrier per layer. Copies of cells outside the lattice write zeros (psi = 0 outside the cuboid, the paper's boundary
-// condition), so the update itself needs no bounds masks. psi(n-1) is read one layer ahead into registers, and psi(n+1)
-// written over it, eq. (7). The arithmetic per vertex is the soa kernel's (soa_row of soa_stencil.hpp, faces in the
-// same order), so the two agree to rounding. No fmt here (nvcc cannot compile it).
+// from z - 1, z and z + 1, with one barrier per layer. Copies of cells outside the lattice write zeros (psi = 0 outside
+// the cuboid, the paper's boundary condition), so the update itself needs no bounds masks. psi(n-1) is read one layer
+// ahead into registers, and psi(n+1) written over it, eq. (7). The arithmetic per vertex is the soa kernel's (soa_row
+// of soa_stencil.hpp, faces in the same order), so the two agree to rounding. No fmt here (nvcc cannot compile it).
 #include <cuda_runtime.h>
 
 #include <string>
@@ -48,8 +48,8 @@ __global__ void __launch_bounds__(Threads)
   const SoaStencilView s = tables.view(t);
   const double* weight = tables.weight;
   const MarchGeometry::Item it = geo.item(blockIdx.x);
-  const Index layer_vertices = Index(geo.nx) * geo.ny * M;
-  const Index tile_start = (Index(it.y0) * geo.nx + it.x0) * M;  // the tile's first vertex within a layer
+  const Index layer_vertices = geo.layer_cells();         // in memory: rows geo.row_pitch apart
+  const Index tile_start = geo.tile_start(it.x0, it.y0);  // the tile's first vertex within a layer
   const int slot_vertices = geo.slot_vertices();
 
   // This thread's vertices k = threadIdx.x + j Threads of the tile (the same for every layer).
@@ -170,8 +170,8 @@ long long resident_blocks(std::size_t shared_bytes) {
   int device = 0, sms = 0, per_sm = 0;
   LOOM_CUDA_CHECK(cudaGetDevice(&device));
   LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  LOOM_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, march_step<M, F, V, Threads, Ahead>, Threads, shared_bytes));
+  LOOM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, march_step<M, F, V, Threads, Ahead>, Threads,
+                                                                shared_bytes));
   known_bytes = shared_bytes;
   known = static_cast<long long>(sms) * per_sm;
   return known;

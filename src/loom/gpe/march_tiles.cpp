@@ -21,7 +21,7 @@ int balanced_segment_layers(long long tiles, int layers, long long resident_bloc
 }
 
 MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,
-                             int stride, long long resident_blocks, int used_slot_cells) {
+                             int stride, long long resident_blocks, int used_slot_cells, int row_pitch) {
   MarchGeometry g;
   g.cells = lattice.cells;
   g.nx = lattice.nx;
@@ -39,6 +39,7 @@ MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling t
   const int ring_cells = (g.tile_x + 2) * (g.tile_y + 2) * g.stride;
   g.slot_size = ((used_slot_cells > 0 ? std::min(used_slot_cells, ring_cells) : ring_cells) + 7) / 8 * 8;
   g.slots = march_slots(tiling.ahead);
+  g.row_pitch = row_pitch > 0 ? row_pitch : lattice.nx * lattice.cells;
   return g;
 }
 
@@ -140,8 +141,9 @@ SlotLayout choose_slot_layout(const std::vector<FaceNeighbour>& neighbours, int 
 
 }  // namespace
 
-MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice, MarchTiling tiling)
-    : lattice_(lattice) {
+MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice, MarchTiling tiling, int row_pitch)
+    : lattice_(lattice), row_pitch_(row_pitch > 0 ? row_pitch : lattice.nx * lattice.cells) {
+  LOOM_REQUIRE(row_pitch_ >= lattice.nx * lattice.cells, "MarchPlan: rows shorter than the lattice's");
   if (tiling.tile_x < 1 || tiling.tile_y < 1 || tiling.segment_layers < 0)
     throw UsageError("march tiling " + std::to_string(tiling.tile_x) + "x" + std::to_string(tiling.tile_y) + ", " +
                      std::to_string(tiling.segment_layers) +
@@ -207,7 +209,7 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
 }
 
 MarchGeometry MarchPlan::geometry(int first_layer, int layers, long long resident_blocks) const {
-  return march_geometry(lattice_, tiling_, first_layer, layers, stride_, resident_blocks, used_slot_cells_);
+  return march_geometry(lattice_, tiling_, first_layer, layers, stride_, resident_blocks, used_slot_cells_, row_pitch_);
 }
 
 }  // namespace loom::gpe
