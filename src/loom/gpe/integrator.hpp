@@ -41,7 +41,7 @@ class LeapfrogIntegrator {
   SoaTuning soa_tuning() const { return soa_tuning_; }
   // Tiling of the march kernel (default: default_march_tiling); makes its tables. With pitched rows (on one rank)
   // the march kernel steps copies of psi whose rows are padded to whole cache lines; current() and previous()
-  // unpack them when asked.
+  // unpack them when asked (psi then takes four arrays until the next step releases the unpacked pair).
   void set_march_tiling(MarchTiling tiling);
   MarchTiling march_tiling() const;
 

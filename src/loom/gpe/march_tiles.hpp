@@ -7,8 +7,9 @@
 // actually reaches are fetched: on BCC the 8 x 8 tile's halo is 96 cells against its 768 (12%), not the 56% a whole
 // ring of structures would cost. In a slot the cells of a structure are permuted and its stride padded so that a
 // quarter-warp's 16-byte neighbour loads hit few banks twice (chosen by a search over the tile's actual loads: on
-// BCC 1.47 wavefronts per 16-byte load instead of 2.0). Everything here is index arithmetic shared by the kernel and
-// its host emulation (tests/gpe/test_march_tiles.cpp).
+// BCC 1.47 wavefronts per 16-byte load instead of 2.0). psi may be stored with its rows padded to whole 128-byte
+// lines (march_row_pitch), which the H200 streams faster than rows starting mid-line. Everything here is index
+// arithmetic shared by the kernel and its host emulation (tests/gpe/test_march_tiles.cpp).
 #pragma once
 
 #include <cstdint>
