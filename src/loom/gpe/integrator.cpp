@@ -20,8 +20,15 @@ LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const SlabDomain& 
     : LeapfrogIntegrator(backend, slab.local(), lambda, g) {
   if (!slab.distributed()) return;
   slab_ = &slab;
+  transport_ = transport;
   exchange_ = make_slab_exchange(backend, slab, transport);
-  if (march_) set_march_tiling(march_->tiling());  // the exchange takes the lattice's layout: no pitched rows
+}
+
+SlabExchange& LeapfrogIntegrator::pitched_exchange() {
+  if (!pitched_exchange_)
+    pitched_exchange_ =
+        make_slab_exchange(backend_, *slab_, transport_, Index(domain_->lattice.ny) * row_pitch().pitch);
+  return *pitched_exchange_;
 }
 
 void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {
@@ -43,8 +50,9 @@ void LeapfrogIntegrator::set_march_tiling(MarchTiling tiling) {
   pitched_valid_ = false;
   if (!soa_) soa_ = std::make_unique<SoaStencil>(domain_->stencil, domain_->lattice);
   const dec::StructureLattice& lattice = domain_->lattice;
-  const int pitch = tiling.pitched_rows && !exchange_ ? march_row_pitch(lattice.nx, lattice.cells) : 0;
+  const int pitch = tiling.pitched_rows ? march_row_pitch(lattice.nx, lattice.cells) : 0;
   march_ = std::make_unique<MarchPlan>(*soa_, lattice, tiling, pitch);
+  pitched_exchange_.reset();  // made again for the new pitch
 }
 
 RowPitch LeapfrogIntegrator::row_pitch() const {
@@ -54,8 +62,7 @@ RowPitch LeapfrogIntegrator::row_pitch() const {
 }
 
 bool LeapfrogIntegrator::steps_pitched() const {
-  return backend_ == core::Backend::cuda && kernel_ == LeapfrogKernel::march && march_ && !exchange_ &&
-         row_pitch().padded();
+  return backend_ == core::Backend::cuda && kernel_ == LeapfrogKernel::march && march_ && row_pitch().padded();
 }
 
 void LeapfrogIntegrator::unpack_if_stale() const {
@@ -145,7 +152,6 @@ void LeapfrogIntegrator::start_from(core::Array<Complex> initial, double t, doub
 }
 
 void LeapfrogIntegrator::step(std::int64_t steps) {
-  if (exchange_) return step_slab(steps);
   const auto w = core::where(backend_);
   const Hamiltonian h = h_;
   const double dt = dt_;
@@ -168,6 +174,11 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
   }
   core::Array<Complex>& older = pitched ? pitched_previous_ : previous_;
   core::Array<Complex>& newer = pitched ? pitched_current_ : current_;
+  if (exchange_) {
+    step_slab(steps, older, newer, pitched ? pitched_exchange() : *exchange_);
+    if (!pitched) pitched_valid_ = false;
+    return;
+  }
   for (std::int64_t s = 0; s < steps; ++s) {
     const Complex* now = newer.read(w);
     Complex* other = older.read_write(w);
@@ -212,16 +223,17 @@ double LeapfrogIntegrator::stability_bound() const {
 
 // Section 4.2 of the DEC-GPE paper: the layers the neighbours need first, then their transfer overlapped with
 // the interior update.
-void LeapfrogIntegrator::step_slab(std::int64_t steps) {
+void LeapfrogIntegrator::step_slab(std::int64_t steps, core::Array<Complex>& older, core::Array<Complex>& newer,
+                                   SlabExchange& exchange) {
   const auto w = core::where(backend_);
   for (std::int64_t s = 0; s < steps; ++s) {
-    const Complex* now = current_.read(w);
-    Complex* other = previous_.read_write(w);
-    for (const LayerRange& edge : exchange_->edges()) update_layers(now, other, edge, exchange_->edge_stream());
-    exchange_->start(other);
-    update_layers(now, other, exchange_->interior(), exchange_->interior_stream());
-    exchange_->finish(other);
-    std::swap(previous_, current_);
+    const Complex* now = newer.read(w);
+    Complex* other = older.read_write(w);
+    for (const LayerRange& edge : exchange.edges()) update_layers(now, other, edge, exchange.edge_stream());
+    exchange.start(other);
+    update_layers(now, other, exchange.interior(), exchange.interior_stream());
+    exchange.finish(other);
+    std::swap(older, newer);
     t_ += dt_;
     ++step_;
   }

@@ -39,9 +39,10 @@ class LeapfrogIntegrator {
   // Launch choices of the soa kernel on the GPU (ignored elsewhere); default: default_soa_tuning.
   void set_soa_tuning(SoaTuning tuning) { soa_tuning_ = tuning; }
   SoaTuning soa_tuning() const { return soa_tuning_; }
-  // Tiling of the march kernel (default: default_march_tiling); makes its tables. With pitched rows (on one rank)
-  // the march kernel steps copies of psi whose rows are padded to whole cache lines; current() and previous()
-  // unpack them when asked (psi then takes four arrays until the next step releases the unpacked pair).
+  // Tiling of the march kernel (default: default_march_tiling); makes its tables. With pitched rows the march
+  // kernel steps copies of psi whose rows are padded to whole cache lines (on a slab, halos included, exchanged as
+  // pitched layers); current() and previous() unpack them when asked (psi then takes four arrays until the next
+  // step releases the unpacked pair).
   void set_march_tiling(MarchTiling tiling);
   MarchTiling march_tiling() const;
 
@@ -67,7 +68,10 @@ class LeapfrogIntegrator {
   Index size() const { return n_; }
 
  private:
-  void step_slab(std::int64_t steps);
+  // Steps on a slab: `older` and `newer` hold psi(n-1) and psi(n) in the layout `exchange` moves.
+  void step_slab(std::int64_t steps, core::Array<Complex>& older, core::Array<Complex>& newer, SlabExchange& exchange);
+  // The exchange of pitched layers (made when first needed).
+  SlabExchange& pitched_exchange();
   // The rows of the pitched layout, and whether step() uses it (the march kernel with a padded row pitch).
   RowPitch row_pitch() const;
   bool steps_pitched() const;
@@ -89,7 +93,9 @@ class LeapfrogIntegrator {
   std::unique_ptr<MarchPlan> march_;   // the march kernel's tiling and tables
   SoaTuning soa_tuning_;
   const SlabDomain* slab_ = nullptr;  // set on more than one rank
-  std::unique_ptr<SlabExchange> exchange_;
+  HaloTransport transport_ = HaloTransport::automatic;
+  std::unique_ptr<SlabExchange> exchange_;          // layers of the lattice's layout
+  std::unique_ptr<SlabExchange> pitched_exchange_;  // pitched layers
   double t_ = 0, dt_ = 0;
   std::int64_t step_ = 0;
 };

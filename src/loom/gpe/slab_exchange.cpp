@@ -25,7 +25,9 @@ HaloTransport parse_halo_transport(std::string_view text, std::string_view key) 
   throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": expected one of auto, staged, cuda_aware");
 }
 
-SlabExchange::SlabExchange(const SlabDomain& slab) : slab_(slab), layer_size_(slab.layer_size()) {
+SlabExchange::SlabExchange(const SlabDomain& slab, Index layer_cells)
+    : slab_(slab), layer_size_(layer_cells > 0 ? layer_cells : slab.layer_size()) {
+  LOOM_REQUIRE(layer_size_ >= slab.layer_size(), "SlabExchange: layers smaller than the lattice's");
   const LayerRange owned = slab.owned_layers();
   const int last = owned.first + owned.count - 1;
   if (slab.halo_below()) edges_.push_back({owned.first, 1});
@@ -46,8 +48,8 @@ namespace {
 // The CPU backend: MPI reads and writes the host array itself.
 class HostSlabExchange final : public SlabExchange {
  public:
-  explicit HostSlabExchange(const SlabDomain& slab)
-      : SlabExchange(slab), halo_(slab.comm(), slab.slab(), halo_bytes()) {}
+  HostSlabExchange(const SlabDomain& slab, Index layer_cells)
+      : SlabExchange(slab, layer_cells), halo_(slab.comm(), slab.slab(), halo_bytes()) {}
   void start(Complex* field) override { halo_.start(buffers_of(field)); }
   void finish(Complex*) override { halo_.wait(); }
   void exchange(Complex* field) override {
@@ -62,18 +64,18 @@ class HostSlabExchange final : public SlabExchange {
 
 }  // namespace
 
-std::unique_ptr<SlabExchange> make_slab_exchange(core::Backend backend, const SlabDomain& slab,
-                                                 HaloTransport transport) {
-  if (backend == core::Backend::cpu) return std::make_unique<HostSlabExchange>(slab);
+std::unique_ptr<SlabExchange> make_slab_exchange(core::Backend backend, const SlabDomain& slab, HaloTransport transport,
+                                                 Index layer_cells) {
+  if (backend == core::Backend::cpu) return std::make_unique<HostSlabExchange>(slab, layer_cells);
   const bool aware = comm::cuda_aware_mpi();
   if (transport == HaloTransport::cuda_aware && !aware)
     throw UsageError("halo transport cuda_aware: this MPI library reports no CUDA support (use staged or auto)");
   return make_cuda_slab_exchange(
-      slab, transport == HaloTransport::cuda_aware || (transport == HaloTransport::automatic && aware));
+      slab, transport == HaloTransport::cuda_aware || (transport == HaloTransport::automatic && aware), layer_cells);
 }
 
 #if !defined(LOOM_HAVE_CUDA)
-std::unique_ptr<SlabExchange> make_cuda_slab_exchange(const SlabDomain&, bool) {
+std::unique_ptr<SlabExchange> make_cuda_slab_exchange(const SlabDomain&, bool, Index) {
   throw Error("make_cuda_slab_exchange: this loom was built without CUDA");
 }
 #endif

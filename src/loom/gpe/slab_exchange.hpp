@@ -25,7 +25,9 @@ HaloTransport parse_halo_transport(std::string_view text, std::string_view key);
 
 class SlabExchange {
  public:
-  explicit SlabExchange(const SlabDomain& slab);
+  // `layer_cells` > 0: the fields' layers are that many cells apart (psi with pitched rows), else
+  // slab.layer_size().
+  explicit SlabExchange(const SlabDomain& slab, Index layer_cells = 0);
   virtual ~SlabExchange() = default;
   SlabExchange(const SlabExchange&) = delete;
   SlabExchange& operator=(const SlabExchange&) = delete;
@@ -58,11 +60,12 @@ class SlabExchange {
   LayerRange interior_;
 };
 
-// The exchange for `backend`; throws UsageError when cuda_aware is asked of an MPI that is not.
-std::unique_ptr<SlabExchange> make_slab_exchange(core::Backend backend, const SlabDomain& slab,
-                                                 HaloTransport transport);
+// The exchange for `backend` of fields whose layers are `layer_cells` apart (0: slab.layer_size()); throws
+// UsageError when cuda_aware is asked of an MPI that is not.
+std::unique_ptr<SlabExchange> make_slab_exchange(core::Backend backend, const SlabDomain& slab, HaloTransport transport,
+                                                 Index layer_cells = 0);
 
 // The CUDA implementation (slab_exchange_cuda.cu); throws in a build without CUDA.
-std::unique_ptr<SlabExchange> make_cuda_slab_exchange(const SlabDomain& slab, bool cuda_aware);
+std::unique_ptr<SlabExchange> make_cuda_slab_exchange(const SlabDomain& slab, bool cuda_aware, Index layer_cells);
 
 }  // namespace loom::gpe

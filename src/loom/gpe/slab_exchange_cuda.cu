@@ -30,8 +30,8 @@ class PinnedBuffer {
 
 class CudaSlabExchange final : public SlabExchange {
  public:
-  CudaSlabExchange(const SlabDomain& slab, bool cuda_aware)
-      : SlabExchange(slab),
+  CudaSlabExchange(const SlabDomain& slab, bool cuda_aware, Index layer_cells)
+      : SlabExchange(slab, layer_cells),
         cuda_aware_(cuda_aware),
         halo_(slab.comm(), slab.slab(), halo_bytes()),
         send_below_(cuda_aware ? 0 : halo_bytes()),
@@ -112,8 +112,8 @@ class CudaSlabExchange final : public SlabExchange {
 
 }  // namespace
 
-std::unique_ptr<SlabExchange> make_cuda_slab_exchange(const SlabDomain& slab, bool cuda_aware) {
-  return std::make_unique<CudaSlabExchange>(slab, cuda_aware);
+std::unique_ptr<SlabExchange> make_cuda_slab_exchange(const SlabDomain& slab, bool cuda_aware, Index layer_cells) {
+  return std::make_unique<CudaSlabExchange>(slab, cuda_aware, layer_cells);
 }
 
 }  // namespace loom::gpe
