@@ -194,8 +194,8 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
     host_halo_.push_back(pack_halo_cell(hx, hy, c));
     host_halo_slot_.push_back(g.slot_index(hx, hy, host_slot_cell_[std::size_t(c)]));
   }
-  // The slots end after the last cell used: the last tile structure's or a halo cell's (on BCC 8 x 8 the corner
-  // structure's 12 cells go, which lets a ring of six layers fit two blocks per SM).
+  // The slots end after the last cell used: the last tile structure's or a halo cell's (BCC 8 x 8: 1192 cells of
+  // the ring's 1200).
   used_slot_cells_ = g.slot_index(g.tile_x - 1, g.tile_y - 1, 0) + g.stride;
   for (const std::int32_t position : host_halo_slot_) used_slot_cells_ = std::max(used_slot_cells_, position + 1);
   codes_ = core::Array<std::int32_t>::from(host_codes_);

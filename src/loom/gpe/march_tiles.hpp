@@ -32,8 +32,8 @@ struct MarchTiling {
   // Layers of psi(n) in flight beyond the three an update reads (1 or 2): while layer z is updated, the copies of
   // layers z + 2 .. z + 1 + ahead are under way.
   int ahead = 1;
-  // psi stored with rows of structures padded to whole 128-byte lines (march_row_pitch) where the integrator
-  // owns the layout (one rank): the copies, loads and stores of every row then start on a line.
+  // psi stepped with its rows of structures padded to whole 128-byte lines (march_row_pitch; the integrator packs
+  // and unpacks, on slabs too): the copies, loads and stores of every row then start on a line.
   bool pitched_rows = true;
   friend bool operator==(const MarchTiling&, const MarchTiling&) = default;
 };
