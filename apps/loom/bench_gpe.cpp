@@ -406,7 +406,7 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   io::Parameters p;
   p.add("backend", "all", "backends to measure").one_of({"all", "auto", "cpu", "cuda"});
   p.add("grids", "cubic,fcc,bcc,a15,c15,z", "comma-separated grids");
-  p.add("dof", "2e6", "comma-separated target DOF counts (n^3 structures, n rounded)");
+  p.add("dof", "2e6", "comma-separated target DOF counts (n^3 structures, n rounded; \"\": none, --lattices only)");
   p.add("lattices", "",
         "also time these boxes of structures, a comma-separated list such as 204x203x203 (nx x ny x nz)");
   p.add("cpu_max_dof", 3e8, "largest problem run on the CPU backend").greater_than(0);
