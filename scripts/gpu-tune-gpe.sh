@@ -148,9 +148,14 @@ lts__t_bytes.sum,l1tex__throughput.avg.pct_of_peak_sustained_elapsed
     grep -E "_step|dram__|lts__|gpu__time|sm__warps|l1tex__|smsp__|No kernels" "$work/ncu-$label.txt" |
       sed -E 's/^ *//; s/_ZN4loom3gpe[^ ]*(march_step|soa_step)I/\1</' >> "$report"
   }
-  # TUNE_PROFILE_DOFS: the BCC sizes profiled with the march kernel (e.g. "1e8 165888000": 203^3 beside 240^3).
-  for dof in ${TUNE_PROFILE_DOFS:-236196000 1e8}; do
+  # TUNE_PROFILE_DOFS: the BCC sizes profiled with the march kernel (e.g. "1e8 165888000": 203^3 beside 240^3;
+  # "" none).
+  for dof in ${TUNE_PROFILE_DOFS-236196000 1e8}; do
     profile "bcc-$dof-march" march_step --kernels march --grids bcc --dof "$dof"
+  done
+  # TUNE_PROFILE_LATTICES: BCC boxes profiled likewise (e.g. "227x227x227 232x232x227").
+  for box in ${TUNE_PROFILE_LATTICES:-}; do
+    profile "bcc-$box-march" march_step --kernels march --grids bcc --dof "" --lattices "$box"
   done
   [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile bcc-236m-soa soa_step --kernels soa --grids bcc --dof 236196000
   [[ ${TUNE_PROFILE_ALL:-0} != 0 ]] && profile c15-142m-march march_step --kernels march --grids c15 --dof 142000000
