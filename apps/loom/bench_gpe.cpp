@@ -81,13 +81,26 @@ std::vector<std::optional<gpe::SoaTuning>> parse_soa_tunings(const io::Parameter
   return out;
 }
 
+// N counts >= 1 joined by 'x' ("16x8", "204x203x203"); nullopt when malformed.
+template <std::size_t N>
+std::optional<std::array<int, N>> parse_extents(const std::string& text) {
+  std::array<int, N> out{};
+  std::size_t start = 0;
+  for (std::size_t d = 0; d < N; ++d) {
+    const std::size_t end = d + 1 < N ? text.find('x', start) : text.size();
+    if (end == std::string::npos) return std::nullopt;
+    out[d] = parse_count(text.substr(start, end - start));
+    if (out[d] < 1) return std::nullopt;
+    start = end + 1;
+  }
+  return out;
+}
+
 // "16x8" as (16, 8); nullopt when malformed.
 std::optional<std::pair<int, int>> parse_tile(const std::string& text) {
-  const auto x = text.find('x');
-  if (x == std::string::npos) return std::nullopt;
-  const int a = parse_count(text.substr(0, x)), b = parse_count(text.substr(x + 1));
-  if (a < 1 || b < 1) return std::nullopt;
-  return std::pair{a, b};
+  const auto e = parse_extents<2>(text);
+  if (!e) return std::nullopt;
+  return std::pair{(*e)[0], (*e)[1]};
 }
 
 // The march kernel's tilings timed on the GPU: every tile of --march_tile with every segment of --march_layers and
@@ -128,10 +141,8 @@ std::array<int, 3> parse_structures(const io::Parameters& p, const std::string& 
   std::array<int, 3> n{};
   bool ok = items.size() == 3;
   for (std::size_t d = 0; ok && d < 3; ++d) {
-    char* end = nullptr;
-    const long v = std::strtol(items[d].c_str(), &end, 10);
-    ok = *end == '\0' && v >= 1 && v <= 1 << 20;
-    n[d] = static_cast<int>(v);
+    n[d] = parse_count(items[d]);
+    ok = n[d] >= 1;
   }
   if (!ok) throw UsageError(io::invalid_value_message(key, p.value(key), "three structure counts nx,ny,nz >= 1"));
   return n;
@@ -141,20 +152,11 @@ std::array<int, 3> parse_structures(const io::Parameters& p, const std::string& 
 std::vector<std::array<int, 3>> parse_lattices(const io::Parameters& p) {
   std::vector<std::array<int, 3>> out;
   for (const auto& item : split_list(p.get_string("lattices"))) {
-    std::array<int, 3> n{};
-    std::size_t start = 0;
-    bool ok = true;
-    for (std::size_t d = 0; ok && d < 3; ++d) {
-      const std::size_t x = d < 2 ? item.find('x', start) : item.size();
-      ok = x != std::string::npos;
-      if (ok) n[d] = parse_count(item.substr(start, x - start));
-      ok = ok && n[d] >= 1;
-      start = x + 1;
-    }
-    if (!ok || start != item.size() + 1)
+    const auto n = parse_extents<3>(item);
+    if (!n)
       throw UsageError(io::invalid_value_message("lattices", p.value("lattices"),
                                                  "a comma-separated list of NXxNYxNZ structure counts >= 1"));
-    out.push_back(n);
+    out.push_back(*n);
   }
   return out;
 }
