@@ -171,12 +171,12 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
     flat_stale_ = true;
   } else {
     unpack_if_stale();
+    pitched_valid_ = false;  // the steps below make any pitched copies old
   }
   core::Array<Complex>& older = pitched ? pitched_previous_ : previous_;
   core::Array<Complex>& newer = pitched ? pitched_current_ : current_;
   if (exchange_) {
     step_slab(steps, older, newer, pitched ? pitched_exchange() : *exchange_);
-    if (!pitched) pitched_valid_ = false;
     return;
   }
   for (std::int64_t s = 0; s < steps; ++s) {
@@ -204,7 +204,6 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
     t_ += dt_;
     ++step_;
   }
-  if (!pitched) pitched_valid_ = false;
 }
 
 double LeapfrogIntegrator::stability_bound() const {
