@@ -106,6 +106,32 @@ TEST(LeapfrogKernels, EveryMarchTilingEqualsThePlainKernel) {
   }
 }
 
+// The pitched state read one array at a time (each of current() and previous() unpacks only its own array): psi(n)
+// read alone mid-run, then more steps, then psi(n-1) before psi(n), equal the plain kernel's at the same steps.
+TEST(LeapfrogKernels, PitchedStateReadOneArrayAtATime) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  for (dec::GridType grid : {dec::GridType::bcc, dec::GridType::c15}) {
+    const PlainReference r = plain_reference(grid, 17);
+    LeapfrogIntegrator plain(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
+    LeapfrogIntegrator march(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
+    plain.set_kernel(LeapfrogKernel::plain);
+    march.set_kernel(LeapfrogKernel::march);
+    ASSERT_TRUE(march.march_tiling().pitched_rows);
+    plain.start_from(r.start.clone(), 0, r.dt);
+    march.start_from(r.start.clone(), 0, r.dt);
+    plain.step(25);
+    march.step(25);
+    EXPECT_LT(loom::test::max_relative_difference(march.current(), plain.current()), 1e-13)
+        << dec::to_string(grid) << " psi(n) after 25 steps";
+    plain.step(25);
+    march.step(25);
+    EXPECT_LT(loom::test::max_relative_difference(march.previous(), plain.previous()), 1e-13)
+        << dec::to_string(grid) << " psi(n-1) after 50 steps";
+    EXPECT_LT(loom::test::max_relative_difference(march.current(), plain.current()), 1e-13)
+        << dec::to_string(grid) << " psi(n) after 50 steps";
+  }
+}
+
 // The column order (a block updates a band of rows of one row segment over several layers) on every grid: column
 // heights 1 and 3 layers (the lattices' layer counts leave a short last segment for 3 on most grids), bands of 1
 // and 4 rows, 1 and 2 vertices per thread, grid stride and counter, against the plain kernel after 50 steps.

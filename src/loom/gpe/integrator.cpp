@@ -65,11 +65,16 @@ bool LeapfrogIntegrator::steps_pitched() const {
   return backend_ == core::Backend::cuda && kernel_ == LeapfrogKernel::march && march_ && row_pitch().padded();
 }
 
+void LeapfrogIntegrator::unpack_if_stale(const core::Array<Complex>& pitched, core::Array<Complex>& flat,
+                                         bool& stale) const {
+  if (!stale) return;
+  unpack_rows(backend_, row_pitch(), pitched, flat);
+  stale = false;
+}
+
 void LeapfrogIntegrator::unpack_if_stale() const {
-  if (!flat_stale_) return;
-  unpack_rows(backend_, row_pitch(), pitched_previous_, previous_);
-  unpack_rows(backend_, row_pitch(), pitched_current_, current_);
-  flat_stale_ = false;
+  unpack_if_stale(pitched_previous_, previous_, previous_stale_);
+  unpack_if_stale(pitched_current_, current_, current_stale_);
 }
 
 MarchTiling LeapfrogIntegrator::march_tiling() const {
@@ -86,7 +91,7 @@ void LeapfrogIntegrator::set_state(core::Array<Complex> previous, core::Array<Co
                "LeapfrogIntegrator::set_state: arrays do not match the lattice");
   previous_ = std::move(previous);
   current_ = std::move(current);
-  flat_stale_ = false;
+  previous_stale_ = current_stale_ = false;
   pitched_valid_ = false;
   t_ = t;
   dt_ = dt;
@@ -168,7 +173,7 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
     }
     previous_ = core::Array<Complex>();
     current_ = core::Array<Complex>();
-    flat_stale_ = true;
+    previous_stale_ = current_stale_ = true;
   } else {
     unpack_if_stale();
     pitched_valid_ = false;  // the steps below make any pitched copies old

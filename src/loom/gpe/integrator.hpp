@@ -41,8 +41,8 @@ class LeapfrogIntegrator {
   SoaTuning soa_tuning() const { return soa_tuning_; }
   // Tiling of the march kernel (default: default_march_tiling); makes its tables. With pitched rows the march
   // kernel steps copies of psi whose rows are padded to whole cache lines (on a slab, halos included, exchanged as
-  // pitched layers); current() and previous() unpack them when asked (psi then takes four arrays until the next
-  // step releases the unpacked pair).
+  // pitched layers); current() and previous() each unpack their own array when asked (an output that reads psi(n)
+  // only costs one copy; the next step releases what was unpacked).
   void set_march_tiling(MarchTiling tiling);
   MarchTiling march_tiling() const;
 
@@ -55,11 +55,11 @@ class LeapfrogIntegrator {
   const Hamiltonian& hamiltonian() const { return h_; }
   Hamiltonian hamiltonian(core::Where where) const;
   const core::Array<Complex>& current() const {
-    unpack_if_stale();
+    unpack_if_stale(pitched_current_, current_, current_stale_);
     return current_;
   }
   const core::Array<Complex>& previous() const {
-    unpack_if_stale();
+    unpack_if_stale(pitched_previous_, previous_, previous_stale_);
     return previous_;
   }
   double time() const { return t_; }
@@ -75,7 +75,8 @@ class LeapfrogIntegrator {
   // The rows of the pitched layout, and whether step() uses it (the march kernel with a padded row pitch).
   RowPitch row_pitch() const;
   bool steps_pitched() const;
-  // previous_ and current_ from the pitched copies after pitched steps.
+  // `flat` from its pitched copy when that is newer; both arrays of the state.
+  void unpack_if_stale(const core::Array<Complex>& pitched, core::Array<Complex>& flat, bool& stale) const;
   void unpack_if_stale() const;
   void update_layers(const Complex* now, Complex* other, LayerRange layers, void* stream);
 
@@ -84,9 +85,9 @@ class LeapfrogIntegrator {
   Hamiltonian h_;  // views on the backend's side
   Index n_ = 0;
   mutable core::Array<Complex> previous_, current_;  // the lattice's layout (empty and stale after pitched steps)
-  core::Array<Complex> pitched_previous_, pitched_current_;  // rows padded to lines (march_row_pitch)
-  mutable bool flat_stale_ = false;                          // the pitched copies are newer
-  bool pitched_valid_ = false;                               // the pitched copies hold the state
+  core::Array<Complex> pitched_previous_, pitched_current_;      // rows padded to lines (march_row_pitch)
+  mutable bool previous_stale_ = false, current_stale_ = false;  // the pitched copy is newer
+  bool pitched_valid_ = false;                                   // the pitched copies hold the state
   LeapfrogKernel kernel_ = LeapfrogKernel::plain;
   core::Array<std::int32_t> offsets_;  // flat neighbour offsets for the tuned kernels
   std::unique_ptr<SoaStencil> soa_;    // tables of the soa and march kernels
