@@ -8,8 +8,7 @@
 #      TUNE_MARCH=balanced times segments of 64 layers against balanced ones instead, TUNE_MARCH=defaults the
 #      default launches of cubic, FCC and BCC at the sizes, TUNE_MARCH=alignment BCC n^3 for n = 200..208
 #      and 240, TUNE_MARCH=ahead one layer copied ahead against two, TUNE_MARCH=pitch psi's rows pitched to whole
-#      cache lines against the lattice's layout, TUNE_MARCH=partial BCC 227^3 against boxes its tiles divide,
-#      TUNE_MARCH=edges fitted edge tiles against partial tiles on BCC, cubic and FCC); the soa
+#      cache lines against the lattice's layout, TUNE_MARCH=partial BCC 227^3 against boxes its tiles divide); the soa
 #      kernel over its launch choices (TUNE_SWEEP=1; measured 2026-11-29, off by default); then every kernel with
 #      its defaults and the CPU on all cores at the sizes (TUNE_RECORD=0 skips it);
 #   4. profiles single launches with Nsight Compute (DRAM bytes per DOF, L2 hit rate, occupancy, stalls, shared
@@ -62,14 +61,7 @@ bench() {  # name, then loom bench gpe arguments
   echo "=== bench $name: rc $? ($*)" >> "$report"
   grep -E "^(cuda|cpu) |gpu / cpu|copy" "$work/bench-$name.txt" >> "$report"
 }
-if [[ ${TUNE_MARCH:-1} == edges ]]; then  # fitted edge tiles against partial tiles of the main shape
-  bench bcc-edges --backend cuda --kernels march --grids bcc --dof 1e8,1.4e8,236196000 --repeats 3 \
-    --lattices 87x87x302 --march_tile 8x8 --march_layers balanced --march_edges fitted,partial
-  bench cubic-edges --backend cuda --kernels march --grids cubic --dof 2e7,1e8 --repeats 3 --march_tile 32x16 \
-    --march_layers balanced --march_edges fitted,partial
-  bench fcc-edges --backend cuda --kernels march --grids fcc --dof 2e7,1e8 --repeats 3 --march_tile 8x8 \
-    --march_layers balanced --march_edges fitted,partial
-elif [[ ${TUNE_MARCH:-1} == partial ]]; then  # what the partial tiles of 227^3 (28 x 8 + 3) cost: boxes that tiles divide
+if [[ ${TUNE_MARCH:-1} == partial ]]; then  # what the partial tiles of 227^3 (28 x 8 + 3) cost: boxes that tiles divide
   bench bcc-partial --backend cuda --kernels march --grids bcc --dof "" --repeats 3 \
     --lattices 227x227x227,224x224x227,232x232x227,224x227x227,227x224x227 --march_tile 8x8,8x6,12x8 \
     --march_layers balanced

@@ -104,8 +104,7 @@ std::optional<std::pair<int, int>> parse_tile(const std::string& text) {
 }
 
 // The march kernel's tilings timed on the GPU: every tile of --march_tile with every segment of --march_layers and
-// every depth of --march_ahead, row layout of --march_rows and edge of --march_edges; "auto" in the first two
-// lists is the grid's
+// every depth of --march_ahead and row layout of --march_rows; "auto" in the first two lists is the grid's
 // default_march_tiling (nullopt), in the others MarchTiling's default.
 std::vector<std::optional<gpe::MarchTiling>> parse_march_tilings(const io::Parameters& p) {
   const auto tiles = soa_choice_list(
@@ -122,22 +121,18 @@ std::vector<std::optional<gpe::MarchTiling>> parse_march_tilings(const io::Param
       "1 and 2");
   const auto rows = soa_choice_list(
       p, "march_rows", [](const std::string& v) { return v == "pitched" || v == "lattice"; }, "pitched and lattice");
-  const auto edges = soa_choice_list(
-      p, "march_edges", [](const std::string& v) { return v == "fitted" || v == "partial"; }, "fitted and partial");
   std::vector<std::optional<gpe::MarchTiling>> out;
   for (const auto& t : tiles)
     for (const auto& l : layers)
       for (const auto& a : aheads)
         for (const auto& r : rows)
-          for (const auto& e : edges)
-            if (t == "auto" || l == "auto")
-              out.emplace_back(std::nullopt);
-            else
-              out.emplace_back(gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second,
-                                                l == "balanced" ? 0 : parse_count(l),
-                                                a == "auto" ? gpe::MarchTiling{}.ahead : parse_count(a),
-                                                r == "auto" ? gpe::MarchTiling{}.pitched_rows : r == "pitched",
-                                                e == "auto" ? gpe::MarchTiling{}.fitted_edges : e == "fitted"});
+          if (t == "auto" || l == "auto")
+            out.emplace_back(std::nullopt);
+          else
+            out.emplace_back(gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second,
+                                              l == "balanced" ? 0 : parse_count(l),
+                                              a == "auto" ? gpe::MarchTiling{}.ahead : parse_count(a),
+                                              r == "auto" ? gpe::MarchTiling{}.pitched_rows : r == "pitched"});
   return out;
 }
 
@@ -445,10 +440,6 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("march_rows", "auto",
         "march kernel on the GPU: psi's rows padded to whole 128-byte lines (pitched) or in the "
         "lattice's layout (lattice), a list (auto: pitched); each is timed");
-  p.add("march_edges", "auto",
-        "march kernel on the GPU: the strips that the tile does not divide at the lattice's far x "
-        "and y edges in tiles of their own shape (fitted) or in partial tiles (partial), a list "
-        "(auto: fitted); each is timed");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");

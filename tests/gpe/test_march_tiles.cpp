@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -29,103 +28,39 @@ TEST(MarchTiles, ItemsCoverEveryVertexOfTheLayersOnce) {
     int cells, nx, ny, nz, first, layers, tile_x, tile_y, segment;
   };
   const Case cases[] = {
-      {12, 7, 5, 6, 0, 6, 3, 2, 4},    // edges in x and y, a short last segment
+      {12, 7, 5, 6, 0, 6, 3, 2, 4},    // partial tiles in x and y, a short last segment
       {12, 7, 5, 6, 1, 4, 16, 8, 32},  // a tile larger than the lattice (clipped), one segment
       {1, 9, 4, 3, 2, 1, 4, 4, 1},     // cubic, one layer of a slab
       {136, 2, 3, 5, 0, 5, 2, 2, 2},   // C15-sized structures
-      {12, 45, 19, 2, 0, 2, 8, 8, 1},  // edge strips of several tiles, the y edge's last reaching into the x edge's
-      {1, 37, 11, 2, 0, 2, 16, 4, 2},  // cubic: the y edge's tiles rounded to whole lines
-      {12, 16, 16, 2, 0, 2, 8, 8, 1},  // tiles that divide the lattice: one shape
   };
-  for (const Case& c : cases)
-    for (const bool fitted : {true, false}) {
-      const dec::StructureLattice lattice{c.cells, c.nx, c.ny, c.nz, false};
-      MarchTiling tiling{c.tile_x, c.tile_y, c.segment};
-      tiling.fitted_edges = fitted;
-      const MarchGeometry geo = march_geometry(lattice, tiling, c.first, c.layers);
-      const std::string label = "case m_s " + std::to_string(c.cells) + " " + std::to_string(c.nx) + "x" +
-                                std::to_string(c.ny) + (fitted ? ", fitted edges" : ", partial tiles");
-      const long long per_layer = (long long)c.cells * c.nx * c.ny;
-      std::vector<int> hits(static_cast<std::size_t>(per_layer * c.nz), 0);
-      for (long long k = 0; k < geo.items(); ++k) {
-        const auto it = geo.item(k);
-        ASSERT_GE(it.z0, c.first);
-        ASSERT_LT(it.z0, it.z1);
-        ASSERT_LE(it.z1, c.first + c.layers);
-        ASSERT_LT(it.shape, geo.shape_count);
-        const MarchTileShape shape = geo.shape_at(it.shape);
-        ASSERT_GE(it.x0, shape.x0) << label;
-        ASSERT_GE(it.y0, shape.y0) << label;
-        for (int z = it.z0; z < it.z1; ++z)
-          for (int v = 0; v < geo.tile_vertices(shape); ++v) {
-            const auto tv = geo.tile_vertex(shape, v);
-            ASSERT_EQ(geo.slot_index(shape, tv.lx, tv.ly, tv.c) / c.cells % (shape.tile_x + 2), tv.lx + 1);
-            const int sx = it.x0 + tv.lx, sy = it.y0 + tv.ly;
-            if (!geo.inside(sx, sy) || !geo.updates(shape, sx, sy)) continue;
-            const long long i =
-                per_layer * z + (long long)c.cells * (it.y0 * c.nx + it.x0) + geo.lattice_offset(tv.lx, tv.ly, tv.c);
-            ++hits[static_cast<std::size_t>(i)];
-          }
-      }
-      for (long long i = 0; i < per_layer * c.nz; ++i) {
-        const bool inside = i / per_layer >= c.first && i / per_layer < c.first + c.layers;
-        ASSERT_EQ(hits[static_cast<std::size_t>(i)], inside ? 1 : 0) << "vertex " << i << ", " << label;
-      }
-      // No edge tile is larger than the main tile or needs a larger ring of slots.
-      const MarchTileShape& main = geo.shapes[0];
-      for (int s = 1; s < geo.shape_count; ++s) {
-        EXPECT_LE(geo.shapes[s].structures(), main.structures()) << label;
-        EXPECT_LE((geo.shapes[s].tile_x + 2) * (geo.shapes[s].tile_y + 2), (main.tile_x + 2) * (main.tile_y + 2))
-            << label;
-      }
-      const bool divides = c.nx % main.tile_x == 0 && c.ny % main.tile_y == 0;
-      EXPECT_EQ(geo.shape_count == 1, !fitted || divides) << label;
+  for (const Case& c : cases) {
+    const dec::StructureLattice lattice{c.cells, c.nx, c.ny, c.nz, false};
+    const MarchGeometry geo = march_geometry(lattice, {c.tile_x, c.tile_y, c.segment}, c.first, c.layers);
+    const long long per_layer = (long long)c.cells * c.nx * c.ny;
+    std::vector<int> hits(static_cast<std::size_t>(per_layer * c.nz), 0);
+    for (long long k = 0; k < geo.items(); ++k) {
+      const auto it = geo.item(k);
+      ASSERT_GE(it.z0, c.first);
+      ASSERT_LT(it.z0, it.z1);
+      ASSERT_LE(it.z1, c.first + c.layers);
+      for (int z = it.z0; z < it.z1; ++z)
+        for (int v = 0; v < geo.tile_vertices(); ++v) {
+          const auto tv = geo.tile_vertex(v);
+          ASSERT_EQ(geo.slot_index(tv.lx, tv.ly, tv.c) / c.cells % (geo.tile_x + 2), tv.lx + 1);
+          if (it.x0 + tv.lx >= c.nx || it.y0 + tv.ly >= c.ny) continue;
+          const long long i =
+              per_layer * z + (long long)c.cells * (it.y0 * c.nx + it.x0) + geo.lattice_offset(tv.lx, tv.ly, tv.c);
+          ++hits[static_cast<std::size_t>(i)];
+        }
     }
+    for (long long i = 0; i < per_layer * c.nz; ++i) {
+      const bool inside = i / per_layer >= c.first && i / per_layer < c.first + c.layers;
+      ASSERT_EQ(hits[static_cast<std::size_t>(i)], inside ? 1 : 0) << "vertex " << i << ", case m_s " << c.cells;
+    }
+  }
 }
 
-// The fitted edges of BCC 227 x 227 in 8 x 8 tiles (227 = 28 x 8 + 3): by the ring of the main tile, strips of
-// 3 x 227 and 224 x 3 structures in 13 tiles each of 3 x 18 and 18 x 3 (54 structures, a ring of 5 x 20 = 10 x 10
-// structure slots), 810 tiles in all against 29 x 29 = 841 partial ones; the y edge's tiles span whole lines (2 BCC
-// structures = 384 bytes). A plan bounds the edges' rings by its main tile's trimmed slot (1192 cells, 99
-// structures): 14 tiles of 3 x 17 and 14 of 16 x 3, and the shared memory per block is that of partial tiles.
-TEST(MarchTiles, FittedEdgesOfBcc227) {
-  EXPECT_EQ(march_line_structures(12), 2);
-  EXPECT_EQ(march_line_structures(1), 8);
-  EXPECT_EQ(march_line_structures(136), 1);
-  EXPECT_EQ(march_edge_length(3, 227, 64, 100, 1), 18);
-  EXPECT_EQ(march_edge_length(3, 224, 64, 100, 2), 18);
-  EXPECT_EQ(march_edge_length(7, 80, 64, 100, 2), 8);    // a thick strip: edge tiles as long as the main tile's edge
-  EXPECT_EQ(march_edge_length(1, 5, 64, 100, 2), 5);     // a short strip: one tile
-  EXPECT_EQ(march_edge_length(1, 100, 64, 100, 2), 26);  // 3 x 33 <= 100 allows 31, 30 on lines: 4 tiles of 25 -> 26
-  EXPECT_EQ(march_edge_length(3, 227, 64, 99, 1), 17);
-  const dec::StructureLattice lattice{12, 227, 227, 227, false};
-  const MarchGeometry fitted = march_geometry(lattice, MarchTiling{}, 0, 227);
-  ASSERT_EQ(fitted.shape_count, 3);
-  EXPECT_EQ(fitted.shapes[0].tiles(), 28 * 28);
-  EXPECT_EQ(fitted.shapes[1].tile_x, 3);
-  EXPECT_EQ(fitted.shapes[1].tile_y, 18);
-  EXPECT_EQ(fitted.shapes[2].tile_x, 18);
-  EXPECT_EQ(fitted.shapes[2].tile_y, 3);
-  EXPECT_EQ(fitted.tiles(), 784 + 13 + 13);
-  MarchTiling partial;
-  partial.fitted_edges = false;
-  EXPECT_EQ(march_geometry(lattice, partial, 0, 227).tiles(), 29 * 29);
-
-  const auto domain = make_lattice_domain(dec::GridType::bcc, 0.7, 3, 3, 3);  // its stencil; the plans' lattice
-  const SoaStencil soa(domain.stencil, lattice);
-  const MarchPlan fitted_plan(soa, lattice, MarchTiling{}), partial_plan(soa, lattice, partial);
-  const MarchGeometry g = fitted_plan.geometry(0, 227);
-  ASSERT_EQ(g.shape_count, 3);
-  EXPECT_EQ(g.stride, 12);
-  EXPECT_EQ(g.shapes[1].tile_y, 17);
-  EXPECT_EQ(g.shapes[2].tile_x, 16);
-  EXPECT_EQ(g.tiles(), 784 + 14 + 14);
-  EXPECT_EQ(fitted_plan.shared_bytes(), partial_plan.shared_bytes());
-  EXPECT_EQ(fitted_plan.host_codes().size(), 3 * partial_plan.host_codes().size());
-}
-
-// One step of the march kernel as the device runs it, on the host. Returns the slot cells read (shape s's as
-// s slot_vertices() + position), per item's ring
+// One step of the march kernel as the device runs it, on the host. Returns the slot cells read, per item's ring
 // position (to check that the halo holds nothing unused).
 std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan, const Hamiltonian& h,
                                   const Complex* now, Complex* other, double dt, LayerRange layers,
@@ -141,7 +76,6 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
   std::set<int> read;
   for (long long k = 0; k < geo.items(); ++k) {
     const auto it = geo.item(k);
-    const MarchTileShape shape = geo.shape_at(it.shape);
     std::fill(ring.begin(), ring.end(), Complex{nan, nan});
     const Index tile_start = geo.tile_start(it.x0, it.y0);
     auto copy = [&](int z, int hx, int hy, int c, int slot_position) {
@@ -158,13 +92,13 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
       EXPECT_LT(evicted, updating - 2) << "layer " << z << " overwrites layer " << evicted << " while layer "
                                        << updating - 1 << " may still be updated";
       evicted = z;
-      for (int v = 0; v < geo.tile_vertices(shape); ++v) {
-        const auto tv = geo.tile_vertex(shape, v);
-        copy(z, tv.lx, tv.ly, tv.c, geo.slot_index(shape, tv.lx, tv.ly, slot_cell[std::size_t(tv.c)]));
+      for (int v = 0; v < geo.tile_vertices(); ++v) {
+        const auto tv = geo.tile_vertex(v);
+        copy(z, tv.lx, tv.ly, tv.c, geo.slot_index(tv.lx, tv.ly, slot_cell[std::size_t(tv.c)]));
       }
-      for (int i = shape.halo_first; i < shape.halo_first + shape.halo_cells; ++i) {
-        const HaloCell c = unpack_halo_cell(halo[std::size_t(i)]);
-        copy(z, c.hx, c.hy, c.c, plan.host_halo_slot()[std::size_t(i)]);
+      for (std::size_t i = 0; i < halo.size(); ++i) {
+        const HaloCell c = unpack_halo_cell(halo[i]);
+        copy(z, c.hx, c.hy, c.c, plan.host_halo_slot()[i]);
       }
     };
     const int ahead = plan.tiling().ahead;
@@ -172,20 +106,19 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
     for (int z = it.z0; z < it.z1; ++z) {
       if (z + 1 + ahead <= it.z1) load_layer(z + 1 + ahead, z);
       const int here = geo.slot_of(z, it.z0);
-      for (int v = 0; v < geo.tile_vertices(shape); ++v) {
-        const auto tv = geo.tile_vertex(shape, v);
+      for (int v = 0; v < geo.tile_vertices(); ++v) {
+        const auto tv = geo.tile_vertex(v);
         const int sx = it.x0 + tv.lx, sy = it.y0 + tv.ly;
-        if (!geo.inside(sx, sy) || !geo.updates(shape, sx, sy)) continue;
-        const int at = geo.slot_index(shape, tv.lx, tv.ly, slot_cell[std::size_t(tv.c)]);
+        if (sx >= geo.nx || sy >= geo.ny) continue;
+        const int at = geo.slot_index(tv.lx, tv.ly, slot_cell[std::size_t(tv.c)]);
         const Complex center = ring[std::size_t(here * sv + at)];
         Complex sum{};
         for (int f = 0; f < t.faces; ++f) {
           const int e = f * m + tv.c;
-          const std::int32_t code = codes[std::size_t(it.shape) * t.faces * m + std::size_t(e)];
-          const int neighbour = at + march_delta(code);
+          const int neighbour = at + march_delta(codes[std::size_t(e)]);
           EXPECT_TRUE(neighbour >= 0 && neighbour < sv) << "slot position " << neighbour << " outside the slot";
-          const int layer = (here + march_dz(code) + geo.slots) % geo.slots;
-          read.insert(it.shape * sv + neighbour);
+          const int layer = (here + march_dz(codes[std::size_t(e)]) + geo.slots) % geo.slots;
+          read.insert(neighbour);
           sum += t.weight[e] * (ring[std::size_t(layer * sv + neighbour)] - center);
         }
         const Complex m_psi = soa_row(t, h.origin, h.lambda, h.g, center, sum, tv.c, {sx, sy, z}, h.z_offset);
@@ -197,85 +130,52 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
   return read;
 }
 
-// Whether some tile of the y edge reaches past its region into the lattice (structures it must copy, as
-// neighbours, but not update).
-bool y_edge_reaches_into_the_lattice(const MarchGeometry& geo) {
-  for (int s = 1; s < geo.shape_count; ++s) {
-    const MarchTileShape& e = geo.shapes[s];
-    if (e.y0 > 0 && e.x1 < geo.nx && e.x0 + e.tiles_x() * e.tile_x > e.x1) return true;
-  }
-  return false;
-}
-
 TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
-  int reaching = 0;  // cases whose y edge's last tile reaches into the x edge's columns
-  for (dec::GridType grid : dec::all_grid_types())
-    for (const auto& [nx, ny, nz] : {std::array<int, 3>{5, 4, 7}, std::array<int, 3>{11, 4, 7}}) {
-      const auto domain = make_lattice_domain(grid, 0.7, nx, ny, nz);
-      const double dt = 1e-3;
-      const test::OneStepReference ref = test::one_step_reference(domain, 0.8, 40.0, dt);
-      const Hamiltonian h = domain.hamiltonian(core::Where::host, 0.8, 40.0);
-      const SoaStencil soa(domain.stencil, domain.lattice);
-      const SoaStencilView t = soa.view(core::Where::host);
-      // On the second lattice (11 = 5 x 2 + 1, 4 = 3 + 1) the tile 2 x 3 leaves a y edge of 10 x 1 structures in
-      // tiles of 4 (the last reaching 2 columns past it).
-      const std::vector<MarchTiling> tilings =
-          nx == 5 ? std::vector<MarchTiling>{default_march_tiling(domain.lattice.cells),
-                                             MarchTiling{2, 3, 2},
-                                             MarchTiling{1, 1, 1},
-                                             MarchTiling{4, 4, 3},
-                                             MarchTiling{2, 2, 0},
-                                             MarchTiling{3, 2, 2, 2},
-                                             MarchTiling{2, 2, 1, 2},
-                                             MarchTiling{2, 1, 3},
-                                             MarchTiling{2, 3, 2, 1, true, false}}
-                  : std::vector<MarchTiling>{MarchTiling{2, 3, 2}};
-      for (const LayerRange layers : {LayerRange{0, domain.lattice.nz}, LayerRange{2, 3}, LayerRange{nz - 1, 1}})
-        for (const MarchTiling& tiling : tilings)
-          for (const bool pitched : {false, true}) {
-            // Pitched: rows padded past whole lines (8 more cells than march_row_pitch, so that every grid pads), psi
-            // packed in, the step's result unpacked.
-            const dec::StructureLattice& lattice = domain.lattice;
-            const RowPitch rows{Index(lattice.ny) * lattice.nz, lattice.nx * lattice.cells,
-                                pitched ? march_row_pitch(lattice.nx, lattice.cells) + 8 : lattice.nx * lattice.cells};
-            const MarchPlan plan(soa, lattice, tiling, rows.pitch);
-            core::Array<Complex> now, other;
-            pack_rows(core::Backend::cpu, rows, core::Array<Complex>::from(ref.now), now);
-            pack_rows(core::Backend::cpu, rows, core::Array<Complex>::from(ref.before), other);
-            // A balanced tiling for a device of 5 resident blocks (one segment here: none is cut below 8 layers).
-            const long long resident = tiling.segment_layers == 0 && tiling.tile_x == 2 ? 5 : 0;
-            const std::set<int> read = march_emulated_step(t, plan, h, now.read(core::Where::host),
-                                                           other.read_write(core::Where::host), dt, layers, resident);
-            core::Array<Complex> result;
-            unpack_rows(core::Backend::cpu, rows, other, result);
-            const std::vector<Complex> flat(result.host().begin(), result.host().end());
-            const double worst = test::one_step_error(ref, flat, domain.lattice.nz, layers);
-            const std::string label =
-                std::string(dec::to_string(grid)) + " layers " + std::to_string(layers.first) + "+" +
-                std::to_string(layers.count) + ", tile " + std::to_string(plan.tiling().tile_x) + "x" +
-                std::to_string(plan.tiling().tile_y) + ", segments of " + std::to_string(tiling.segment_layers) + ", " +
-                std::to_string(tiling.ahead) + " ahead, row pitch " + std::to_string(rows.pitch) +
-                (tiling.fitted_edges ? ", fitted edges" : ", partial tiles");
-            EXPECT_LT(worst, 1e-13) << label;
-            // Every halo cell of each shape is read by some face of a tile of that shape (none fetched in vain), and
-            // the slot layout is a permutation of the cells.
-            const MarchGeometry geo = plan.geometry(0, 1);
-            for (int shape = 0; shape < geo.shape_count; ++shape)
-              for (int i = geo.shapes[shape].halo_first;
-                   i < geo.shapes[shape].halo_first + geo.shapes[shape].halo_cells; ++i)
-                EXPECT_TRUE(read.count(shape * geo.slot_vertices() + plan.host_halo_slot()[std::size_t(i)]))
-                    << label << ": halo cell " << i << " of shape " << shape << " never read";
-            EXPECT_EQ(geo.shapes[geo.shape_count - 1].halo_first + geo.shapes[geo.shape_count - 1].halo_cells,
-                      int(plan.host_halo().size()))
-                << label;
-            std::vector<std::int32_t> cells = plan.host_slot_cell();
-            std::sort(cells.begin(), cells.end());
-            for (int c = 0; c < domain.lattice.cells; ++c) ASSERT_EQ(cells[std::size_t(c)], c) << label;
-            EXPECT_LE(plan.wavefronts_per_load(), plan.plain_wavefronts_per_load()) << label;
-            reaching += y_edge_reaches_into_the_lattice(geo) ? 1 : 0;
-          }
-    }
-  EXPECT_GT(reaching, 0);
+  for (dec::GridType grid : dec::all_grid_types()) {
+    const auto domain = make_lattice_domain(grid, 0.7, 5, 4, 7);
+    const double dt = 1e-3;
+    const test::OneStepReference ref = test::one_step_reference(domain, 0.8, 40.0, dt);
+    const Hamiltonian h = domain.hamiltonian(core::Where::host, 0.8, 40.0);
+    const SoaStencil soa(domain.stencil, domain.lattice);
+    const SoaStencilView t = soa.view(core::Where::host);
+    for (const LayerRange layers : {LayerRange{0, domain.lattice.nz}, LayerRange{2, 3}, LayerRange{6, 1}})
+      for (const MarchTiling tiling :
+           {default_march_tiling(domain.lattice.cells), MarchTiling{2, 3, 2}, MarchTiling{1, 1, 1},
+            MarchTiling{4, 4, 3}, MarchTiling{2, 2, 0}, MarchTiling{3, 2, 2, 2}, MarchTiling{2, 2, 1, 2}})
+        for (const bool pitched : {false, true}) {
+          // Pitched: rows padded past whole lines (8 more cells than march_row_pitch, so that every grid pads), psi
+          // packed in, the step's result unpacked.
+          const dec::StructureLattice& lattice = domain.lattice;
+          const RowPitch rows{Index(lattice.ny) * lattice.nz, lattice.nx * lattice.cells,
+                              pitched ? march_row_pitch(lattice.nx, lattice.cells) + 8 : lattice.nx * lattice.cells};
+          const MarchPlan plan(soa, lattice, tiling, rows.pitch);
+          core::Array<Complex> now, other;
+          pack_rows(core::Backend::cpu, rows, core::Array<Complex>::from(ref.now), now);
+          pack_rows(core::Backend::cpu, rows, core::Array<Complex>::from(ref.before), other);
+          // A balanced tiling for a device of 5 resident blocks (one segment here: none is cut below 8 layers).
+          const long long resident = tiling.segment_layers == 0 && tiling.tile_x == 2 ? 5 : 0;
+          const std::set<int> read = march_emulated_step(t, plan, h, now.read(core::Where::host),
+                                                         other.read_write(core::Where::host), dt, layers, resident);
+          core::Array<Complex> result;
+          unpack_rows(core::Backend::cpu, rows, other, result);
+          const std::vector<Complex> flat(result.host().begin(), result.host().end());
+          const double worst = test::one_step_error(ref, flat, domain.lattice.nz, layers);
+          const std::string label = std::string(dec::to_string(grid)) + " layers " + std::to_string(layers.first) +
+                                    "+" + std::to_string(layers.count) + ", tile " +
+                                    std::to_string(plan.tiling().tile_x) + "x" + std::to_string(plan.tiling().tile_y) +
+                                    ", segments of " + std::to_string(tiling.segment_layers) + ", " +
+                                    std::to_string(tiling.ahead) + " ahead, row pitch " + std::to_string(rows.pitch);
+          EXPECT_LT(worst, 1e-13) << label;
+          // Every halo cell of the plan is read by some face (none fetched in vain), and the slot layout is a
+          // permutation of the cells.
+          for (std::size_t i = 0; i < plan.host_halo().size(); ++i)
+            EXPECT_TRUE(read.count(plan.host_halo_slot()[i])) << label << ": halo cell " << i << " never read";
+          std::vector<std::int32_t> cells = plan.host_slot_cell();
+          std::sort(cells.begin(), cells.end());
+          for (int c = 0; c < domain.lattice.cells; ++c) ASSERT_EQ(cells[std::size_t(c)], c) << label;
+          EXPECT_LE(plan.wavefronts_per_load(), plan.plain_wavefronts_per_load()) << label;
+        }
+  }
 }
 
 // Pitched rows: packing puts row r's cells at r pitch and zeros in the padding; unpacking gives the flat array back.
@@ -341,16 +241,16 @@ TEST(MarchTiles, HaloIsASmallFractionOfTheDefaultTile) {
     const SoaStencil soa(domain.stencil, domain.lattice);
     const MarchPlan plan(soa, domain.lattice, default_march_tiling(domain.lattice.cells));
     const MarchGeometry geo = plan.geometry(0, 3);
-    const MarchTileShape& tile = geo.shapes[0];
-    const double fraction = double(tile.halo_cells) / geo.tile_vertices(tile);
+    const double fraction = double(plan.host_halo().size()) / geo.tile_vertices();
     std::printf(
-        "%-5s tile %dx%d: %d vertices, halo %d cells (%.0f%%), ring %zu KiB, stride %d, %.2f wavefronts per "
+        "%-5s tile %dx%d: %d vertices, halo %zu cells (%.0f%%), ring %zu KiB, stride %d, %.2f wavefronts per "
         "16-byte load (plain layout %.2f)\n",
-        dec::to_string(grid).data(), tile.tile_x, tile.tile_y, geo.tile_vertices(tile), tile.halo_cells, 100 * fraction,
-        plan.shared_bytes() / 1024, geo.stride, plan.wavefronts_per_load(), plan.plain_wavefronts_per_load());
+        dec::to_string(grid).data(), geo.tile_x, geo.tile_y, geo.tile_vertices(), plan.host_halo().size(),
+        100 * fraction, plan.shared_bytes() / 1024, geo.stride, plan.wavefronts_per_load(),
+        plan.plain_wavefronts_per_load());
     // A whole ring of structures would be ((tx + 2)(ty + 2) - tx ty) / (tx ty) of the tile.
     const double ring =
-        double((tile.tile_x + 2) * (tile.tile_y + 2) - tile.tile_x * tile.tile_y) / (tile.tile_x * tile.tile_y);
+        double((geo.tile_x + 2) * (geo.tile_y + 2) - geo.tile_x * geo.tile_y) / (geo.tile_x * geo.tile_y);
     EXPECT_LT(fraction, ring) << dec::to_string(grid);
   }
 }

@@ -53,7 +53,7 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
   if (kernel == LeapfrogKernel::march && !(tiling == default_march_tiling(m_s)))
     r.variant += ":" + std::to_string(tiling.tile_x) + "x" + std::to_string(tiling.tile_y) + "z" +
                  (tiling.segment_layers > 0 ? std::to_string(tiling.segment_layers) : "bal") + "a" +
-                 std::to_string(tiling.ahead) + (tiling.pitched_rows ? "" : "l") + (tiling.fitted_edges ? "" : "p");
+                 std::to_string(tiling.ahead) + (tiling.pitched_rows ? "" : "l");
   r.structures = structures;
   r.dof = n;
   r.steps_per_run = std::max<std::int64_t>(1, std::llround(seconds_per_run / one));

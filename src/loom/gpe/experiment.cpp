@@ -519,11 +519,7 @@ int run_gpe(const io::Parameters& p) {
   }
   if (s.backend == core::Backend::cuda && s.kernel == LeapfrogKernel::march) {
     const MarchTiling t = integrator.march_tiling();
-    j["march_launch"] = {{"tile_x", t.tile_x},
-                         {"tile_y", t.tile_y},
-                         {"layers_ahead", t.ahead},
-                         {"pitched_rows", t.pitched_rows},
-                         {"fitted_edges", t.fitted_edges}};
+    j["march_launch"] = {{"tile_x", t.tile_x}, {"tile_y", t.tile_y}, {"layers_ahead", t.ahead}, {"pitched_rows", t.pitched_rows}};
     if (t.segment_layers > 0)
       j["march_launch"]["segment_layers"] = t.segment_layers;
     else

@@ -1,5 +1,4 @@
-// The march leapfrog kernel (march_tiles.hpp): a block per (tile, segment of layers), tiles of up to three shapes
-// (the main one and the lattice's fitted edges, each with its neighbour codes and halo), psi(n) of the tile and its
+// The march leapfrog kernel (march_tiles.hpp): a block per (tile, segment of layers), psi(n) of the tile and its
 // halo staged layer by layer in a ring of shared-memory slots (five, or six when two layers are copied ahead) by
 // asynchronous copies (cp.async, Ampere and later), so that layers z + 2 (.. z + 3) arrive while layer z is updated
 // from z - 1, z and z + 1, with one barrier per layer. Copies of cells outside the lattice write zeros (psi = 0 outside
@@ -44,31 +43,28 @@ __global__ void __launch_bounds__(Threads)
   extern __shared__ double2 ring[];  // slots x slot_vertices()
   __shared__ SharedCellTables<M, F> tables;
   __shared__ std::int32_t code[M * F];
-  const MarchGeometry::Item it = geo.item(blockIdx.x);
-  const MarchTileShape shape = geo.shape_at(it.shape);
   tables.stage(t);
-  for (int k = threadIdx.x; k < M * F; k += blockDim.x) code[k] = plan.neighbour_code[it.shape * (M * F) + k];
+  for (int k = threadIdx.x; k < M * F; k += blockDim.x) code[k] = plan.neighbour_code[k];
   const SoaStencilView s = tables.view(t);
   const double* weight = tables.weight;
+  const MarchGeometry::Item it = geo.item(blockIdx.x);
   const Index layer_vertices = geo.layer_cells();         // in memory: rows geo.row_pitch apart
   const Index tile_start = geo.tile_start(it.x0, it.y0);  // the tile's first vertex within a layer
   const int slot_vertices = geo.slot_vertices();
 
-  // This thread's vertices k = threadIdx.x + j Threads of the tile (the same for every layer): their slots written
-  // when in the tile, copied from psi when inside the lattice (else zeros), updated when inside the shape's region.
+  // This thread's vertices k = threadIdx.x + j Threads of the tile (the same for every layer).
   int slot_at[V], offset[V], cell[V], sx[V], sy[V];
-  bool in_tile[V], copied[V], active[V];
+  bool in_tile[V], active[V];
 #pragma unroll
   for (int j = 0; j < V; ++j) {
     const int k = threadIdx.x + j * Threads;
-    in_tile[j] = k < geo.tile_vertices(shape);
-    const MarchGeometry::TileVertex v = geo.tile_vertex(shape, in_tile[j] ? k : 0);
+    in_tile[j] = k < geo.tile_vertices();
+    const MarchGeometry::TileVertex v = geo.tile_vertex(in_tile[j] ? k : 0);
     sx[j] = it.x0 + v.lx;
     sy[j] = it.y0 + v.ly;
     cell[j] = v.c;
-    copied[j] = in_tile[j] && geo.inside(sx[j], sy[j]);
-    active[j] = copied[j] && geo.updates(shape, sx[j], sy[j]);
-    slot_at[j] = geo.slot_index(shape, v.lx, v.ly, __ldg(plan.slot_cell + v.c));
+    active[j] = in_tile[j] && sx[j] < geo.nx && sy[j] < geo.ny;
+    slot_at[j] = geo.slot_index(v.lx, v.ly, __ldg(plan.slot_cell + v.c));
     offset[j] = geo.lattice_offset(v.lx, v.ly, v.c);
   }
 
@@ -79,10 +75,10 @@ __global__ void __launch_bounds__(Threads)
     const Complex* base = now + (layer_inside ? Index(z) * layer_vertices + tile_start : 0);
 #pragma unroll
     for (int j = 0; j < V; ++j) {
-      const bool copy = copied[j] && layer_inside;
+      const bool copy = active[j] && layer_inside;
       if (in_tile[j]) copy_async_16(slot + slot_at[j], copy ? base + offset[j] : now, copy);
     }
-    for (int h = shape.halo_first + threadIdx.x; h < shape.halo_first + shape.halo_cells; h += Threads) {
+    for (int h = threadIdx.x; h < plan.halo_cells; h += Threads) {
       const HaloCell c = unpack_halo_cell(__ldg(plan.halo + h));
       const int x = it.x0 + c.hx, y = it.y0 + c.hy;
       const bool copy = layer_inside && unsigned(x) < unsigned(geo.nx) && unsigned(y) < unsigned(geo.ny);
@@ -204,7 +200,8 @@ void launch_march(const SoaStencilView& t, const MarchPlan& plan, LayerRange lay
   // 2 to 4 vertices per thread, blocks of 256 threads up to 768 vertices, of 512 above (the first version, 6
   // vertices per thread in 256 threads, took 194 registers: one block of 8 warps per SM). At 8e3bb60 the BCC
   // kernels take 80 (V 2) and 97 (V 3) registers with 256 threads, 118 with 512.
-  const int tile = plan.geometry(0, 1).most_tile_vertices();
+  const MarchGeometry shape = plan.geometry(0, 1);
+  const int tile = shape.tile_vertices();
   auto run = [&](auto v, auto threads) {
     constexpr int vertices = decltype(v)::value, block = decltype(threads)::value;
     if (plan.tiling().ahead == 2)
@@ -222,8 +219,8 @@ void launch_march(const SoaStencilView& t, const MarchPlan& plan, LayerRange lay
   if (tile <= 2 * 512) return run(V2{}, T512{});
   if (tile <= 3 * 512) return run(V3{}, T512{});
   if (tile <= 4 * 512) return run(V4{}, T512{});
-  throw UsageError("march tiling " + std::to_string(plan.tiling().tile_x) + "x" + std::to_string(plan.tiling().tile_y) +
-                   ": " + std::to_string(tile) + " vertices per tile, at most 2048 allowed");
+  throw UsageError("march tiling " + std::to_string(shape.tile_x) + "x" + std::to_string(shape.tile_y) + ": " +
+                   std::to_string(tile) + " vertices per tile, at most 2048 allowed");
 }
 
 }  // namespace

@@ -20,55 +20,26 @@ int balanced_segment_layers(long long tiles, int layers, long long resident_bloc
   return shortest;
 }
 
-int march_line_structures(int cells) { return 8 / std::gcd(8, cells); }
-
-int march_edge_length(int thickness, int extent, int most_structures, int ring_structures, int align) {
-  int longest = 1;
-  while (thickness * (longest + 1) <= most_structures && (thickness + 2) * (longest + 3) <= ring_structures &&
-         longest < extent && longest + 3 <= 1023)  // pack_halo_cell's 10 bits
-    ++longest;
-  if (longest >= extent) return extent;  // one tile: its start is the strip's, on a line where the strip's is
-  if (longest >= align) longest = longest / align * align;
-  const int tiles = (extent + longest - 1) / longest;
-  const int even = (extent + tiles - 1) / tiles;
-  return std::min(longest, longest >= align ? (even + align - 1) / align * align : even);
-}
-
 MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,
-                             long long resident_blocks, const MarchLayout& layout) {
+                             int stride, long long resident_blocks, int used_slot_cells, int row_pitch) {
   MarchGeometry g;
   g.cells = lattice.cells;
   g.nx = lattice.nx;
   g.ny = lattice.ny;
   g.nz = lattice.nz;
-  g.stride = std::max(layout.stride, lattice.cells);
-  const int tx = std::min(tiling.tile_x, lattice.nx), ty = std::min(tiling.tile_y, lattice.ny);
-  const int rx = tiling.fitted_edges ? lattice.nx % tx : 0, ry = tiling.fitted_edges ? lattice.ny % ty : 0;
-  const int ring = layout.edge_ring_structures > 0 ? layout.edge_ring_structures : (tx + 2) * (ty + 2);
-  // The main tile over what it divides; the strip at the far x edge (every row), the one at the far y edge.
-  g.shapes[0] = {0, 0, lattice.nx - rx, lattice.ny - ry, tx, ty};
-  g.shape_count = 1;
-  if (rx > 0)
-    g.shapes[g.shape_count++] = {lattice.nx - rx, 0,  lattice.nx,
-                                 lattice.ny,      rx, march_edge_length(rx, lattice.ny, tx * ty, ring, 1)};
-  if (ry > 0)
-    g.shapes[g.shape_count++] = {
-        0,
-        lattice.ny - ry,
-        lattice.nx - rx,
-        lattice.ny,
-        march_edge_length(ry, lattice.nx - rx, tx * ty, ring, march_line_structures(lattice.cells)),
-        ry};
+  g.tile_x = std::min(tiling.tile_x, lattice.nx);
+  g.tile_y = std::min(tiling.tile_y, lattice.ny);
   g.segment_layers =
-      tiling.segment_layers > 0 ? tiling.segment_layers : balanced_segment_layers(g.tiles(), layers, resident_blocks);
+      tiling.segment_layers > 0
+          ? tiling.segment_layers
+          : balanced_segment_layers(static_cast<long long>(g.tiles_x()) * g.tiles_y(), layers, resident_blocks);
   g.first_layer = first_layer;
   g.layers = layers;
-  int ring_cells = 0;
-  for (int s = 0; s < g.shape_count; ++s)
-    ring_cells = std::max(ring_cells, (g.shapes[s].tile_x + 2) * (g.shapes[s].tile_y + 2) * g.stride);
-  g.slot_size = ((layout.used_slot_cells > 0 ? std::min(layout.used_slot_cells, ring_cells) : ring_cells) + 7) / 8 * 8;
+  g.stride = std::max(stride, lattice.cells);
+  const int ring_cells = (g.tile_x + 2) * (g.tile_y + 2) * g.stride;
+  g.slot_size = ((used_slot_cells > 0 ? std::min(used_slot_cells, ring_cells) : ring_cells) + 7) / 8 * 8;
   g.slots = march_slots(tiling.ahead);
-  g.row_pitch = layout.row_pitch > 0 ? layout.row_pitch : lattice.nx * lattice.cells;
+  g.row_pitch = row_pitch > 0 ? row_pitch : lattice.nx * lattice.cells;
   return g;
 }
 
@@ -84,16 +55,16 @@ struct FaceNeighbour {
 // of the 8 banks of 16 bytes. Slots start at multiples of 8 cells, so which layer a face reaches does not matter.
 double mean_wavefronts(const std::vector<FaceNeighbour>& neighbours, int faces, const MarchGeometry& g,
                        const std::vector<int>& slot_cell) {
-  const int m = g.cells, vertices = g.tile_vertices(g.shapes[0]);
+  const int m = g.cells, vertices = g.tile_vertices();
   long long wavefronts = 0, loads = 0;
   int address[8];
   for (int q = 0; q < vertices; q += 8) {
     const int lanes = std::min(8, vertices - q);
     for (int f = -1; f < faces; ++f) {
       for (int l = 0; l < lanes; ++l) {
-        const MarchGeometry::TileVertex v = g.tile_vertex(g.shapes[0], q + l);
+        const MarchGeometry::TileVertex v = g.tile_vertex(q + l);
         const FaceNeighbour e = f < 0 ? FaceNeighbour{0, 0, 0, v.c} : neighbours[std::size_t(f) * m + v.c];
-        address[l] = g.slot_index(g.shapes[0], v.lx + e.dx, v.ly + e.dy, slot_cell[std::size_t(e.cell)]);
+        address[l] = g.slot_index(v.lx + e.dx, v.ly + e.dy, slot_cell[std::size_t(e.cell)]);
       }
       int worst = 1;
       for (int bank = 0; bank < 8; ++bank) {
@@ -136,7 +107,7 @@ SlotLayout choose_slot_layout(const std::vector<FaceNeighbour>& neighbours, int 
   const int m = lattice.cells;
   std::vector<int> identity(static_cast<std::size_t>(m));
   std::iota(identity.begin(), identity.end(), 0);
-  const MarchGeometry plain = march_geometry(lattice, tiling, 0, lattice.nz, 0, {m});
+  const MarchGeometry plain = march_geometry(lattice, tiling, 0, lattice.nz, m);
   const double plain_cost = mean_wavefronts(neighbours, faces, plain, identity);
   SlotLayout best{m, identity, plain_cost, plain_cost};
   if (m > 16) return best;
@@ -144,7 +115,7 @@ SlotLayout choose_slot_layout(const std::vector<FaceNeighbour>& neighbours, int 
   auto ring_bytes = [](const MarchGeometry& g) { return std::size_t(g.slots) * g.slot_vertices() * 16; };
   const int blocks = blocks_per_sm(ring_bytes(plain), static_bytes);
   for (int stride = m; stride <= m + 4; ++stride) {
-    const MarchGeometry g = march_geometry(lattice, tiling, 0, lattice.nz, 0, {stride});
+    const MarchGeometry g = march_geometry(lattice, tiling, 0, lattice.nz, stride);
     if (blocks_per_sm(ring_bytes(g), static_bytes) < blocks) break;
     std::vector<int> cells = identity;
     double cost = mean_wavefronts(neighbours, faces, g, cells);
@@ -200,46 +171,33 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
   wavefronts_ = layout.wavefronts;
   plain_wavefronts_ = layout.plain_wavefronts;
   host_slot_cell_.assign(layout.slot_cell.begin(), layout.slot_cell.end());
-  // Per shape: the codes, and every tile structure whose neighbour across a face lies outside the tile adds that
-  // halo cell. Returns one past the last slot position used: the last tile structure's or a halo cell's (BCC 8 x 8:
-  // 1192 cells of the ring's 1200).
-  host_codes_.clear();
-  auto add_tables = [&](const MarchGeometry& g, int shape) {
-    const MarchTileShape& tile = g.shapes[shape];
-    std::set<std::tuple<int, int, int>> halo;  // (hy, hx, c): row-major order
-    for (std::size_t k = 0; k < neighbours.size(); ++k) {
-      const int c = static_cast<int>(k % std::size_t(m));
-      const FaceNeighbour& e = neighbours[k];
-      const int delta = (e.dy * (tile.tile_x + 2) + e.dx) * g.stride + host_slot_cell_[std::size_t(e.cell)] -
-                        host_slot_cell_[std::size_t(c)];
-      host_codes_.push_back(delta * 4 + (e.dz + 1));
-      if (e.dx == 0 && e.dy == 0) continue;
-      for (int ly = 0; ly < tile.tile_y; ++ly)
-        for (int lx = 0; lx < tile.tile_x; ++lx) {
-          const int hx = lx + e.dx, hy = ly + e.dy;
-          if (hx < 0 || hx >= tile.tile_x || hy < 0 || hy >= tile.tile_y) halo.insert({hy, hx, e.cell});
-        }
-    }
-    halo_first_.push_back(static_cast<int>(host_halo_.size()));
-    halo_cells_.push_back(static_cast<int>(halo.size()));
-    int used = g.slot_index(tile, tile.tile_x - 1, tile.tile_y - 1, 0) + g.stride;
-    for (const auto& [hy, hx, c] : halo) {
-      host_halo_.push_back(pack_halo_cell(hx, hy, c));
-      host_halo_slot_.push_back(g.slot_index(tile, hx, hy, host_slot_cell_[std::size_t(c)]));
-      used = std::max(used, host_halo_slot_.back() + 1);
-    }
-    return used;
-  };
-  // The main tile first (its shape does not depend on the edges); the edges' tiles then get rings no larger than
-  // its trimmed slot, so that they leave the shared memory per block as it is.
-  const MarchGeometry main = march_geometry(lattice, tiling, 0, lattice.nz, 0, {stride_, 0, row_pitch_});
-  used_slot_cells_ = add_tables(main, 0);
-  const MarchGeometry g =
-      march_geometry(lattice, tiling, 0, lattice.nz, 0, {stride_, 0, row_pitch_, used_slot_cells_ / stride_});
-  for (int shape = 1; shape < g.shape_count; ++shape) {
-    const int used = add_tables(g, shape);
-    LOOM_REQUIRE(used <= used_slot_cells_, "MarchPlan: an edge tile needs a larger slot than the main tile");
+  const MarchGeometry g = geometry(0, lattice.nz);  // the whole ring of structures (no halo known yet)
+
+  host_codes_.assign(neighbours.size(), 0);
+  std::set<std::tuple<int, int, int>> halo;  // (hy, hx, c): row-major order
+  for (std::size_t k = 0; k < neighbours.size(); ++k) {
+    const int c = static_cast<int>(k % std::size_t(m));
+    const FaceNeighbour& e = neighbours[k];
+    const int delta = (e.dy * (g.tile_x + 2) + e.dx) * g.stride + host_slot_cell_[std::size_t(e.cell)] -
+                      host_slot_cell_[std::size_t(c)];
+    host_codes_[k] = delta * 4 + (e.dz + 1);
+    if (e.dx == 0 && e.dy == 0) continue;
+    // Every tile structure whose neighbour across this face lies outside the tile adds that halo cell.
+    for (int ly = 0; ly < g.tile_y; ++ly)
+      for (int lx = 0; lx < g.tile_x; ++lx) {
+        const int hx = lx + e.dx, hy = ly + e.dy;
+        if (hx < 0 || hx >= g.tile_x || hy < 0 || hy >= g.tile_y) halo.insert({hy, hx, e.cell});
+      }
   }
+  host_halo_.reserve(halo.size());
+  for (const auto& [hy, hx, c] : halo) {
+    host_halo_.push_back(pack_halo_cell(hx, hy, c));
+    host_halo_slot_.push_back(g.slot_index(hx, hy, host_slot_cell_[std::size_t(c)]));
+  }
+  // The slots end after the last cell used: the last tile structure's or a halo cell's (BCC 8 x 8: 1192 cells of
+  // the ring's 1200).
+  used_slot_cells_ = g.slot_index(g.tile_x - 1, g.tile_y - 1, 0) + g.stride;
+  for (const std::int32_t position : host_halo_slot_) used_slot_cells_ = std::max(used_slot_cells_, position + 1);
   codes_ = core::Array<std::int32_t>::from(host_codes_);
   slot_cell_ = core::Array<std::int32_t>::from(host_slot_cell_);
   if (!host_halo_.empty()) {
@@ -251,13 +209,7 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
 }
 
 MarchGeometry MarchPlan::geometry(int first_layer, int layers, long long resident_blocks) const {
-  MarchGeometry g = march_geometry(lattice_, tiling_, first_layer, layers, resident_blocks,
-                                   {stride_, used_slot_cells_, row_pitch_, used_slot_cells_ / stride_});
-  for (int s = 0; s < g.shape_count; ++s) {
-    g.shapes[s].halo_first = halo_first_[std::size_t(s)];
-    g.shapes[s].halo_cells = halo_cells_[std::size_t(s)];
-  }
-  return g;
+  return march_geometry(lattice_, tiling_, first_layer, layers, stride_, resident_blocks, used_slot_cells_, row_pitch_);
 }
 
 }  // namespace loom::gpe

@@ -35,12 +35,6 @@ struct MarchTiling {
   // psi stepped with its rows of structures padded to whole 128-byte lines (march_row_pitch; the integrator packs
   // and unpacks, on slabs too): the copies, loads and stores of every row then start on a line.
   bool pitched_rows = true;
-  // Where the tile does not divide nx or ny, the strips left over at the lattice's far edges get tiles of their own
-  // shape (march_edge_length: as many structures as a whole tile, in a slot no larger) instead of partial tiles of
-  // the main shape. A block takes about as long for a partial tile as for a whole one (measured on the H200, BCC
-  // 227 x 227 x 227 in 8 x 8 tiles: 2.01 ms a step, the same as 232 x 232 x 227), so partial tiles cost their idle
-  // slots in full (4.3% there).
-  bool fitted_edges = true;
   friend bool operator==(const MarchTiling&, const MarchTiling&) = default;
 };
 
@@ -67,39 +61,11 @@ LOOM_HOST_DEVICE inline HaloCell unpack_halo_cell(std::int32_t code) {
   return {(code & 1023) - 1, ((code >> 10) & 1023) - 1, code >> 20};
 }
 
-// Tiles of one shape covering the structures [x0, x1) x [y0, y1) of every layer (the last tile along x or y may
-// reach past x1 or y1: its structures there are read, as neighbours, but not updated), and the range of the
-// plan's halo cells that belongs to this shape.
-struct MarchTileShape {
-  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-  int tile_x = 1, tile_y = 1;
-  int halo_first = 0, halo_cells = 0;
-  LOOM_HOST_DEVICE int tiles_x() const { return (x1 - x0 + tile_x - 1) / tile_x; }
-  LOOM_HOST_DEVICE int tiles_y() const { return (y1 - y0 + tile_y - 1) / tile_y; }
-  LOOM_HOST_DEVICE int tiles() const { return tiles_x() * tiles_y(); }
-  LOOM_HOST_DEVICE int structures() const { return tile_x * tile_y; }
-};
-
-// The most tile shapes of a launch: the main tile, the strip at the far x edge (all rows) and the one at the far
-// y edge (the main tile's columns).
-constexpr int march_most_shapes = 3;
-
-// Structures along a strip of `thickness` (< the main tile's edge across it) per tile of a fitted edge: the most
-// with at most `most_structures` structures (a main tile's) and a ring of slots of at most `ring_structures`
-// structure slots, (thickness + 2)(length + 2); the whole strip when that fits one tile; else rounded down to a
-// multiple of `align` where that leaves any, then evened out over the strip's `extent` (the fewest tiles, their
-// length rounded up to `align`). Never below 1.
-int march_edge_length(int thickness, int extent, int most_structures, int ring_structures, int align);
-// Structures along x whose row segment spans whole 128-byte lines (8 cells of 16 bytes): 8 / gcd(8, m_s).
-int march_line_structures(int cells);
-
 // The geometry of one launch: the lattice, the tiling and the layer range it updates, and the slot layout.
 struct MarchGeometry {
   int cells = 0;  // m_s
   int nx = 0, ny = 0, nz = 0;
-  MarchTileShape shapes[march_most_shapes];  // shapes[0]: the main tile (clipped to the lattice)
-  int shape_count = 1;
-  int segment_layers = 1;
+  int tile_x = 0, tile_y = 0, segment_layers = 1;
   int first_layer = 0, layers = 0;  // the layers [first_layer, first_layer + layers) are updated
   int stride = 0;                   // slot cells per structure (>= m_s)
   // Cells of a slot: up to the last one a plan's tile or halo uses (at most (tile_x + 2)(tile_y + 2) stride),
@@ -108,37 +74,19 @@ struct MarchGeometry {
   int slots = march_slots(1);  // layers in the ring
   int row_pitch = 0;           // cells from one lattice row to the next in memory (>= nx m_s; padding at row ends)
 
-  LOOM_HOST_DEVICE int tiles() const {
-    int n = 0;
-    for (int s = 0; s < shape_count; ++s) n += shapes[s].tiles();
-    return n;
-  }
+  LOOM_HOST_DEVICE int tiles_x() const { return (nx + tile_x - 1) / tile_x; }
+  LOOM_HOST_DEVICE int tiles_y() const { return (ny + tile_y - 1) / tile_y; }
   LOOM_HOST_DEVICE int segments() const { return (layers + segment_layers - 1) / segment_layers; }
-  // Work items (one per block): the tile index runs fastest (the main shape's tiles, then each edge's), so the
-  // blocks in flight cover neighbouring tiles of the same segment, whose shared halo cells then come from L2.
-  LOOM_HOST_DEVICE long long items() const { return (long long)tiles() * segments(); }
-  LOOM_HOST_DEVICE int tile_vertices(const MarchTileShape& shape) const { return shape.structures() * cells; }
-  // The largest tile's vertices (what a block's threads are sized for; the main tile's).
-  LOOM_HOST_DEVICE int most_tile_vertices() const {
-    int most = 0;
-    for (int s = 0; s < shape_count; ++s) most = most > tile_vertices(shapes[s]) ? most : tile_vertices(shapes[s]);
-    return most;
-  }
-  // shapes[shape] by selection over constant indices (a kernel parameter indexed at run time would be copied to
-  // local memory).
-  LOOM_HOST_DEVICE MarchTileShape shape_at(int shape) const {
-    MarchTileShape chosen = shapes[0];
-    LOOM_UNROLL
-    for (int s = 1; s < march_most_shapes; ++s)
-      if (shape == s) chosen = shapes[s];
-    return chosen;
-  }
+  // Work items (one per block): the tile index runs fastest, so the blocks in flight cover neighbouring tiles of
+  // the same segment, whose shared halo cells then come from L2.
+  LOOM_HOST_DEVICE long long items() const { return (long long)tiles_x() * tiles_y() * segments(); }
+  LOOM_HOST_DEVICE int tile_vertices() const { return tile_x * tile_y * cells; }
   // Cells of one layer's slot: the tile and a ring of one structure around it.
   LOOM_HOST_DEVICE int slot_vertices() const { return slot_size; }
   // Position in a slot of the cell in slot position slot_cell (the plan's permutation of the local index) of
-  // structure (hx, hy) relative to a tile of `shape` (-1 <= hx <= tile_x).
-  LOOM_HOST_DEVICE int slot_index(const MarchTileShape& shape, int hx, int hy, int slot_cell) const {
-    return ((hy + 1) * (shape.tile_x + 2) + hx + 1) * stride + slot_cell;
+  // structure (hx, hy) relative to the tile (-1 <= hx <= tile_x).
+  LOOM_HOST_DEVICE int slot_index(int hx, int hy, int slot_cell) const {
+    return ((hy + 1) * (tile_x + 2) + hx + 1) * stride + slot_cell;
   }
   // Offset of that cell from the tile's first vertex in a layer of the lattice (in memory: rows row_pitch apart).
   LOOM_HOST_DEVICE int lattice_offset(int hx, int hy, int c) const { return hy * row_pitch + hx * cells + c; }
@@ -149,49 +97,34 @@ struct MarchGeometry {
   struct Item {
     int x0, y0;  // the tile's first structure
     int z0, z1;  // the layers [z0, z1) it updates
-    int shape;   // its index in shapes
   };
   LOOM_HOST_DEVICE Item item(long long k) const {
-    const int per_segment = tiles();
-    const int segment = static_cast<int>(k / per_segment);
-    int tile = static_cast<int>(k - (long long)segment * per_segment);
-    int shape = 0;
-    LOOM_UNROLL
-    for (int s = 0; s + 1 < march_most_shapes; ++s)
-      if (shape == s && s + 1 < shape_count && tile >= shapes[s].tiles()) {
-        tile -= shapes[s].tiles();
-        shape = s + 1;
-      }
-    const MarchTileShape s = shape_at(shape);
-    const int tile_j = tile / s.tiles_x();
+    const int tx = tiles_x(), ty = tiles_y();
+    const int tile_i = static_cast<int>(k % tx);
+    const long long rest = k / tx;
+    const int tile_j = static_cast<int>(rest % ty);
+    const int segment = static_cast<int>(rest / ty);
     Item it;
-    it.x0 = s.x0 + (tile - tile_j * s.tiles_x()) * s.tile_x;
-    it.y0 = s.y0 + tile_j * s.tile_y;
+    it.x0 = tile_i * tile_x;
+    it.y0 = tile_j * tile_y;
     it.z0 = first_layer + segment * segment_layers;
     const int end = first_layer + layers;
     it.z1 = it.z0 + segment_layers < end ? it.z0 + segment_layers : end;
-    it.shape = shape;
     return it;
   }
   // The ring slot of layer z for an item starting at z0 (layer z0 - 1 in slot 0).
   LOOM_HOST_DEVICE int slot_of(int z, int z0) const { return (z - z0 + 1) % slots; }
 
-  // Vertex k (0 <= k < tile_vertices(shape)) of a tile: k = (ly tile_x + lx) m_s + c, so consecutive threads take
+  // Tile vertex k (0 <= k < tile_vertices()): k = (ly tile_x + lx) m_s + c, so consecutive threads take
   // consecutive vertices of a row segment (coalesced).
   struct TileVertex {
     int lx, ly, c;
   };
-  LOOM_HOST_DEVICE TileVertex tile_vertex(const MarchTileShape& shape, int k) const {
+  LOOM_HOST_DEVICE TileVertex tile_vertex(int k) const {
     const int s = k / cells;
-    const int ly = s / shape.tile_x;
-    return {s - ly * shape.tile_x, ly, k - s * cells};
+    const int ly = s / tile_x;
+    return {s - ly * tile_x, ly, k - s * cells};
   }
-  // Whether a tile of `shape` updates structure (sx, sy) of it (inside the shape's region), and whether the
-  // structure is inside the lattice (copied into the slots).
-  LOOM_HOST_DEVICE bool updates(const MarchTileShape& shape, int sx, int sy) const {
-    return sx < shape.x1 && sy < shape.y1;
-  }
-  LOOM_HOST_DEVICE bool inside(int sx, int sy) const { return sx < nx && sy < ny; }
 };
 
 // Per face slot k = f m_s + c of the SoA tables: the neighbour's position in the slots relative to the vertex's
@@ -200,9 +133,8 @@ struct MarchGeometry {
 LOOM_HOST_DEVICE inline int march_delta(std::int32_t code) { return code >> 2; }  // arithmetic shift
 LOOM_HOST_DEVICE inline int march_dz(std::int32_t code) { return (code & 3) - 1; }
 
-// The march kernel's tables for one lattice and tiling, per tile shape: neighbour codes (F x m_s, as the SoA
-// tables) and the halo cells the tile's faces reach (sorted by row, so a warp's copies of them fall into few
-// segments).
+// The march kernel's tables for one lattice and tiling: neighbour codes (F x m_s, as the SoA tables) and the
+// halo cells the tile's faces reach (sorted by row, so a warp's copies of them fall into few segments).
 class MarchPlan {
  public:
   MarchPlan() = default;
@@ -212,15 +144,16 @@ class MarchPlan {
   MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice, MarchTiling tiling, int row_pitch = 0);
 
   struct View {
-    const std::int32_t* neighbour_code = nullptr;  // shapes x F x m_s
-    const std::int32_t* halo = nullptr;            // packed halo cells (lattice positions), MarchTileShape's ranges
+    const std::int32_t* neighbour_code = nullptr;  // F x m_s
+    const std::int32_t* halo = nullptr;            // halo_cells packed halo cells (lattice positions)
     const std::int32_t* halo_slot = nullptr;       // their positions in a slot
     const std::int32_t* slot_cell = nullptr;       // m_s: the slot position of each local cell
+    int halo_cells = 0;
   };
   View view(core::Where where) const {
     const bool halo = !halo_.empty();
     return {codes_.read(where), halo ? halo_.read(where) : nullptr, halo ? halo_slot_.read(where) : nullptr,
-            slot_cell_.read(where)};
+            slot_cell_.read(where), static_cast<int>(halo_.size())};
   }
   const MarchTiling& tiling() const { return tiling_; }
   // Cells from one row to the next in the arrays this plan's launches take.
@@ -231,8 +164,7 @@ class MarchPlan {
   MarchGeometry geometry(int first_layer, int layers, long long resident_blocks = 0) const;
   // Bytes of dynamic shared memory a block of this plan needs (the ring of slots).
   std::size_t shared_bytes() const { return shared_bytes_; }
-  // The tables on the host (for the emulation and the tests): codes of all shapes (shape s from s F m_s on), halo
-  // cells of all shapes (ranges in geometry()'s shapes).
+  // The tables on the host (for the emulation and the tests).
   const std::vector<std::int32_t>& host_codes() const { return host_codes_; }
   const std::vector<std::int32_t>& host_halo() const { return host_halo_; }
   const std::vector<std::int32_t>& host_halo_slot() const { return host_halo_slot_; }
@@ -246,8 +178,7 @@ class MarchPlan {
   MarchTiling tiling_;
   dec::StructureLattice lattice_;
   int stride_ = 0;
-  int used_slot_cells_ = 0;                   // one past the last slot position of any shape's tile and halo
-  std::vector<int> halo_first_, halo_cells_;  // per shape
+  int used_slot_cells_ = 0;  // one past the last slot position of the tile and its halo
   int row_pitch_ = 0;
   std::size_t shared_bytes_ = 0;
   double wavefronts_ = 0, plain_wavefronts_ = 0;
@@ -255,22 +186,13 @@ class MarchPlan {
   core::Array<std::int32_t> codes_, halo_, halo_slot_, slot_cell_;
 };
 
-// How a plan lays out the slots and psi's rows (the defaults: the plain layout).
-struct MarchLayout {
-  int stride = 0;           // slot cells per structure (0: m_s)
-  int used_slot_cells = 0;  // > 0: slots trimmed to that many cells (rounded up to 8): no tile or halo uses more
-  int row_pitch = 0;        // > 0: rows that many cells apart in memory (0: nx m_s, the lattice's own layout)
-  // > 0: an edge tile's ring of slots holds at most this many structures (0: as many as the main tile's ring). A
-  // plan passes what its main tile's trimmed slot holds, so that edges never enlarge the slots.
-  int edge_ring_structures = 0;
-};
-
-// The geometry of a launch over `layers` of `lattice` with `tiling` and `layout`: the tile shapes (fitted edges
-// where the tiling asks for them and the tile does not divide the lattice), the work items and the lattice offsets;
-// no halo ranges (the plan's). A balanced tiling's segments are cut for `resident_blocks` (see
-// MarchPlan::geometry).
+// The geometry of a launch over `layers` of `lattice` with `tiling`, plain slot layout (stride m_s): the work
+// items and the lattice offsets, as with any plan's layout. A balanced tiling's segments are cut for
+// `resident_blocks` (see MarchPlan::geometry). `used_slot_cells` > 0 trims the slots to that many cells (rounded up
+// to 8): a plan's tile and halo use none beyond.
+// `row_pitch` > 0: rows that many cells apart in memory (default nx m_s: the lattice's own layout).
 MarchGeometry march_geometry(const dec::StructureLattice& lattice, MarchTiling tiling, int first_layer, int layers,
-                             long long resident_blocks = 0, const MarchLayout& layout = {});
+                             int stride = 0, long long resident_blocks = 0, int used_slot_cells = 0, int row_pitch = 0);
 
 // Segment length of a balanced tiling on a well-filled device (and when `resident_blocks` <= 0, the device unknown:
 // host emulation), and the shortest it is cut to.
