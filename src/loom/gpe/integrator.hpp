@@ -75,7 +75,7 @@ class LeapfrogIntegrator {
   // The rows of the pitched layout, and whether step() uses it (the march kernel with a padded row pitch).
   RowPitch row_pitch() const;
   bool steps_pitched() const;
-  // `flat` from its pitched copy when that is newer; both arrays of the state.
+  // `flat` from its pitched copy when that is newer; without arguments, both arrays of the state.
   void unpack_if_stale(const core::Array<Complex>& pitched, core::Array<Complex>& flat, bool& stale) const;
   void unpack_if_stale() const;
   void update_layers(const Complex* now, Complex* other, LayerRange layers, void* stream);
