@@ -96,19 +96,12 @@ std::optional<std::array<int, N>> parse_extents(const std::string& text) {
   return out;
 }
 
-// "16x8" as (16, 8); nullopt when malformed.
-std::optional<std::pair<int, int>> parse_tile(const std::string& text) {
-  const auto e = parse_extents<2>(text);
-  if (!e) return std::nullopt;
-  return std::pair{(*e)[0], (*e)[1]};
-}
-
 // The march kernel's tilings timed on the GPU: every tile of --march_tile with every segment of --march_layers and
 // every depth of --march_ahead and row layout of --march_rows; "auto" in the first two lists is the grid's
 // default_march_tiling (nullopt), in the others MarchTiling's default.
 std::vector<std::optional<gpe::MarchTiling>> parse_march_tilings(const io::Parameters& p) {
   const auto tiles = soa_choice_list(
-      p, "march_tile", [](const std::string& v) { return parse_tile(v).has_value(); }, "tiles such as 16x8");
+      p, "march_tile", [](const std::string& v) { return parse_extents<2>(v).has_value(); }, "tiles such as 16x8");
   const auto layers = soa_choice_list(
       p, "march_layers", [](const std::string& v) { return v == "balanced" || parse_count(v) >= 1; },
       "integers >= 1 and balanced");
@@ -122,17 +115,18 @@ std::vector<std::optional<gpe::MarchTiling>> parse_march_tilings(const io::Param
   const auto rows = soa_choice_list(
       p, "march_rows", [](const std::string& v) { return v == "pitched" || v == "lattice"; }, "pitched and lattice");
   std::vector<std::optional<gpe::MarchTiling>> out;
-  for (const auto& t : tiles)
+  for (const auto& t : tiles) {
+    const auto tile = t == "auto" ? std::nullopt : parse_extents<2>(t);  // "16x8": (16, 8)
     for (const auto& l : layers)
       for (const auto& a : aheads)
         for (const auto& r : rows)
-          if (t == "auto" || l == "auto")
+          if (!tile || l == "auto")
             out.emplace_back(std::nullopt);
           else
-            out.emplace_back(gpe::MarchTiling{parse_tile(t)->first, parse_tile(t)->second,
-                                              l == "balanced" ? 0 : parse_count(l),
+            out.emplace_back(gpe::MarchTiling{(*tile)[0], (*tile)[1], l == "balanced" ? 0 : parse_count(l),
                                               a == "auto" ? gpe::MarchTiling{}.ahead : parse_count(a),
                                               r == "auto" ? gpe::MarchTiling{}.pitched_rows : r == "pitched"});
+  }
   return out;
 }
 

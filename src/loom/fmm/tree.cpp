@@ -23,15 +23,18 @@ struct Item {
 
 struct Box {
   Vec3d lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+  // Grows to hold the box [low, high] (a point: low = high).
+  void extend(const Vec3d& low, const Vec3d& high) {
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], low[d]);
+      hi[d] = std::max(hi[d], high[d]);
+    }
+  }
 };
 
 Box bounding_box(const Item* items, Index n) {
   Box b;
-  for (Index i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d) {
-      b.lo[d] = std::min(b.lo[d], items[i].x[d]);
-      b.hi[d] = std::max(b.hi[d], items[i].x[d]);
-    }
+  for (Index i = 0; i < n; ++i) b.extend(items[i].x, items[i].x);
   return b;
 }
 
@@ -45,11 +48,7 @@ Box bounding_box_parallel(const Item* items, Index n) {
   for (Index c = 0; c < chunks; ++c)
     boxes[static_cast<std::size_t>(c)] = bounding_box(items + c * chunk, std::min(chunk, n - c * chunk));
   Box b;
-  for (const Box& p : boxes)
-    for (int d = 0; d < 3; ++d) {
-      b.lo[d] = std::min(b.lo[d], p.lo[d]);
-      b.hi[d] = std::max(b.hi[d], p.hi[d]);
-    }
+  for (const Box& p : boxes) b.extend(p.lo, p.hi);
   return b;
 }
 

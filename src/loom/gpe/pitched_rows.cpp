@@ -5,36 +5,38 @@
 #include "loom/core/parallel_for.hpp"
 
 namespace loom::gpe {
+namespace {
+
+// `in`'s rows (in_pitch cells apart) into `out` (rows out_pitch apart): each row's first row_cells cells copied, the
+// rest of an output row (padding) zeroed. Packing and unpacking are this copy with the pitches swapped.
+void copy_rows(core::Backend backend, Index rows, int row_cells, const core::Array<Complex>& in, int in_pitch,
+               core::Array<Complex>& out, int out_pitch) {
+  const auto w = core::where(backend);
+  const Index out_size = rows * out_pitch;
+  if (out.size() != std::size_t(out_size)) out = core::Array<Complex>(std::size_t(out_size));
+  const Complex* from = in.read(w);
+  Complex* to = out.write(w);
+  core::parallel_for(backend, out_size, [=] LOOM_HOST_DEVICE(Index i) {
+    const Index row = i / out_pitch;
+    const int cell = static_cast<int>(i - row * out_pitch);
+    to[i] = cell < row_cells ? from[row * in_pitch + cell] : Complex{};
+  });
+}
+
+}  // namespace
 
 void pack_rows(core::Backend backend, const RowPitch& p, const core::Array<Complex>& flat,
                core::Array<Complex>& pitched) {
   LOOM_REQUIRE(p.pitch >= p.row_cells && flat.size() == std::size_t(p.flat_size()),
                "pack_rows: the flat array does not match the rows");
-  const auto w = core::where(backend);
-  if (pitched.size() != std::size_t(p.pitched_size())) pitched = core::Array<Complex>(std::size_t(p.pitched_size()));
-  const Complex* in = flat.read(w);
-  Complex* out = pitched.write(w);
-  const int row_cells = p.row_cells, pitch = p.pitch;
-  core::parallel_for(backend, p.pitched_size(), [=] LOOM_HOST_DEVICE(Index i) {
-    const Index row = i / pitch;
-    const int cell = static_cast<int>(i - row * pitch);
-    out[i] = cell < row_cells ? in[row * row_cells + cell] : Complex{};
-  });
+  copy_rows(backend, p.rows, p.row_cells, flat, p.row_cells, pitched, p.pitch);
 }
 
 void unpack_rows(core::Backend backend, const RowPitch& p, const core::Array<Complex>& pitched,
                  core::Array<Complex>& flat) {
   LOOM_REQUIRE(p.pitch >= p.row_cells && pitched.size() == std::size_t(p.pitched_size()),
                "unpack_rows: the pitched array does not match the rows");
-  const auto w = core::where(backend);
-  if (flat.size() != std::size_t(p.flat_size())) flat = core::Array<Complex>(std::size_t(p.flat_size()));
-  const Complex* in = pitched.read(w);
-  Complex* out = flat.write(w);
-  const int row_cells = p.row_cells, pitch = p.pitch;
-  core::parallel_for(backend, p.flat_size(), [=] LOOM_HOST_DEVICE(Index i) {
-    const Index row = i / row_cells;
-    out[i] = in[row * pitch + (i - row * row_cells)];
-  });
+  copy_rows(backend, p.rows, p.row_cells, pitched, p.pitch, flat, p.row_cells);
 }
 
 }  // namespace loom::gpe
