@@ -16,12 +16,12 @@
 #include "loom/core/backend.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
+#include "loom/core/pinned_arena.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
 #include "loom/fmm/fmm.hpp"
 #include "loom/fmm/gpu_kernels.hpp"
-#include "loom/fmm/pinned_staging.hpp"
 #include "loom/fmm/reorder.hpp"
 #include "loom/fmm/tree.hpp"
 #include "loom/io/atomic_file.hpp"
@@ -219,7 +219,7 @@ int run_host_reorder(const io::Parameters& p) {
       const auto tree_out = fmm::make_uniform(out * n, -1, 1, 3);
       std::vector<double> staged_in(static_cast<std::size_t>(in * n)), staged_out(tree_out.size());
       std::vector<double> reused_out(tree_out.size());
-      fmm::detail::copy_parallel(staged_out.data(), tree_out.data(), tree_out.size() * sizeof(double));
+      core::copy_parallel(staged_out.data(), tree_out.data(), tree_out.size() * sizeof(double));
       auto before_in = perf::time_repeated(1, repeats, [&] {
         const core::WallTimer watch;
         if (laplace) {
@@ -240,13 +240,13 @@ int run_host_reorder(const io::Parameters& p) {
         fmm::scatter_to_user_order(core::Backend::cpu, n, order, staged_out.data(), laplace ? 1 : 3, 3, 1.0, &b[0].x);
         return watch.seconds();
       });
-      // the host's part of PinnedStaging's upload and download: chunked parallel copies
+      // the host's part of PinnedArena's upload and download: chunked parallel copies
       auto staged_copy = [&](double* dst, const double* src, std::size_t count) {
         const core::WallTimer watch;
-        const auto at = fmm::detail::chunk_offsets(count * sizeof(double));
+        const auto at = core::chunk_offsets(count * sizeof(double));
         for (std::size_t k = 0; k + 1 < at.size(); ++k)
-          fmm::detail::copy_parallel(reinterpret_cast<std::byte*>(dst) + at[k],
-                                     reinterpret_cast<const std::byte*>(src) + at[k], at[k + 1] - at[k]);
+          core::copy_parallel(reinterpret_cast<std::byte*>(dst) + at[k],
+                              reinterpret_cast<const std::byte*>(src) + at[k], at[k + 1] - at[k]);
         return watch.seconds();
       };
       auto after_in = perf::time_repeated(

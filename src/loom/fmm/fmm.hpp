@@ -12,15 +12,13 @@
 #include <vector>
 
 #include "loom/core/backend.hpp"
+#include "loom/fmm/kernels/kernel.hpp"
 #include "loom/fmm/precision.hpp"
 #include "loom/fmm/real.hpp"
 #include "loom/fmm/traversal.hpp"
 #include "loom/fmm/tree.hpp"
 
 namespace loom::fmm {
-
-enum class Kernel { laplace, biot_savart };
-std::string_view to_string(Kernel k);
 
 struct Options {
   int order = 10;      // p: expansions keep degrees n < p (p(p+1)/2 terms)

@@ -3,7 +3,7 @@
 // sources staged through shared memory, in float (split positions, normalised coefficients, sums from high to
 // low order) or double; P2M, M2M, L2L and the Laplace L2P with a block per cell. Plain C++ declarations; every
 // pointer is a device pointer; every launch goes to the default stream, in order, without synchronising. The
-// plain CPU path (fmm.cpp) is the reference they are tested against.
+// CPU engine (engine/cpu_engine.cpp) is the reference they are tested against.
 #pragma once
 
 #include <cstdint>
