@@ -1,4 +1,4 @@
-// Tests of src/loom/fmm/reorder.*: the gathers into tree order and scatters back into the caller's order against
+// Tests of src/loom/fmm/tree/reorder.*: the gathers into tree order and scatters back into the caller's order against
 // a plain loop over the tree's permutation, on every backend (the CUDA case skips without a GPU); the
 // evaluator's results through them are compared with the one-call results (the evaluator's tests cover their
 // values). The pinned arena's copies are tested in tests/core/test_pinned_arena.cpp.
@@ -11,8 +11,8 @@
 #include "loom/core/array.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/fmm.hpp"
-#include "loom/fmm/reorder.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/reorder.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 namespace loom::fmm {
 namespace {

@@ -1,6 +1,6 @@
 // The pinned arena (beside the device pool; AMReX's pinned arena): page-locked host buffers through which the
 // caller's (pageable) arrays cross PCIe at full speed, where the driver's pageable bounce buffers are several
-// times slower (docs/performance.md, "FMM GPU call: host side of the transfers"). Copies run in chunks so that the
+// times slower (docs/performance.md, "FMM: figures behind code comments"). Copies run in chunks so that the
 // host's copy of one chunk (all cores) overlaps the DMA of the next; the buffers grow as needed and are kept between
 // calls.
 #pragma once

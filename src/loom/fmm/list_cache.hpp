@@ -11,7 +11,7 @@
 
 #include "loom/fmm/engine/pass_engine.hpp"
 #include "loom/fmm/fmm.hpp"
-#include "loom/fmm/traversal.hpp"
+#include "loom/fmm/tree/traversal.hpp"
 
 namespace loom::fmm::detail {
 

@@ -2,8 +2,8 @@
 #include <string>
 
 #include "loom/core/error.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
 #include "loom/fmm/fmm.hpp"
-#include "loom/fmm/harmonics.hpp"
 
 namespace loom::fmm {
 

@@ -7,8 +7,8 @@
 
 #include "loom/fmm/engine/pass_engine.hpp"
 #include "loom/fmm/engine/passes.hpp"
-#include "loom/fmm/m2l_batch.hpp"
-#include "loom/fmm/reorder.hpp"
+#include "loom/fmm/expansions/m2l_batch.hpp"
+#include "loom/fmm/tree/reorder.hpp"
 
 namespace loom::fmm::detail {
 namespace {

@@ -13,7 +13,7 @@
 #include "loom/fmm/kernels/biot_savart.hpp"
 #include "loom/fmm/kernels/gaussian.hpp"
 #include "loom/fmm/kernels/laplace.hpp"
-#include "loom/fmm/traversal.hpp"
+#include "loom/fmm/tree/traversal.hpp"
 
 namespace loom::fmm::detail {
 

@@ -4,7 +4,7 @@
 #include <span>
 
 #include "loom/core/parallel_for.hpp"
-#include "loom/fmm/operators.hpp"
+#include "loom/fmm/expansions/operators.hpp"
 
 namespace loom::fmm::detail {
 namespace {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "loom/fmm/engine/passes.hpp"
-#include "loom/fmm/operators.hpp"
-#include "loom/fmm/traversal.hpp"
+#include "loom/fmm/expansions/operators.hpp"
+#include "loom/fmm/tree/traversal.hpp"
 
 namespace loom::fmm::detail {
 namespace {

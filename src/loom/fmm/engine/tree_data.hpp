@@ -6,7 +6,7 @@
 
 #include "loom/core/array.hpp"
 #include "loom/fmm/real.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 namespace loom::fmm::detail {
 

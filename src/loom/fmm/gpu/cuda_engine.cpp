@@ -1,5 +1,5 @@
 // The CUDA engine (pass_engine.hpp; compiled only with CUDA, cuda_engine_none.cpp stands in otherwise): the
-// tuned kernels of gpu_kernels.hpp for P2M, M2M, M2L, L2L, the Laplace L2P and every P2P, the passes of
+// tuned kernels of gpu/kernels.hpp for P2M, M2M, M2L, L2L, the Laplace L2P and every P2P, the passes of
 // passes.hpp on Backend::cuda for the rest. The interaction lists go to the device once per set of lists
 // (StagedLists, kept by the list cache); the caller's arrays cross PCIe through the pinned arena and are
 // permuted on the device.
@@ -12,8 +12,8 @@
 #include "loom/core/timer.hpp"
 #include "loom/fmm/engine/pass_engine.hpp"
 #include "loom/fmm/engine/passes.hpp"
-#include "loom/fmm/gpu_kernels.hpp"
-#include "loom/fmm/reorder.hpp"
+#include "loom/fmm/gpu/kernels.hpp"
+#include "loom/fmm/tree/reorder.hpp"
 
 namespace loom::fmm::detail {
 namespace {

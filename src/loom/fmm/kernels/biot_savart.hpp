@@ -3,8 +3,8 @@
 // per cell (the vector potential psi of alpha/r), the curl taken at L2P; outputs 4 pi u, then 4 pi stretching.
 #pragma once
 
+#include "loom/fmm/expansions/operators.hpp"
 #include "loom/fmm/kernels/kernel.hpp"
-#include "loom/fmm/operators.hpp"
 #include "loom/fmm/pair_kernels.hpp"
 
 namespace loom::fmm {

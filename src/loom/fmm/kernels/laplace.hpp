@@ -2,9 +2,9 @@
 // One expansion per cell; outputs potential, gradient x, y, z.
 #pragma once
 
+#include "loom/fmm/expansions/operators.hpp"
 #include "loom/fmm/kernels/kernel.hpp"
-#include "loom/fmm/operators.hpp"
-#include "loom/fmm/rsqrt_cpu.hpp"
+#include "loom/fmm/kernels/rsqrt_cpu.hpp"
 
 namespace loom::fmm {
 

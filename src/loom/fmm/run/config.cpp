@@ -6,7 +6,7 @@
 
 #include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
-#include "loom/fmm/harmonics.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
 
 namespace loom::fmm {
 
