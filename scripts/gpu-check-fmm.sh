@@ -25,7 +25,7 @@ summary="$out/fmm-summary.txt"
 status() { printf '%-34s %s\n' "$1" "$2" >> "$summary"; }
 fmm_tests_all=(test_fmm_gpu test_fmm_reorder test_fmm_float_path test_fmm_gpu_passes test_fmm_m2l_scaled test_fmm_source_cursor
            test_fmm_rsqrt_cpu test_fmm_harmonics test_fmm_tree test_fmm_laplace test_fmm_biot_savart test_fmm_periodic
-           test_fmm_cli test_fmm_pair_kernels)
+           test_fmm_cli test_fmm_pair_kernels test_fmm_run)
 # FMM_TESTS="test_fmm_gpu ..." runs only those (the build still makes every one).
 read -r -a fmm_tests <<< "${FMM_TESTS:-${fmm_tests_all[*]}}"
 finish() {
@@ -36,7 +36,8 @@ trap finish EXIT
 
 t0=$(date +%s)
 scripts/configure-gpu-build.sh "$build" "$logs/fmm-configure.log" --if-missing || exit 1
-if ! cmake --build "$build" -j "$(nproc)" --target loom "${fmm_tests_all[@]}" > "$logs/fmm-build.log" 2>&1; then
+if ! cmake --build "$build" -j "$(nproc)" --target loom "${fmm_tests_all[@]}" test_core_pinned_arena \
+    > "$logs/fmm-build.log" 2>&1; then
   grep -E "error|FAILED" "$logs/fmm-build.log" | head -40
   echo "fmm build FAILED"
   exit 1
@@ -54,6 +55,11 @@ for t in "${fmm_tests[@]}"; do
   [[ $t == test_fmm_gpu ]] && status "  gpu cases skipped" "$(grep -c '^\[  SKIPPED \]' "$logs/$t.log")"
 done
 grep -hE "^\[ (cube|sphere|plummer) \]" "$logs/test_fmm_gpu.log" >> "$summary"
+# the pinned arena's round trip through the device (core, used by the FMM's transfers)
+timeout 120 "$build/tests/test_core_pinned_arena" > "$logs/test_core_pinned_arena.log" 2>&1
+rc=$?
+[[ $rc -ne 0 ]] && tests_rc=$rc
+status "test_core_pinned_arena" "$(grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]' "$logs/test_core_pinned_arena.log" | tr '\n' ' ')(rc $rc)"
 
 # 2. compute-sanitizer on the small GPU problems (every kernel: P2P, M2L, passes; float and double).
 sanitizer_rc=0

@@ -16,14 +16,15 @@
 #include "loom/core/backend.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
+#include "loom/core/pinned_arena.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
 #include "loom/fmm/fmm.hpp"
-#include "loom/fmm/gpu_kernels.hpp"
-#include "loom/fmm/pinned_staging.hpp"
-#include "loom/fmm/reorder.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/gpu/kernels.hpp"
+#include "loom/fmm/tree/reorder.hpp"
+#include "loom/fmm/run/checks.hpp"
+#include "loom/fmm/tree/tree.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/perf/timing.hpp"
@@ -52,12 +53,6 @@ std::vector<double> parse_list(const std::string& key, const std::string& text) 
   if (out.empty()) throw UsageError(key + " = \"" + text + "\": expected a comma-separated list of positive numbers");
   return out;
 }
-
-struct Reference {  // direct sums at sampled targets
-  std::vector<Index> targets;
-  std::vector<double> potential;
-  std::vector<fmm::Vec3d> gradient, velocity, stretching;
-};
 
 struct Record {
   std::string backend, kernel, precision;
@@ -127,7 +122,7 @@ struct Bench {
   // Evaluates `repeats` times after `warmup` runs with one evaluator (tree built once); medians per phase.
   Record run(fmm::Evaluator& e, const std::string& kernel, const std::vector<fmm::Vec3d>& x,
              const std::vector<double>& q, const std::vector<fmm::Vec3d>& alpha, const std::vector<double>& sigma,
-             const Reference& ref) {
+             const fmm::Reference& ref) {
     std::vector<fmm::Timings> times;
     fmm::LaplaceResult lr;
     fmm::BiotSavartResult br;
@@ -169,26 +164,14 @@ struct Bench {
     r.time.transfer = median([](const fmm::Timings& t) { return t.transfer; });
     r.kernels = median([](const fmm::Timings& t) { return t.evaluation(); });
     r.evaluate = median([](const fmm::Timings& t) { return t.call; });
-    std::vector<double> fphi;
-    std::vector<fmm::Vec3d> fa, fb;
-    for (Index i : ref.targets) {
-      const auto k = static_cast<std::size_t>(i);
-      if (kernel == "laplace") {
-        fphi.push_back(lr.potential[k]);
-        fa.push_back(lr.gradient[k]);
-      } else {
-        fa.push_back(br.velocity[k]);
-        fb.push_back(br.stretching[k]);
-      }
-    }
-    if (!ref.targets.empty()) {
-      if (kernel == "laplace") {
-        r.error_a = fmm::relative_l2_error(fa, ref.gradient);
-        r.error_b = fmm::relative_l2_error(fphi, ref.potential);
-      } else {
-        r.error_a = fmm::relative_l2_error(fa, ref.velocity);
-        r.error_b = fmm::relative_l2_error(fb, ref.stretching);
-      }
+    if (kernel == "laplace") {
+      const auto err = fmm::errors(lr, ref);
+      r.error_a = err.gradient;
+      r.error_b = err.potential;
+    } else {
+      const auto err = fmm::errors(br, ref);
+      r.error_a = err.velocity;
+      r.error_b = err.stretching;
     }
     r.stats = kernel == "laplace" ? lr.stats : br.stats;
     print(r);
@@ -219,7 +202,7 @@ int run_host_reorder(const io::Parameters& p) {
       const auto tree_out = fmm::make_uniform(out * n, -1, 1, 3);
       std::vector<double> staged_in(static_cast<std::size_t>(in * n)), staged_out(tree_out.size());
       std::vector<double> reused_out(tree_out.size());
-      fmm::detail::copy_parallel(staged_out.data(), tree_out.data(), tree_out.size() * sizeof(double));
+      core::copy_parallel(staged_out.data(), tree_out.data(), tree_out.size() * sizeof(double));
       auto before_in = perf::time_repeated(1, repeats, [&] {
         const core::WallTimer watch;
         if (laplace) {
@@ -240,13 +223,13 @@ int run_host_reorder(const io::Parameters& p) {
         fmm::scatter_to_user_order(core::Backend::cpu, n, order, staged_out.data(), laplace ? 1 : 3, 3, 1.0, &b[0].x);
         return watch.seconds();
       });
-      // the host's part of PinnedStaging's upload and download: chunked parallel copies
+      // the host's part of PinnedArena's upload and download: chunked parallel copies
       auto staged_copy = [&](double* dst, const double* src, std::size_t count) {
         const core::WallTimer watch;
-        const auto at = fmm::detail::chunk_offsets(count * sizeof(double));
+        const auto at = core::chunk_offsets(count * sizeof(double));
         for (std::size_t k = 0; k + 1 < at.size(); ++k)
-          fmm::detail::copy_parallel(reinterpret_cast<std::byte*>(dst) + at[k],
-                                     reinterpret_cast<const std::byte*>(src) + at[k], at[k + 1] - at[k]);
+          core::copy_parallel(reinterpret_cast<std::byte*>(dst) + at[k],
+                              reinterpret_cast<const std::byte*>(src) + at[k], at[k + 1] - at[k]);
         return watch.seconds();
       };
       auto after_in = perf::time_repeated(
@@ -358,19 +341,15 @@ int run_bench_fmm(const io::Parameters& p) {
 
   print_header();
   // 1. Size sweep at the default order and first theta.
-  std::map<Index, Reference> refs;
+  // direct sums at sampled targets, at most --reference_pairs interactions each (default: the library's)
   auto reference = [&](Index n, const std::string& kernel, const std::vector<fmm::Vec3d>& x,
                        const std::vector<double>& q, const std::vector<fmm::Vec3d>& alpha,
                        const std::vector<double>& sigma) {
-    Reference ref;
-    // at most ~2e9 direct interactions (2e8 for the costlier Biot-Savart pairs) per reference, or --reference_pairs
-    const Index budget = reference_pairs > 0 ? reference_pairs : kernel == "laplace" ? 2000000000 : 200000000;
-    ref.targets = fmm::sample_targets(n, std::min<Index>(bench.samples, std::max<Index>(10, budget / n)));
-    if (kernel == "laplace")
-      fmm::direct_laplace(x, q, ref.targets, ref.potential, ref.gradient);
-    else
-      fmm::direct_biot_savart(x, alpha, sigma, ref.targets, ref.velocity, ref.stretching);
-    return ref;
+    const fmm::Kernel k = fmm::parse_kernel(kernel);
+    auto targets = fmm::reference_targets(n, bench.samples,
+                                          reference_pairs > 0 ? reference_pairs : fmm::default_reference_pairs(k));
+    return k == fmm::Kernel::laplace ? fmm::laplace_reference(x, q, std::move(targets), fmm::Options{})
+                                     : fmm::biot_savart_reference(x, alpha, sigma, std::move(targets));
   };
   for (const std::string kernel : {"laplace", "biot-savart"}) {
     if (kernels != "both" && kernels != kernel) continue;
@@ -384,7 +363,7 @@ int run_bench_fmm(const io::Parameters& p) {
       const auto alpha = kernel == "laplace" ? std::vector<fmm::Vec3d>{} : fmm::make_uniform_vectors(n, -1, 1, 3);
       const std::vector<double> sigma(kernel == "laplace" ? 0 : static_cast<std::size_t>(n),
                                       2.0 / std::cbrt(double(n)));
-      const Reference ref = reference(n, kernel, x, q, alpha, sigma);
+      const fmm::Reference ref = reference(n, kernel, x, q, alpha, sigma);
       for (auto b : backends) {
         if (b == core::Backend::cpu && n > cpu_max_n) continue;
         for (const double block : b == core::Backend::cuda ? m2l_blocks : std::vector<double>{0}) {
@@ -410,7 +389,7 @@ int run_bench_fmm(const io::Parameters& p) {
   if (kernels != "biot-savart" && sweep_runs) {
     const auto x = fmm::make_positions(fmm::Distribution::cube, sweep_n, 1);
     const auto q = fmm::make_uniform(sweep_n, -1, 1, 2);
-    const Reference ref = reference(sweep_n, "laplace", x, q, {}, {});
+    const fmm::Reference ref = reference(sweep_n, "laplace", x, q, {}, {});
     const auto cpu_orders = parse_list("cpu_orders", quick ? std::string("4,8") : p.get_string("cpu_orders"));
     for (auto b : backends) {
       if (b == core::Backend::cpu && sweep_n > cpu_max_n) continue;

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "loom/fmm/harmonics.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
 
 namespace loom::fmm::test {
 

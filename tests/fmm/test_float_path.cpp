@@ -1,4 +1,4 @@
-// A host emulation of the GPU's single-precision Laplace FMM (gpu_p2p.cu, gpu_m2l.cu), arithmetic for
+// A host emulation of the GPU's single-precision Laplace FMM (gpu/p2p.cu, gpu/m2l.cu), arithmetic for
 // arithmetic: P2M, M2M, L2L and L2P in double as on the GPU; M2L by m2l_scaled.hpp in float (the kernel's
 // specification); P2P by p2p_float.hpp in float, one tile of 64 (or 128) sources at a time summed in float and
 // the tiles in double (within a tile, runs of 8 sources summed apart: p2p_float.hpp), with the device's rsqrtf modelled
@@ -19,13 +19,13 @@
 #include "biot_savart_reference.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
+#include "loom/fmm/expansions/operators.hpp"
 #include "loom/fmm/fmm.hpp"
-#include "loom/fmm/m2l_scaled.hpp"
-#include "loom/fmm/operators.hpp"
-#include "loom/fmm/p2p_float.hpp"
+#include "loom/fmm/gpu/m2l_scaled.hpp"
+#include "loom/fmm/gpu/p2p_float.hpp"
 #include "loom/fmm/pair_kernels.hpp"
-#include "loom/fmm/traversal.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/traversal.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 namespace loom::fmm {
 namespace {

@@ -1,4 +1,4 @@
-// The CUDA backend of the FMM (fmm.cpp's GPU path and the tuned kernels of gpu_kernels.cu) against the CPU
+// The CUDA backend of the FMM (gpu/cuda_engine.cpp and the tuned kernels of gpu/kernels.hpp) against the CPU
 // path: in double the two agree to rounding; in single precision (the default on the GPU) the errors against
 // direct summation stay at the single-precision level the paper claims. Every case skips without a GPU.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
 #include "loom/fmm/fmm.hpp"
-#include "loom/fmm/gpu_kernels.hpp"
+#include "loom/fmm/gpu/kernels.hpp"
 
 namespace loom::fmm {
 namespace {

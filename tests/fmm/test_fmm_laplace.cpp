@@ -1,5 +1,5 @@
-// The Laplace FMM (src/loom/fmm/fmm.*) on the CPU against direct summation (direct.*) on uniform, spherical
-// shell and Plummer bodies: relative L2 errors of potential and gradient small at p = 10, falling as p grows,
+// The Laplace FMM (src/loom/fmm/fmm.hpp, evaluator.cpp) on the CPU against direct summation (direct.*) on uniform,
+// spherical shell and Plummer bodies: relative L2 errors of potential and gradient small at p = 10, falling as p grows,
 // independent of the leaf size; tiny inputs; and a body's own charge never acting on it.
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -11,8 +11,8 @@
 #include "loom/core/error.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
 #include "loom/fmm/fmm.hpp"
-#include "loom/fmm/harmonics.hpp"
 
 namespace loom::fmm {
 namespace {

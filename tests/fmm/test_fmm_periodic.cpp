@@ -1,5 +1,5 @@
-// Periodic boundaries (the FMM's image scheme in fmm.cpp) against an independent Ewald sum (ewald.*). Ewald is
-// first checked against a published number, the Madelung constant of rock salt, and for independence of its
+// Periodic boundaries (the FMM's image scheme, engine/periodic_images.cpp) against an independent Ewald sum (ewald.*).
+// Ewald is first checked against a published number, the Madelung constant of rock salt, and for independence of its
 // splitting parameter; then the periodic FMM against Ewald, the cube-order surface term that the tinfoil option
 // removes, and convergence in the number of image levels.
 #include <gtest/gtest.h>

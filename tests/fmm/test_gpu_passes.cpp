@@ -1,4 +1,4 @@
-// The per-thread pieces of the GPU's upward and downward passes (gpu_passes.cu), run on the host the way the
+// The per-thread pieces of the GPU's upward and downward passes (gpu/passes.cu), run on the host the way the
 // kernels' threads share the work, against the plain operators of operators.hpp: P2M column by column (a thread
 // per column m), the regular harmonics filled column by column (the M2M/L2L kernels' shared table), M2M and
 // L2L one coefficient at a time, and L2P from precomputed gradient expansions.
@@ -9,7 +9,7 @@
 
 #include "fmm/coefficient_difference.hpp"
 #include "loom/fmm/bodies.hpp"
-#include "loom/fmm/operators.hpp"
+#include "loom/fmm/expansions/operators.hpp"
 
 namespace loom::fmm {
 namespace {

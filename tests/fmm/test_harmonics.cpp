@@ -1,5 +1,5 @@
-// The solid harmonics and each translation operator (src/loom/fmm/harmonics.hpp, operators.hpp) against direct
-// evaluation of sums of q/|x - y|: the addition theorems, the derivative ladder against finite differences,
+// The solid harmonics and each translation operator (src/loom/fmm/expansions/harmonics.hpp, operators.hpp) against
+// direct evaluation of sums of q/|x - y|: the addition theorems, the derivative ladder against finite differences,
 // P2M/M2M/M2L/L2L/L2P, and the error of the expansions falling with the order p at the geometric rate set by
 // the ratio of cell radii to distance.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "loom/fmm/bodies.hpp"
-#include "loom/fmm/operators.hpp"
+#include "loom/fmm/expansions/operators.hpp"
 #include "loom/fmm/pair_kernels.hpp"
 
 namespace loom::fmm {

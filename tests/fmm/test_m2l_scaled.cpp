@@ -9,8 +9,8 @@
 
 #include "fmm/coefficient_difference.hpp"
 #include "loom/fmm/bodies.hpp"
-#include "loom/fmm/m2l_scaled.hpp"
-#include "loom/fmm/operators.hpp"
+#include "loom/fmm/expansions/operators.hpp"
+#include "loom/fmm/gpu/m2l_scaled.hpp"
 
 namespace loom::fmm {
 namespace {

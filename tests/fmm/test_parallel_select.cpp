@@ -1,4 +1,4 @@
-// parallel_nth_element (src/loom/fmm/parallel_select.hpp) against std::nth_element's postcondition on keys that
+// parallel_nth_element (src/loom/fmm/tree/parallel_select.hpp) against std::nth_element's postcondition on keys that
 // are random, sorted, reversed, few-valued and all equal; the same arrangement for every thread count; and the
 // tree built from it (ranges above parallel_select_threshold) the same for one thread and two.
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "loom/fmm/bodies.hpp"
-#include "loom/fmm/parallel_select.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/parallel_select.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 namespace loom::fmm {
 namespace {

@@ -1,9 +1,8 @@
-// Tests of src/loom/fmm/reorder.* and pinned_staging.*: the gathers into tree order and scatters back into the
-// caller's order against a plain loop over the tree's permutation, on every backend (the CUDA case skips
-// without a GPU), and the host's chunked parallel copy; the evaluator's results through them are compared with
-// the one-call results (tests of fmm.cpp cover their values).
+// Tests of src/loom/fmm/tree/reorder.*: the gathers into tree order and scatters back into the caller's order against
+// a plain loop over the tree's permutation, on every backend (the CUDA case skips without a GPU); the
+// evaluator's results through them are compared with the one-call results (the evaluator's tests cover their
+// values). The pinned arena's copies are tested in tests/core/test_pinned_arena.cpp.
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cstddef>
 #include <vector>
@@ -12,9 +11,8 @@
 #include "loom/core/array.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/fmm.hpp"
-#include "loom/fmm/pinned_staging.hpp"
-#include "loom/fmm/reorder.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/reorder.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 namespace loom::fmm {
 namespace {
@@ -90,39 +88,6 @@ TEST_P(Reorder, ReusedResultsEqualFreshOnes) {
 }
 
 LOOM_INSTANTIATE_FOR_BACKENDS(Reorder);
-
-TEST(PinnedStaging, ChunksCoverTheCopyInOrder) {
-  for (std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{1} << 20, std::size_t{33554432},
-                            std::size_t{806354944}, std::size_t{123456789}}) {
-    const auto at = detail::chunk_offsets(bytes);
-    ASSERT_GE(at.size(), 1u);
-    EXPECT_EQ(at.front(), 0u);
-    EXPECT_EQ(at.back(), bytes);
-    for (std::size_t k = 0; k + 1 < at.size(); ++k) {
-      EXPECT_LT(at[k], at[k + 1]);
-      EXPECT_LE(at[k + 1] - at[k], std::size_t{16} << 20);
-    }
-    if (bytes >= (std::size_t{32} << 20)) {
-      EXPECT_GE(at.size() - 1, 2u);  // large copies overlap in pieces
-    }
-  }
-}
-
-// Every thread count, sizes that no count divides: the last bytes once went uncopied on 16 threads (the H200 host)
-// while 2 threads (the development machine) happened to cover them.
-TEST(PinnedStaging, ParallelCopyCopiesEveryByte) {
-  const int threads_before = omp_get_max_threads();
-  for (int threads : {1, 2, 3, 5, 7, 16})
-    for (std::size_t bytes : {std::size_t{0}, std::size_t{7}, std::size_t{1} << 20, (std::size_t{3} << 20) + 13,
-                              (std::size_t{5} << 20) + 4099}) {
-      omp_set_num_threads(threads);
-      std::vector<unsigned char> src(bytes), dst(bytes, 0);
-      for (std::size_t i = 0; i < bytes; ++i) src[i] = static_cast<unsigned char>(i * 131 + 7);
-      detail::copy_parallel(dst.data(), src.data(), bytes);
-      EXPECT_TRUE(dst == src) << bytes << " bytes on " << threads << " threads";
-    }
-  omp_set_num_threads(threads_before);
-}
 
 }  // namespace
 }  // namespace loom::fmm

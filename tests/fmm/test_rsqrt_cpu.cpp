@@ -1,4 +1,4 @@
-// The CPU P2P's reciprocal square root (src/loom/fmm/rsqrt_cpu.hpp) against 1/std::sqrt over the whole range of
+// The CPU P2P's reciprocal square root (src/loom/fmm/kernels/rsqrt_cpu.hpp) against 1/std::sqrt over the whole range of
 // normal doubles: within 3 ulp (the division it replaces rounds to 0.5 ulp; the FMM's own errors are 1e-7 and up).
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "loom/fmm/bodies.hpp"
-#include "loom/fmm/rsqrt_cpu.hpp"
+#include "loom/fmm/kernels/rsqrt_cpu.hpp"
 
 namespace loom::fmm {
 namespace {

@@ -1,5 +1,5 @@
 // The cursor the GPU P2P kernel uses to fill shared-memory tiles across source leaves
-// (src/loom/fmm/source_cursor.hpp): simulating the kernel's threads on the host, every source body of every
+// (src/loom/fmm/gpu/source_cursor.hpp): simulating the kernel's threads on the host, every source body of every
 // pair lands in exactly one slot of one tile, in order, and the tiles' fill counts add up; empty cells and
 // tiles larger or smaller than the leaves included.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "loom/fmm/bodies.hpp"
-#include "loom/fmm/source_cursor.hpp"
+#include "loom/fmm/gpu/source_cursor.hpp"
 
 namespace loom::fmm {
 namespace {

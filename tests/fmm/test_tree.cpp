@@ -1,4 +1,4 @@
-// The multisection tree (src/loom/fmm/tree.*) and the dual tree traversal (traversal.*): leaves of at most
+// The multisection tree (src/loom/fmm/tree/tree.*) and the dual tree traversal (tree/traversal.*): leaves of at most
 // ncrit (and more than ncrit/2) bodies, children partitioning their parent, radii enclosing the bodies, and an
 // interaction list in which every (target body, source body) pair is covered exactly once, by a P2P pair or an
 // M2L pair that satisfies the acceptance criterion; periodic lists cover each pair once per image.
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "loom/fmm/bodies.hpp"
-#include "loom/fmm/traversal.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/traversal.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 namespace loom::fmm {
 namespace {

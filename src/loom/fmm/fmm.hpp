@@ -12,15 +12,13 @@
 #include <vector>
 
 #include "loom/core/backend.hpp"
+#include "loom/fmm/kernels/kernel.hpp"
 #include "loom/fmm/precision.hpp"
 #include "loom/fmm/real.hpp"
-#include "loom/fmm/traversal.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/traversal.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 namespace loom::fmm {
-
-enum class Kernel { laplace, biot_savart };
-std::string_view to_string(Kernel k);
 
 struct Options {
   int order = 10;      // p: expansions keep degrees n < p (p(p+1)/2 terms)
@@ -45,7 +43,7 @@ struct Options {
 void validate(const Options& options);
 
 // The CUDA M2L's orders per thread when Options::m2l_block is 0, for order p and `ncomp` expansions per cell
-// (gpu_m2l.cu).
+// (gpu/m2l.cu).
 int default_m2l_block(int order, int ncomp);
 
 // Seconds. build and traversal are the set-up: the tree once per set of positions, the interaction lists (on

@@ -1,9 +1,9 @@
-// The tuned CUDA kernels of the FMM (gpu_p2p.cu, gpu_m2l.cu, gpu_passes.cu, gpu_direct.cu; compiled only when
+// The tuned CUDA kernels of the FMM (gpu/p2p.cu, gpu/m2l.cu, gpu/passes.cu, gpu/direct.cu; compiled only when
 // CUDA is found): P2P and M2L batched as in the paper's GPU section, a thread block per target cell with the
 // sources staged through shared memory, in float (split positions, normalised coefficients, sums from high to
 // low order) or double; P2M, M2M, L2L and the Laplace L2P with a block per cell. Plain C++ declarations; every
 // pointer is a device pointer; every launch goes to the default stream, in order, without synchronising. The
-// plain CPU path (fmm.cpp) is the reference they are tested against.
+// CPU engine (engine/cpu_engine.cpp) is the reference they are tested against.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "loom/core/host_device.hpp"
 #include "loom/fmm/precision.hpp"
 #include "loom/fmm/real.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 namespace loom::fmm::gpu {
 

@@ -5,8 +5,8 @@
 #include <cuda_runtime.h>
 
 #include "loom/core/cuda_check.cuh"
-#include "loom/fmm/gpu_kernels.hpp"
-#include "loom/fmm/operators.hpp"
+#include "loom/fmm/expansions/operators.hpp"
+#include "loom/fmm/gpu/kernels.hpp"
 
 namespace loom::fmm::gpu {
 namespace {
@@ -16,7 +16,7 @@ using C = Complex<double>;
 // P2M: thread (m, s) of the block of leaf `leaves[blockIdx.x]` sums column m of every component's expansion over
 // the leaf's bodies s, s + S, s + 2S, ... (S = p2m_threads / p slices); the slices' partial sums are then added
 // in slice order (M written, not added: a leaf's multipole comes from its bodies only). One warp with a thread
-// per column (10 of 32 busy at p 10) took 0.12 s of the upward pass for 1.68e7 Biot-Savart bodies on the H200.
+// per column left most of its lanes idle (docs/performance.md, "FMM M2L and P2M on the GPU").
 constexpr int p2m_threads = 64;
 __global__ void __launch_bounds__(p2m_threads)
     p2m_kernel(TreeView v, int p, int ncomp, const int* leaves, Index n, const Vec3d* x, const double* strength, C* M) {

@@ -1,7 +1,8 @@
-// The GPU path's host side of transfers: the caller's (pageable) arrays go through page-locked buffers, which
-// PCIe reads and writes at full speed (through the driver's pageable bounce buffers a 1e6-body Laplace result
-// took about 4x longer). Copies run in chunks so that the host's copy of one chunk (all cores) overlaps the
-// DMA of the next; the buffers grow as needed and are kept between calls, as the interaction lists are.
+// The pinned arena (beside the device pool; AMReX's pinned arena): page-locked host buffers through which the
+// caller's (pageable) arrays cross PCIe at full speed, where the driver's pageable bounce buffers are several
+// times slower (docs/performance.md, "FMM: figures behind code comments"). Copies run in chunks so that the
+// host's copy of one chunk (all cores) overlaps the DMA of the next; the buffers grow as needed and are kept between
+// calls.
 #pragma once
 
 #include <cstddef>
@@ -13,7 +14,7 @@ namespace loom::cuda {
 class Event;
 }
 
-namespace loom::fmm::detail {
+namespace loom::core {
 
 // memcpy split over the OpenMP threads (one contiguous range each); plain memcpy below a megabyte.
 void copy_parallel(void* dst, const void* src, std::size_t bytes);
@@ -33,12 +34,12 @@ struct DownloadPiece {
   std::size_t bytes;
 };
 
-class PinnedStaging {
+class PinnedArena {
  public:
-  PinnedStaging();
-  ~PinnedStaging();
-  PinnedStaging(const PinnedStaging&) = delete;
-  PinnedStaging& operator=(const PinnedStaging&) = delete;
+  PinnedArena();
+  ~PinnedArena();
+  PinnedArena(const PinnedArena&) = delete;
+  PinnedArena& operator=(const PinnedArena&) = delete;
 
   // Queues the pieces' copies to the device on the default stream and returns once the host has staged the
   // last chunk (its DMA may still run; kernels queued later see the data).
@@ -60,4 +61,4 @@ class PinnedStaging {
   bool upload_pending_ = false;
 };
 
-}  // namespace loom::fmm::detail
+}  // namespace loom::core

@@ -4,7 +4,7 @@
 
 #include "loom/core/array.hpp"
 #include "loom/core/cuda_check.cuh"
-#include "loom/fmm/gpu_kernels.hpp"
+#include "loom/fmm/gpu/kernels.hpp"
 
 namespace loom::fmm::gpu {
 namespace {

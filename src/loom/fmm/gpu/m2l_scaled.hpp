@@ -11,7 +11,7 @@
 // them on the CPU in float and double.
 #pragma once
 
-#include "loom/fmm/harmonics.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
 
 namespace loom::fmm {
 

@@ -4,8 +4,8 @@
 // computed by all threads at once, one column each (in double, stored in Real), between two barriers. A thread of
 // a group sums a run of B orders (n, m0 .. m0 + B - 1) of every expansion component (m2l_scaled.hpp's
 // scaled_m2l_run_sums): each harmonic loaded from shared memory serves B orders and the ncomp components, so the
-// sums are bound by the multiply-adds rather than by the shared-memory loads (B = 1 and one component per load
-// was the first version: 11% of the FP32 FMA ceiling on the H200 at p 8, 1.68e7 Biot-Savart bodies). The
+// sums are bound by the multiply-adds rather than by the shared-memory loads (B = 1 and one component per load,
+// the first version, was bound by the loads: docs/performance.md, "FMM M2L and P2M on the GPU"). The
 // arithmetic is m2l_scaled.hpp's (normalised coefficients, sums from high to low order), tested on the host in
 // float and double; each source's normalised sum is accumulated in double, and the groups' partial sums are
 // added in a fixed order at the end.
@@ -16,9 +16,9 @@
 
 #include "loom/core/array.hpp"
 #include "loom/core/cuda_check.cuh"
-#include "loom/fmm/gpu_kernels.hpp"
-#include "loom/fmm/m2l_scaled.hpp"
-#include "loom/fmm/traversal.hpp"
+#include "loom/fmm/gpu/kernels.hpp"
+#include "loom/fmm/gpu/m2l_scaled.hpp"
+#include "loom/fmm/tree/traversal.hpp"
 
 namespace loom::fmm::gpu {
 namespace {
@@ -204,8 +204,9 @@ __global__ void __launch_bounds__(256)
 
 // The number of thread groups G (<= max_groups), within 256 threads and the shared-memory budget: the most
 // working threads G * threads_per_source among the G whose warps are at least 85% filled (else the best filling).
-// Larger blocks share the per-block set-up and stage more sources per barrier: at p 10, B 2 (30 threads per
-// source) the first version took the best filling with ties to the fewest groups, blocks of one warp, 20 per SM.
+// Larger blocks share the per-block set-up and stage more sources per barrier (the first version's choice, the
+// best filling with ties to the fewest groups, gave blocks of one warp: docs/performance.md, "FMM: figures behind code
+// comments").
 template <class Real>
 int choose_groups(int p, int ncomp, int block) {
   const int per_source = m2l_threads_per_source(p, block);

@@ -1,7 +1,7 @@
 // Tree construction: level by level, every cell of a level split in parallel tasks; each split is up to three
 // levels of bisection by std::nth_element (linear time, no sort) along the longest side, large halves again in
 // parallel tasks, and ranges of more than a million bodies selected with all threads (parallel_select.hpp).
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 #include <omp.h>
 
@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "loom/core/error.hpp"
-#include "loom/fmm/parallel_select.hpp"
+#include "loom/fmm/tree/parallel_select.hpp"
 
 namespace loom::fmm {
 namespace {

@@ -1,5 +1,5 @@
 // The reorder loops of reorder.hpp on either backend (a loom_backend_sources file: nvcc compiles the kernels).
-#include "loom/fmm/reorder.hpp"
+#include "loom/fmm/tree/reorder.hpp"
 
 #include "loom/core/parallel_for.hpp"
 

@@ -1,7 +1,7 @@
 // The dual tree traversal: the first pairs are expanded breadth first on one thread until there is work for
 // every thread, then the threads traverse from those pairs with their own stacks; a counting sort by target
 // cell merges the lists.
-#include "loom/fmm/traversal.hpp"
+#include "loom/fmm/tree/traversal.hpp"
 
 #include <omp.h>
 

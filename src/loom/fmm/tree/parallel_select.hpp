@@ -1,11 +1,11 @@
 // Selection (std::nth_element's postcondition) of a large range with all threads, for the top levels of the tree
-// build, where one range holds most bodies and a serial nth_element leaves the other cores idle (the 1.68e7-body
-// tree took 2.1 s on 16 cores, 5 s on one). A sample of the keys brackets the wanted rank by two splitters; one
-// pass in fixed chunks counts the keys below, between and above them, a second scatters the chunks' keys into a
-// scratch range in that order (chunk by chunk, so the arrangement does not depend on the thread count), and a
-// serial nth_element finishes inside the small middle band. Called from inside OpenMP tasks (taskloops) or
-// outside a parallel region alike (the taskloops share the chunk tables explicitly: a task's default for them
-// would be a private copy, and the counts would be lost).
+// build, where one range holds most bodies and a serial nth_element leaves the other cores idle (the
+// numbers: docs/performance.md, "FMM: figures behind code comments"). A sample of the keys brackets the wanted rank by
+// two splitters; one pass in fixed chunks counts the keys below, between and above them, a second scatters the chunks'
+// keys into a scratch range in that order (chunk by chunk, so the arrangement does not depend on the thread count), and
+// a serial nth_element finishes inside the small middle band. Called from inside OpenMP tasks (taskloops) or outside a
+// parallel region alike (the taskloops share the chunk tables explicitly: a task's default for them would be a private
+// copy, and the counts would be lost).
 #pragma once
 
 #include <algorithm>

@@ -8,11 +8,11 @@
 #include <cuda_runtime.h>
 
 #include "loom/core/cuda_check.cuh"
-#include "loom/fmm/gpu_kernels.hpp"
-#include "loom/fmm/p2p_float.hpp"
+#include "loom/fmm/gpu/kernels.hpp"
+#include "loom/fmm/gpu/p2p_float.hpp"
+#include "loom/fmm/gpu/source_cursor.hpp"
 #include "loom/fmm/pair_kernels.hpp"
-#include "loom/fmm/source_cursor.hpp"
-#include "loom/fmm/traversal.hpp"
+#include "loom/fmm/tree/traversal.hpp"
 
 namespace loom::fmm::gpu {
 namespace {

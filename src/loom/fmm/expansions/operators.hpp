@@ -6,7 +6,7 @@
 // stored component after component, `stride` terms apart.
 #pragma once
 
-#include "loom/fmm/harmonics.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
 
 namespace loom::fmm {
 

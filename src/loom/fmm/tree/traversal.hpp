@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "loom/fmm/real.hpp"
-#include "loom/fmm/tree.hpp"
+#include "loom/fmm/tree/tree.hpp"
 
 namespace loom::fmm {
 

@@ -1,7 +1,7 @@
 // The CUDA kernels' entry points in a build without CUDA: each throws (the CUDA backend is refused earlier by
 // backend checks, so reaching these is a bug or a direct call from a test or benchmark).
 #include "loom/core/error.hpp"
-#include "loom/fmm/gpu_kernels.hpp"
+#include "loom/fmm/gpu/kernels.hpp"
 
 namespace loom::fmm::gpu {
 namespace {

@@ -1,5 +1,5 @@
-// Pinned staging and pipelined copies (pinned_staging.hpp).
-#include "loom/fmm/pinned_staging.hpp"
+// The pinned arena and pipelined copies (pinned_arena.hpp).
+#include "loom/core/pinned_arena.hpp"
 
 #include <omp.h>
 
@@ -8,7 +8,7 @@
 
 #include "loom/core/cuda_api.hpp"
 
-namespace loom::fmm::detail {
+namespace loom::core {
 
 void copy_parallel(void* dst, const void* src, std::size_t bytes) {
   constexpr std::size_t serial_below = std::size_t{1} << 20;
@@ -38,10 +38,10 @@ std::vector<std::size_t> chunk_offsets(std::size_t bytes) {
   return at;
 }
 
-PinnedStaging::PinnedStaging() = default;
-PinnedStaging::~PinnedStaging() = default;
+PinnedArena::PinnedArena() = default;
+PinnedArena::~PinnedArena() = default;
 
-std::byte* PinnedStaging::Buffer::at_least(std::size_t count) {
+std::byte* PinnedArena::Buffer::at_least(std::size_t count) {
   if (count > bytes) {
     if (p != nullptr) cuda::free_pinned(p);
     p = nullptr;
@@ -52,16 +52,16 @@ std::byte* PinnedStaging::Buffer::at_least(std::size_t count) {
   return static_cast<std::byte*>(p);
 }
 
-PinnedStaging::Buffer::~Buffer() {
+PinnedArena::Buffer::~Buffer() {
   if (p != nullptr) cuda::free_pinned(p);
 }
 
-cuda::Event& PinnedStaging::event(std::size_t k) {
+cuda::Event& PinnedArena::event(std::size_t k) {
   while (events_.size() <= k) events_.push_back(std::make_unique<cuda::Event>());
   return *events_[k];
 }
 
-void PinnedStaging::upload(std::span<const UploadPiece> pieces) {
+void PinnedArena::upload(std::span<const UploadPiece> pieces) {
   std::size_t total = 0;
   for (const auto& piece : pieces) total += piece.bytes;
   if (total == 0) return;
@@ -81,7 +81,7 @@ void PinnedStaging::upload(std::span<const UploadPiece> pieces) {
   upload_pending_ = true;
 }
 
-void PinnedStaging::download(std::span<const DownloadPiece> pieces) {
+void PinnedArena::download(std::span<const DownloadPiece> pieces) {
   std::size_t total = 0;
   for (const auto& piece : pieces) total += piece.bytes;
   if (total == 0) return;
@@ -109,4 +109,4 @@ void PinnedStaging::download(std::span<const DownloadPiece> pieces) {
   }
 }
 
-}  // namespace loom::fmm::detail
+}  // namespace loom::core

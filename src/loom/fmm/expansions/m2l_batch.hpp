@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "loom/fmm/harmonics.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
 
 namespace loom::fmm {
 

@@ -1,8 +1,8 @@
 // 1/sqrt(x) for the CPU's double P2P loops without the divider: a bit-level first guess (good to 3.4%) and four
 // Newton steps y (3/2 - x y^2 / 2), all multiplies and adds, so that `omp simd` loops vectorise at full width.
-// Within 3 ulp of 1/std::sqrt(x) for every normal x > 0 (tests/fmm/test_rsqrt_cpu.cpp). On Intel AVX-512 cores
-// (the H200 host's) sqrt and divide share one unit of low throughput that bounds the P2P loop; on AMD Zen 4
-// the two forms measured the same.
+// Within 3 ulp of 1/std::sqrt(x) for every normal x > 0 (tests/fmm/test_rsqrt_cpu.cpp). Where sqrt and divide
+// share one unit of low throughput, that unit bounds the P2P loop (docs/performance.md, "FMM: figures behind code
+// comments").
 #pragma once
 
 #include <bit>

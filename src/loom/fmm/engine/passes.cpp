@@ -1,0 +1,114 @@
+// The passes on either backend (passes.hpp).
+#include "loom/fmm/engine/passes.hpp"
+
+#include <span>
+
+#include "loom/core/parallel_for.hpp"
+#include "loom/fmm/expansions/operators.hpp"
+
+namespace loom::fmm::detail {
+namespace {
+
+template <class T>
+void zero(core::Backend backend, core::Array<T>& a) {
+  T* p = a.write(core::where(backend));
+  core::parallel_for(backend, static_cast<Index>(a.size()), [=] LOOM_HOST_DEVICE(Index i) { p[i] = T{}; });
+}
+
+template <class K>
+void l2p_all(core::Backend backend, int p, const TreeData& t, const core::Array<double>& strength_a,
+             const core::Array<C>& locals, core::Array<double>& out_a) {
+  const auto where = core::where(backend);
+  const int nt = term_count(p);
+  const Index n = t.n();
+  const Cell* cells = t.cells.read(where);
+  const int* leaf = t.leaf_of_body.read(where);
+  const Vec3d* pos = t.pos.read(where);
+  const double* strength = strength_a.read(where);
+  const C* L = locals.read(where);
+  double* out = out_a.write(where);
+  core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index i) {
+    const int c = leaf[i];
+    K::l2p(p, pos[i] - cells[c].center, L + static_cast<Index>(c) * K::ncomp * nt, nt, strength, n, i, out);
+  });
+}
+
+}  // namespace
+
+void fill_zero(core::Backend backend, core::Array<C>& a) { zero(backend, a); }
+void fill_zero(core::Backend backend, core::Array<double>& a) { zero(backend, a); }
+
+void upward(core::Backend backend, int p, int ncomp, const TreeData& t, const core::Array<double>& strength_a,
+            core::Array<C>& multipoles) {
+  const auto where = core::where(backend);
+  const int nt = term_count(p);
+  const Index n = t.n();
+  const Cell* cells = t.cells.read(where);
+  const int* leaves = t.leaves.read(where);
+  const Vec3d* pos = t.pos.read(where);
+  const double* strength = strength_a.read(where);
+  fill_zero(backend, multipoles);
+  C* M = multipoles.read_write(where);
+  core::parallel_for(backend, static_cast<Index>(t.tree.leaves().size()), [=] LOOM_HOST_DEVICE(Index k) {
+    const int c = leaves[k];
+    const Cell cell = cells[c];
+    C* m = M + static_cast<Index>(c) * ncomp * nt;
+    for (Index i = cell.begin; i < cell.begin + cell.count; ++i) {
+      double q[3];
+      for (int d = 0; d < ncomp; ++d) q[d] = strength[d * n + i];
+      p2m(p, ncomp, pos[i] - cell.center, q, m, nt);
+    }
+  });
+  for (int level = t.tree.levels() - 2; level >= 0; --level) {
+    const int first = t.tree.level_begin(level);
+    core::parallel_for(backend, t.tree.level_begin(level + 1) - first, [=] LOOM_HOST_DEVICE(Index k) {
+      const int c = first + static_cast<int>(k);
+      const Cell cell = cells[c];
+      for (int ch = cell.child_begin; ch < cell.child_begin + cell.child_count; ++ch)
+        m2m(p, ncomp, cells[ch].center - cell.center, M + static_cast<Index>(ch) * ncomp * nt,
+            M + static_cast<Index>(c) * ncomp * nt, nt);
+    });
+  }
+}
+
+void local_to_local(core::Backend backend, int p, int ncomp, const TreeData& t, core::Array<C>& locals) {
+  const auto where = core::where(backend);
+  const int nt = term_count(p);
+  const Cell* cells = t.cells.read(where);
+  C* L = locals.read_write(where);
+  for (int level = 1; level < t.tree.levels(); ++level) {
+    const int first = t.tree.level_begin(level);
+    core::parallel_for(backend, t.tree.level_begin(level + 1) - first, [=] LOOM_HOST_DEVICE(Index k) {
+      const int c = first + static_cast<int>(k);
+      const Cell cell = cells[c];
+      l2l(p, ncomp, cell.center - cells[cell.parent].center, L + static_cast<Index>(cell.parent) * ncomp * nt,
+          L + static_cast<Index>(c) * ncomp * nt, nt);
+    });
+  }
+}
+
+void local_to_bodies(LaplaceKernel, core::Backend backend, int p, const TreeData& t,
+                     const core::Array<double>& strength, const core::Array<C>& locals, core::Array<double>& out) {
+  l2p_all<LaplaceKernel>(backend, p, t, strength, locals, out);
+}
+
+void local_to_bodies(BiotSavartKernel, core::Backend backend, int p, const TreeData& t,
+                     const core::Array<double>& strength, const core::Array<C>& locals, core::Array<double>& out) {
+  l2p_all<BiotSavartKernel>(backend, p, t, strength, locals, out);
+}
+
+void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std::vector<int>& cells,
+                            const std::vector<C>& terms) {
+  if (cells.empty()) return;
+  const Index per_cell = static_cast<Index>(terms.size() / cells.size());
+  auto small = core::Array<C>::from(std::span<const C>(terms));
+  auto which = core::Array<int>::from(std::span<const int>(cells));
+  const C* src = small.read(core::where(backend));
+  const int* cell = which.read(core::where(backend));
+  C* dst = a.read_write(core::where(backend));
+  core::parallel_for(backend, static_cast<Index>(terms.size()), [=] LOOM_HOST_DEVICE(Index i) {
+    dst[static_cast<Index>(cell[i / per_cell]) * per_cell + i % per_cell] += src[i];
+  });
+}
+
+}  // namespace loom::fmm::detail

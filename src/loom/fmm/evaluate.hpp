@@ -1,0 +1,51 @@
+// One evaluation, the same order of passes for every kernel and backend: stage the lists and strengths, the
+// upward pass (P2M, M2M), M2L (plus the periodic image levels), the downward pass (L2L, L2P: writes the far
+// field), P2P (adds the near field); a P2P-only kernel (!K::far_field) runs P2P alone. Each phase is timed
+// apart (device time on the GPU), so that no phase's time includes another's or a transfer.
+#pragma once
+
+#include <memory>
+
+#include "loom/core/timer.hpp"
+#include "loom/fmm/engine/pass_engine.hpp"
+#include "loom/fmm/engine/passes.hpp"
+#include "loom/fmm/engine/periodic_images.hpp"
+
+namespace loom::fmm::detail {
+
+template <class K>
+void evaluate(PassEngine& engine, const Options& o, const TreeData& t, const InteractionLists& lists,
+              std::unique_ptr<StagedLists>& staged, const core::Array<double>& strength,
+              const core::Array<double>& sigma, core::Array<double>& out, Timings& time) {
+  core::Stopwatch watch(o.backend);
+  engine.stage(lists, staged, strength, sigma, time);
+  if constexpr (!K::far_field) {
+    watch.start();
+    fill_zero(o.backend, out);
+    engine.p2p(K{}, lists, strength, sigma, out);
+    time.p2p = watch.stop();
+  } else {
+    const std::size_t terms = t.tree.cells().size() * static_cast<std::size_t>(K::ncomp * term_count(o.order));
+    core::Array<C> multipoles(terms), locals(terms);
+    watch.start();
+    engine.upward(K::ncomp, strength, multipoles);
+    time.upward = watch.stop();
+
+    watch.start();
+    fill_zero(o.backend, locals);
+    engine.m2l(K::ncomp, lists, multipoles, locals);
+    if (o.periodic) add_periodic_far_field(o, t, K::ncomp, strength, locals);
+    time.m2l = watch.stop();
+
+    watch.start();
+    engine.local_to_local(K::ncomp, locals);
+    engine.local_to_bodies(K{}, strength, locals, out);
+    time.downward = watch.stop();
+
+    watch.start();
+    engine.p2p(K{}, lists, strength, sigma, out);
+    time.p2p = watch.stop();
+  }
+}
+
+}  // namespace loom::fmm::detail

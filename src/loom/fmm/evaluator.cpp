@@ -1,0 +1,209 @@
+// The FMM evaluator (fmm.hpp): the tree once per set of positions, the interaction lists from the list cache,
+// each evaluation through the pipeline of evaluate.hpp on the engine of the options' backend (CPU or CUDA).
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/fmm/evaluate.hpp"
+#include "loom/fmm/fmm.hpp"
+#include "loom/fmm/list_cache.hpp"
+
+namespace loom::fmm {
+
+struct Evaluator::State {
+  Options o;
+  detail::TreeData t;
+  double build_seconds = 0;
+  detail::ListCache cache;
+  std::unique_ptr<detail::PassEngine> engine;  // over o and t (a State never moves)
+  Index n() const { return t.n(); }
+};
+
+namespace {
+
+// Wall time since construction, after the backend's queued work (the GPU's kernels are asynchronous).
+struct CallTimer {
+  core::Stopwatch watch;
+  explicit CallTimer(core::Backend b) : watch(b) { watch.start(); }
+  double seconds() { return watch.stop(); }
+};
+
+// The upload's end: on the GPU after its queued copies and permutations, so that no phase's time includes them.
+double upload_seconds(core::Backend backend, const core::WallTimer& up) {
+  if (backend == core::Backend::cuda) cuda::synchronize();
+  return up.seconds();
+}
+
+// Sized for n bodies, keeping the vector's memory when it already is (no fresh pages to fault in every call).
+template <class T>
+T* sized(std::vector<T>& v, Index n) {
+  if (v.size() != static_cast<std::size_t>(n)) v.assign(static_cast<std::size_t>(n), T{});
+  return v.data();
+}
+
+static_assert(sizeof(Vec3d) == 3 * sizeof(double), "a Vec3d array is 3n doubles, interleaved");
+
+double* doubles(Vec3d* v) { return &v->x; }
+std::span<const double> doubles(std::span<const Vec3d> v) { return {v.empty() ? nullptr : &v[0].x, 3 * v.size()}; }
+
+void check_inside_box(const Options& o, std::span<const Vec3d> positions) {
+  for (std::size_t i = 0; i < positions.size(); ++i)
+    for (int d = 0; d < 3; ++d) {
+      const double u = positions[i][d] - o.box_lower[d];
+      if (!(u >= 0 && u < o.period))
+        throw UsageError("fmm: body " + std::to_string(i) + " lies outside the periodic box");
+    }
+}
+
+}  // namespace
+
+Evaluator::Evaluator(Options options) : s_(std::make_unique<State>()) {
+  validate(options);
+  s_->o = options;
+  s_->engine = options.backend == core::Backend::cpu ? detail::make_cpu_engine(s_->o, s_->t)
+                                                     : detail::make_cuda_engine(s_->o, s_->t);
+}
+Evaluator::~Evaluator() = default;
+Evaluator::Evaluator(Evaluator&&) noexcept = default;
+Evaluator& Evaluator::operator=(Evaluator&&) noexcept = default;
+void Evaluator::set_order(int order) {
+  Options o = s_->o;
+  o.order = order;
+  validate(o);
+  s_->o = o;
+}
+void Evaluator::set_precision(Precision precision) { s_->o.precision = precision; }
+const Tree& Evaluator::tree() const { return s_->t.tree; }
+const Options& Evaluator::options() const { return s_->o; }
+
+void Evaluator::set_positions(std::span<const Vec3d> positions) {
+  State& s = *s_;
+  detail::TreeData& t = s.t;
+  if (s.o.periodic) check_inside_box(s.o, positions);
+  core::WallTimer timer;
+  t.tree = Tree(positions, s.o.ncrit);
+  t.cells = core::Array<Cell>::from(std::span<const Cell>(t.tree.cells()));
+  t.leaves = core::Array<int>::from(std::span<const int>(t.tree.leaves()));
+  t.leaf_of_body = core::Array<int>::from(std::span<const int>(t.tree.leaf_of_body()));
+  t.order = core::Array<Index>::from(std::span<const Index>(t.tree.order()));
+  const Index n = s.n();
+  t.pos = core::Array<Vec3d>(static_cast<std::size_t>(n));
+  Vec3d* pos = t.pos.write(core::Where::host);
+  const Vec3d* tree_pos = t.tree.positions().data();
+  const bool split = s.engine->wants_split_coordinates();
+  t.px.resize(split ? static_cast<std::size_t>(n) : 0);
+  t.py.resize(t.px.size());
+  t.pz.resize(t.px.size());
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) {
+    pos[i] = tree_pos[i];
+    if (split) {
+      t.px[static_cast<std::size_t>(i)] = tree_pos[i].x;
+      t.py[static_cast<std::size_t>(i)] = tree_pos[i].y;
+      t.pz[static_cast<std::size_t>(i)] = tree_pos[i].z;
+    }
+  }
+  s.engine->tree_changed();
+  s.build_seconds = timer.seconds();
+  s.cache.clear();
+}
+
+LaplaceResult Evaluator::laplace(std::span<const double> charges) {
+  LaplaceResult r;
+  laplace(charges, r);
+  return r;
+}
+
+void Evaluator::laplace(std::span<const double> charges, LaplaceResult& r) {
+  State& s = *s_;
+  LOOM_REQUIRE(static_cast<Index>(charges.size()) == s.n(), "fmm::Evaluator::laplace: one charge per body");
+  CallTimer call(s.o.backend);
+  r.time = Timings{};
+  r.time.build = s.build_seconds;
+  auto& lists = s.cache.lists<LaplaceKernel>(s.o, s.t.tree, {});
+  r.time.traversal = lists.traversal_seconds;
+  const Index n = s.n();
+  core::WallTimer up;
+  auto strength = s.engine->to_tree_order(charges, 1, 1);
+  r.time.transfer += upload_seconds(s.o.backend, up);
+  core::Array<double> out(static_cast<std::size_t>(LaplaceKernel::nout * n)), none;
+  detail::evaluate<LaplaceKernel>(*s.engine, s.o, s.t, lists.lists, lists.staged, strength, none, out, r.time);
+  core::WallTimer back;
+  const detail::ResultPart parts[] = {{0, 1, sized(r.potential, n)}, {1, 3, doubles(sized(r.gradient, n))}};
+  s.engine->to_user_order(out, parts, 1.0);
+  r.time.transfer += back.seconds();
+  r.stats = lists.stats;
+  r.time.call = call.seconds();
+}
+
+BiotSavartResult Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma) {
+  BiotSavartResult r;
+  biot_savart(alpha, sigma, r);
+  return r;
+}
+
+void Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma, BiotSavartResult& r) {
+  State& s = *s_;
+  const Index n = s.n();
+  LOOM_REQUIRE(static_cast<Index>(alpha.size()) == n && static_cast<Index>(sigma.size()) == n,
+               "fmm::Evaluator::biot_savart: one strength and one core radius per body");
+  CallTimer call(s.o.backend);
+  r.time = Timings{};
+  r.time.build = s.build_seconds;
+  core::WallTimer up;
+  auto strength = s.engine->to_tree_order(doubles(alpha), 3, 3);
+  auto sigma_tree = s.engine->to_tree_order(sigma, 1, 1);
+  // the lists' key, the cells' largest core radii (on the GPU this host pass runs while the strengths cross PCIe)
+  std::vector<double> cell_sigma = detail::cell_max_sigma(s.t.tree, sigma);
+  r.time.transfer += upload_seconds(s.o.backend, up);
+  auto& lists = s.cache.lists<BiotSavartKernel>(s.o, s.t.tree, std::move(cell_sigma));
+  r.time.traversal = lists.traversal_seconds;
+  core::Array<double> out(static_cast<std::size_t>(BiotSavartKernel::nout * n));
+  detail::evaluate<BiotSavartKernel>(*s.engine, s.o, s.t, lists.lists, lists.staged, strength, sigma_tree, out, r.time);
+  core::WallTimer back;
+  constexpr double inv_4pi = 0.079577471545947667884;
+  const detail::ResultPart parts[] = {{0, 3, doubles(sized(r.velocity, n))}, {3, 3, doubles(sized(r.stretching, n))}};
+  s.engine->to_user_order(out, parts, inv_4pi);
+  r.time.transfer += back.seconds();
+  r.stats = lists.stats;
+  r.time.call = call.seconds();
+}
+
+std::vector<Vec3d> Evaluator::gaussian_sum(std::span<const Vec3d> alpha, std::span<const double> sigma, double cutoff) {
+  State& s = *s_;
+  const Index n = s.n();
+  LOOM_REQUIRE(static_cast<Index>(alpha.size()) == n && static_cast<Index>(sigma.size()) == n,
+               "fmm::Evaluator::gaussian_sum: one strength and one core radius per body");
+  auto strength = s.engine->to_tree_order(doubles(alpha), 3, 3);
+  auto sigma_tree = s.engine->to_tree_order(sigma, 1, 1);
+  const std::vector<double> cell_sigma = detail::cell_max_sigma(s.t.tree, sigma);
+  // a one-off traversal, not cached: its cutoff is the caller's
+  const InteractionLists lists =
+      traverse(s.t.tree, s.t.tree, detail::traversal_options(s.o, false, cutoff, cell_sigma.data()));
+  std::unique_ptr<detail::StagedLists> staged;
+  core::Array<double> out(static_cast<std::size_t>(GaussianKernel::nout * n));
+  Timings time;
+  detail::evaluate<GaussianKernel>(*s.engine, s.o, s.t, lists, staged, strength, sigma_tree, out, time);
+  std::vector<Vec3d> w(static_cast<std::size_t>(n));
+  const detail::ResultPart parts[] = {{0, 3, doubles(w.data())}};
+  s.engine->to_user_order(out, parts, 1.0);
+  return w;
+}
+
+LaplaceResult laplace(std::span<const Vec3d> positions, std::span<const double> charges, const Options& options) {
+  Evaluator e(options);
+  e.set_positions(positions);
+  return e.laplace(charges);
+}
+
+BiotSavartResult biot_savart(std::span<const Vec3d> positions, std::span<const Vec3d> alpha,
+                             std::span<const double> sigma, const Options& options) {
+  Evaluator e(options);
+  e.set_positions(positions);
+  return e.biot_savart(alpha, sigma);
+}
+
+}  // namespace loom::fmm

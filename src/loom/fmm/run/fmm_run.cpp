@@ -1,0 +1,130 @@
+// The FMM's run object (fmm_run.hpp).
+#include "loom/fmm/run/fmm_run.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "loom/fmm/body_file.hpp"
+#include "loom/fmm/run/report.hpp"
+#include "loom/io/atomic_file.hpp"
+#include "loom/version_info.hpp"
+
+namespace loom::fmm {
+
+FmmRun::FmmRun(FmmConfig config) : c_(std::move(config)) {}
+
+void FmmRun::prepare() {
+  const auto& b = c_.bodies;
+  if (!b.input.empty()) {
+    auto bodies = read_bodies_csv(b.input);
+    x_ = std::move(bodies.positions);
+    q_ = std::move(bodies.charges);
+    source_ = b.input;
+    return;
+  }
+  x_ = make_positions(b.distribution, b.n, b.seed);
+  source_ = std::string(to_string(b.distribution));
+  if (c_.kernel == Kernel::laplace) {
+    q_ = make_uniform(b.n, -1, 1, b.seed + 1);
+    if (c_.options.periodic) {
+      double mean = 0;
+      for (double v : q_) mean += v / double(b.n);
+      for (double& v : q_) v -= mean;
+    }
+    return;
+  }
+  alpha_ = make_uniform_vectors(b.n, -1, 1, b.seed + 2);
+  sigma_.assign(static_cast<std::size_t>(b.n), c_.sigma);
+  if (c_.options.periodic) {
+    Vec3d mean{};
+    for (const auto& a : alpha_) mean += (1.0 / double(b.n)) * a;
+    for (auto& a : alpha_) a -= mean;
+  }
+}
+
+void FmmRun::evaluate() {
+  if (c_.kernel == Kernel::laplace)
+    laplace_ = laplace(x_, q_, c_.options);
+  else
+    biot_savart_ = biot_savart(x_, alpha_, sigma_, c_.options);
+}
+
+void FmmRun::check() {
+  const Index n = bodies();
+  auto targets = reference_targets(n, c_.samples, default_reference_pairs(c_.kernel));
+  if (targets.empty()) return;
+  if (c_.kernel == Kernel::biot_savart && c_.options.periodic) {
+    unchecked_ = "no periodic Biot-Savart reference in the tool";
+    return;
+  }
+  if (c_.options.periodic && n > max_ewald_bodies) {
+    unchecked_ = fmt::format("the Ewald reference is limited to n <= {}", max_ewald_bodies);
+    return;
+  }
+  checked_ = static_cast<Index>(targets.size());
+  if (c_.kernel == Kernel::laplace)
+    laplace_errors_ = errors(laplace_, laplace_reference(x_, q_, std::move(targets), c_.options));
+  else
+    biot_savart_errors_ = errors(biot_savart_, biot_savart_reference(x_, alpha_, sigma_, std::move(targets)));
+}
+
+const Timings& FmmRun::timings() const { return c_.kernel == Kernel::laplace ? laplace_.time : biot_savart_.time; }
+const Statistics& FmmRun::statistics() const {
+  return c_.kernel == Kernel::laplace ? laplace_.stats : biot_savart_.stats;
+}
+
+void FmmRun::write(std::ostream& log) const {
+  if (!c_.output.empty()) {
+    write_laplace_csv(c_.output, laplace_.potential, laplace_.gradient);
+    log << "wrote " << c_.output << "\n";
+  }
+  if (!c_.json.empty()) {
+    io::write_file_atomically(c_.json, summary().dump(2) + "\n");
+    log << "wrote " << c_.json << "\n";
+  }
+}
+
+nlohmann::json FmmRun::summary() const {
+  const Options& o = c_.options;
+  nlohmann::json j;
+  j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}};
+  j["bodies"] = bodies();
+  j["source"] = source_;
+  j["kernel"] = std::string(to_string(c_.kernel));
+  j["p"] = o.order;
+  j["theta"] = o.theta;
+  j["ncrit"] = o.ncrit;
+  j["backend"] = std::string(core::to_string(o.backend));
+  j["precision"] = std::string(o.backend == core::Backend::cuda ? to_string(o.precision) : "double");
+  j["periodic"] = o.periodic;
+  if (c_.kernel == Kernel::biot_savart) j["sigma"] = c_.sigma;
+  j["timings"] = timings_json(timings());
+  const Statistics& s = statistics();
+  j["stats"] = {{"cells", s.cells},
+                {"m2l_pairs", s.m2l_pairs},
+                {"p2p_pairs", s.p2p_pairs},
+                {"p2p_interactions", s.p2p_interactions}};
+  if (laplace_errors_)
+    j["errors"] = {
+        {"targets", checked_}, {"potential", laplace_errors_->potential}, {"gradient", laplace_errors_->gradient}};
+  if (biot_savart_errors_)
+    j["errors"] = {{"targets", checked_},
+                   {"velocity", biot_savart_errors_->velocity},
+                   {"stretching", biot_savart_errors_->stretching}};
+  return j;
+}
+
+int run_fmm(const FmmConfig& config, std::ostream& out, std::ostream& log) {
+  FmmRun run(config);
+  run.prepare();
+  print_start(out, run);
+  run.evaluate();
+  print_evaluation(out, run);
+  run.check();
+  print_check(out, run);
+  run.write(log);
+  return 0;
+}
+
+}  // namespace loom::fmm
