@@ -31,6 +31,7 @@ TEST(GpeCli, BadInputIsRejectedBeforeAnythingIsWritten) {
       {"--grid.type hex", "error: grid.type = \"hex\": expected one of cubic, fcc, bcc, a15, c15, z\n"},
       {"--initial.kappa 1.5", "error: initial.kappa = 1.5: expected an integer in [-100, 100]\n"},
       {"--physics.lambda 0", "error: physics.lambda = 0.0: expected a number > 0\n"},
+      {"--grid.equal_work_rule mean", "error: grid.equal_work_rule = \"mean\": expected one of paper, eq11\n"},
       {"/nonexistent/run.toml", "error: input file \"/nonexistent/run.toml\": no such file\n"},
       {"--initial.type ground --initial.kappa 2", ""},
       {"--time.dt 1.0", ""},
@@ -66,6 +67,7 @@ TEST(GpeCli, ShortRunWritesEveryOutput) {
   EXPECT_NEAR(summary["initial"]["norm"].get<double>(), 1.0, 1e-12);
   EXPECT_LT(std::abs(summary["energy_drift"].get<double>()), 1e-2);  // 5 edges per wavelength: coarse
   EXPECT_EQ(summary["grid"], "bcc");
+  EXPECT_EQ(summary["equal_work_rule"], "paper");  // how work_per_time_unit is counted
   // mu of kappa = 1, g = 50, lambda = 1 from the continuum solver, between bounds that hold for any g >= 0. With
   // e(g) the energy per particle of the lowest kappa = 1 state, concave in g (a minimum of functions linear in g)
   // and increasing (e' = int |psi_g|^4 / 2 > 0): mu = e(g) + g e'(g) lies above e(0) = 1 + |kappa| + lambda/2 = 2.5

@@ -10,17 +10,18 @@
 //   operations per step          = m_s F                 (the code's "ALU operations": one per face)
 //   work per time unit           = m_s F n(s) per structure
 // with P the largest potential term max_i (V_i + g |psi_i|^2) of the problem (0 without one). The step count is
-// not eq. (11)'s 1 / (2 max_i M_ii): it takes the whole-lattice maximum Hodge weight times the face count, an upper
-// bound of the Laplacian diagonal that, unlike eq. (11), grows with the rounded face count. The dual edge that
-// Table 1 reports is one particular edge: the code prints the first face of the first cell of its mesh
-// (DUAL_EDGE_LENGTH), an accident of its mesh ordering and not a statistic; loom picks the same edge by its rank
-// among the grid's distinct dual edge lengths (reported_dual_edge). For the accuracy case (lambda = 1, g = 300,
-// kappa = 10: the cubic grid at 1/20 of the effective wavelength, P the trap at the domain's corner) this gives
-// 1, 1.072, 0.802, 0.928, 0.679, 0.988 against Table 1's 1, 1.09, 0.80, 0.93, 0.68, 0.99 and about 6.2e9
-// operations per time unit (the paper: 6e9); without a potential (P = 0) 1, 1.088, 0.812, 0.947, 0.690, 1.004.
-// The paper's own widths (2.51, 2.27, 3.91, 5.39, 3.70) were set by hand to two decimals, where the whole number
-// of structures covering the domain makes the work jump by several percent (FCC: 0.985 to 0.926 of the cubic's
-// between 2.50 and 2.51).
+// not eq. (11)'s 2 max_i M_ii = max_i D_i / s^2 + 2P: F h, the largest Hodge weight times the rounded face count,
+// equals max_i D_i on the cubic grid but exceeds it where the weights vary (FCC 60 against 48, A15 192 against
+// 128), and the potential counts once, not twice. The dual edge that Table 1 reports is one particular edge: the
+// code prints the first face of the first cell of its mesh (DUAL_EDGE_LENGTH), an accident of its mesh ordering and
+// not a statistic; loom picks the same edge by its rank among the grid's distinct dual edge lengths
+// (reported_dual_edge). For the accuracy case (lambda = 1, g = 300, kappa = 10: the cubic grid at 1/20 of the
+// effective wavelength, P the trap at the domain's corner plus the peak of g |psi|^2) this gives 1, 1.07, 0.80,
+// 0.93, 0.68, 0.99 against Table 1's 1, 1.09, 0.80, 0.93, 0.68, 0.99, and about 6.2e9 operations per time unit
+// (the paper: 6e9); without a potential (P = 0) 1, 1.088, 0.812, 0.947, 0.690, 1.004. The paper's structure widths
+// (2.51, 2.27, 3.91, 5.39, 3.70 cubic edges) were set by hand to two decimals, where the whole number of
+// structures covering the domain makes the work jump by several percent (FCC: 0.985 to 0.926 of the cubic's
+// between 2.50 and 2.51); `loom gpe` at 6e9 gives 2.48, 2.27, 3.88, 5.41, 3.71.
 //
 // EqualWorkRule::eq11 — loom's own reading of the paper's text: the stability step of eq. (11) and the operation
 // count of section 4 (#J_i = the faces and i itself):
