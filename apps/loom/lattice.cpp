@@ -24,11 +24,12 @@ namespace loom::app {
 namespace {
 
 constexpr const char* scale_definition =
-    "equal work: s is the structure scale at which sum_i #J_i / (V s^3) / dt(s), with dt(s) = s^2 / max_i "
-    "(1/|B_i|) sum_F |F|/|E*| (eq. 11 without the potential), equals the cubic grid's 7 * 6 = 42 at edge 1; the "
-    "equal-work dual edge is s times the mean dual edge. Unit-scale lengths are for make_crystal's cell (cube of "
-    "edge 1; Z: hexagonal a = c = 1). Table 1 of the paper does not follow from this definition (see "
-    "src/loom/dec/equal_work.hpp)";
+    "equal work: the structure scale at which integrating one time unit costs per unit volume what the cubic grid "
+    "of edge 1 costs. paper (the default; its code, Table 1): m_s F (F h / (2 s^2) + P) operations per structure, F "
+    "= floor(mean faces per cell), h = the largest |F|/(|E*||B|), P = 0 here, and the dual edge its code prints; "
+    "eq11: sum_i #J_i / dt with dt of eq. 11, max_i (1/|B_i|) sum_F |F|/|E*| / s^2, and the mean dual edge. "
+    "Unit-scale lengths are for make_crystal's cell (cube of edge 1; Z: hexagonal a = c = 1); see "
+    "src/loom/dec/equal_work.hpp";
 
 void add_grid_key(io::Parameters& p) {
   p.add("grid.type", "bcc", "the crystal lattice").one_of(dec::grid_type_names());
@@ -45,7 +46,9 @@ nlohmann::json structure_facts(const dec::ReplicableStructure& s) {
   }
   const auto edges = dec::dual_edge_statistics(s);
   const auto work = dec::work_figures(s);
-  const double scale = dec::equal_work_scale(s);
+  using dec::EqualWorkRule;
+  const double scale = dec::equal_work_scale(s, EqualWorkRule::paper),
+               eq11 = dec::equal_work_scale(s, EqualWorkRule::eq11);
   nlohmann::json j;
   j["grid"] = std::string(dec::to_string(s.grid));
   j["source"] = dec::make_crystal(s.grid).source;
@@ -63,11 +66,18 @@ nlohmann::json structure_facts(const dec::ReplicableStructure& s) {
   j["max_laplacian_diagonal"] = work.max_diagonal;
   j["stability_time_step"] = dec::stability_time_step(s);
   j["operations_per_structure"] = work.operations_per_step;
-  j["work_per_time_unit"] = work.work_per_time_unit();
+  j["face_count"] = work.face_count;
+  j["max_face_weight"] = work.max_face_weight;
+  j["equal_work_rule"] = "paper";
+  j["work_per_time_unit"] = dec::structure_work_per_time_unit(EqualWorkRule::paper, s, 1, 0) / s.volume();
   j["equal_work_scale"] = scale;
-  j["equal_work_dual_edge"] = scale * edges.mean;
+  j["equal_work_dual_edge"] = dec::reported_dual_edge(s.scaled(scale), EqualWorkRule::paper);
+  j["equal_work_dual_edge_mean"] = scale * edges.mean;
   j["equal_work_dual_edge_min"] = scale * edges.min;
   j["equal_work_dual_edge_max"] = scale * edges.max;
+  j["equal_work_eq11"] = {{"work_per_time_unit", work.work_per_time_unit()},
+                          {"scale", eq11},
+                          {"dual_edge", dec::reported_dual_edge(s.scaled(eq11), EqualWorkRule::eq11)}};
   j["paper_table1_dual_edge"] = dec::paper_table1_dual_edge(s.grid);
   j["scale_definition"] = scale_definition;
   return j;
@@ -91,15 +101,17 @@ void print_facts(const nlohmann::json& j) {
   std::cout << fmt::format("stability (eq. 11, no potential): max (1/|B|) sum |F|/|E*| = {:.6g}, dt < {:.6g}\n",
                            j["max_laplacian_diagonal"].get<double>(), j["stability_time_step"].get<double>());
   std::cout << fmt::format(
-      "work: sum #J_i = {:.0f} per structure, {:.6g} operations per time unit and volume "
-      "(cubic: 42)\n",
-      j["operations_per_structure"].get<double>(), j["work_per_time_unit"].get<double>());
+      "work per time unit and volume at unit scale: paper {:.6g} (F = {:.0f} faces per cell, largest Hodge weight "
+      "{:.6g}; cubic: 18), eq. 11 {:.6g} (sum #J = {:.0f} per structure; cubic: 42)\n",
+      j["work_per_time_unit"].get<double>(), j["face_count"].get<double>(), j["max_face_weight"].get<double>(),
+      j["equal_work_eq11"]["work_per_time_unit"].get<double>(), j["operations_per_structure"].get<double>());
   std::cout << fmt::format(
-      "equal work: structure scale {:.4f}, dual edge mean {:.3f} (min {:.3f}, max {:.3f}); "
-      "the paper's Table 1: {:.2f}\n",
+      "equal work (paper): structure scale {:.4f}, dual edge {:.3f} (mean {:.3f}, min {:.3f}, max {:.3f}); "
+      "eq. 11: scale {:.4f}, mean dual edge {:.3f}; the paper's Table 1: {:.2f}\n",
       j["equal_work_scale"].get<double>(), j["equal_work_dual_edge"].get<double>(),
-      j["equal_work_dual_edge_min"].get<double>(), j["equal_work_dual_edge_max"].get<double>(),
-      j["paper_table1_dual_edge"].get<double>());
+      j["equal_work_dual_edge_mean"].get<double>(), j["equal_work_dual_edge_min"].get<double>(),
+      j["equal_work_dual_edge_max"].get<double>(), j["equal_work_eq11"]["scale"].get<double>(),
+      j["equal_work_eq11"]["dual_edge"].get<double>(), j["paper_table1_dual_edge"].get<double>());
   std::cout << "  (" << scale_definition << ")\n";
 }
 

@@ -47,9 +47,15 @@ TEST(LatticeCli, JsonFactsForEveryGrid) {
   const auto bcc = nlohmann::json::parse(run("lattice --json --grid.type bcc").out);
   EXPECT_NEAR(bcc["dual_edge_mean"].get<double>(), std::sqrt(2.0) / 4, 1e-12);  // truncated octahedra, cube edge 1
   EXPECT_NEAR(bcc["cell_volume_max"].get<double>(), 1.0 / 12, 1e-12);
-  EXPECT_NEAR(bcc["equal_work_dual_edge"].get<double>(), std::pow(2880 / 42.0, 0.2) * std::sqrt(2.0) / 4, 1e-9);
+  // paper: m F^2 h = 12 * 4^2 * 12 against the cubic's 36; eq11: sum #J * max D = 60 * 48 against 42
+  EXPECT_EQ(bcc["equal_work_rule"], "paper");
+  EXPECT_NEAR(bcc["equal_work_dual_edge"].get<double>(), std::pow(2304 / 36.0, 0.2) * std::sqrt(2.0) / 4, 1e-9);
+  EXPECT_NEAR(bcc["equal_work_eq11"]["dual_edge"].get<double>(), std::pow(2880 / 42.0, 0.2) * std::sqrt(2.0) / 4, 1e-9);
   const auto cubic = nlohmann::json::parse(run("lattice --json --grid.type cubic").out);
   EXPECT_NEAR(cubic["equal_work_dual_edge"].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(cubic["equal_work_eq11"]["dual_edge"].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(cubic["work_per_time_unit"].get<double>(), 18, 1e-12);
+  EXPECT_NEAR(cubic["equal_work_eq11"]["work_per_time_unit"].get<double>(), 42, 1e-12);
 }
 
 TEST(LatticeCli, TextSaysHowTheScaleIsDefined) {
@@ -141,7 +147,7 @@ TEST(LatticeCli, ExportWritesVtkFiles) {
   }
   const Result scaled = run("lattice export --grid.type bcc --export.equal_work --output.dir " + (dir / "s").string());
   ASSERT_EQ(scaled.code, 0) << scaled.err;
-  EXPECT_NE(scaled.out.find("scale 2.329"), std::string::npos) << scaled.out;
+  EXPECT_NE(scaled.out.find("scale 2.297"), std::string::npos) << scaled.out;  // the paper's rule: 64^(1/5)
 }
 
 }  // namespace

@@ -3,10 +3,15 @@
 // input.toml re-running to the same result.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <numbers>
+#include <vector>
 
 #include "apps/run_loom.hpp"
 #include "loom/gpe/checkpoint.hpp"
+#include "loom/gpe/stationary_vortex.hpp"
 #include "loom/io/parameters.hpp"
 
 namespace loom::test {
@@ -26,6 +31,7 @@ TEST(GpeCli, BadInputIsRejectedBeforeAnythingIsWritten) {
       {"--grid.type hex", "error: grid.type = \"hex\": expected one of cubic, fcc, bcc, a15, c15, z\n"},
       {"--initial.kappa 1.5", "error: initial.kappa = 1.5: expected an integer in [-100, 100]\n"},
       {"--physics.lambda 0", "error: physics.lambda = 0.0: expected a number > 0\n"},
+      {"--grid.equal_work_rule mean", "error: grid.equal_work_rule = \"mean\": expected one of paper, eq11\n"},
       {"/nonexistent/run.toml", "error: input file \"/nonexistent/run.toml\": no such file\n"},
       {"--initial.type ground --initial.kappa 2", ""},
       {"--time.dt 1.0", ""},
@@ -61,8 +67,85 @@ TEST(GpeCli, ShortRunWritesEveryOutput) {
   EXPECT_NEAR(summary["initial"]["norm"].get<double>(), 1.0, 1e-12);
   EXPECT_LT(std::abs(summary["energy_drift"].get<double>()), 1e-2);  // 5 edges per wavelength: coarse
   EXPECT_EQ(summary["grid"], "bcc");
-  // mu of kappa = 1, g = 50, lambda = 1 from the continuum solver, between the g = 0 value and Thomas-Fermi.
-  EXPECT_GT(summary["chemical_potential"].get<double>(), 2.5);
+  EXPECT_EQ(summary["equal_work_rule"], "paper");  // how work_per_time_unit is counted
+  // mu of kappa = 1, g = 50, lambda = 1 from the continuum solver, between bounds that hold for any g >= 0. With
+  // e(g) the energy per particle of the lowest kappa = 1 state, concave in g (a minimum of functions linear in g)
+  // and increasing (e' = int |psi_g|^4 / 2 > 0): mu = e(g) + g e'(g) lies above e(0) = 1 + |kappa| + lambda/2 = 2.5
+  // and below e(0) + 2 g e'(0) = 2.5 + g int |phi_0|^4, phi_0 the g = 0 state rho e^{i phi} e^{-r^2/2} / pi^{3/4}:
+  // int |phi_0|^4 = sqrt(pi/2) / (4 pi^2).
+  const double mu = summary["chemical_potential"].get<double>();
+  EXPECT_GT(mu, 2.5);
+  EXPECT_LT(mu, 2.5 + 50 * std::sqrt(std::numbers::pi / 2) / (4 * std::numbers::pi * std::numbers::pi));
+}
+
+// mu of the spherical ground state (lambda = 1, kappa = 0, int |psi|^2 = 1): u = r f solves
+// -u''/2 + r^2 u/2 + g u^3 / (4 pi r^2) = mu u, u(0) = u(R) = 0, 4 pi int u^2 = 1. Second-order differences on
+// r = h, 2h, .., R - h, relaxed by the normalised gradient flow (I + tau H[u_n]) u_{n+1} = u_n (a tridiagonal solve)
+// until mu settles, then Richardson-extrapolated from h and h/2.
+double radial_ground_state_mu(double g, double R, int intervals) {
+  const double h = R / intervals, tau = 0.5;
+  const int n = intervals - 1;
+  std::vector<double> u(n), a(n), c(n), d(n);
+  for (int i = 0; i < n; ++i) {
+    const double r = (i + 1) * h;
+    u[i] = r * std::exp(-r * r / 2);
+  }
+  auto normalise = [&] {
+    double s = 0;
+    for (double v : u) s += v * v;
+    for (double& v : u) v /= std::sqrt(4 * std::numbers::pi * s * h);
+  };
+  auto diagonal = [&](int i) {
+    const double r = (i + 1) * h;
+    return 1 / (h * h) + r * r / 2 + g * u[i] * u[i] / (r * r);
+  };
+  auto mu_of = [&] {  // 4 pi h sum u H u
+    double m = 0;
+    for (int i = 0; i < n; ++i) {
+      const double lap = (i > 0 ? u[i - 1] : 0) + (i + 1 < n ? u[i + 1] : 0);
+      m += u[i] * (diagonal(i) * u[i] - lap / (2 * h * h));
+    }
+    return 4 * std::numbers::pi * h * m;
+  };
+  normalise();
+  double mu = mu_of(), previous = 0;
+  for (int it = 0; it < 100000 && std::abs(mu - previous) > 1e-14 * mu; ++it) {
+    for (int i = 0; i < n; ++i) a[i] = 1 + tau * diagonal(i);  // Thomas algorithm, off-diagonals -tau / (2 h^2)
+    const double off = -tau / (2 * h * h);
+    for (int i = 1; i < n; ++i) {
+      const double w = off / a[i - 1];
+      a[i] -= w * off;
+      u[i] -= w * u[i - 1];
+    }
+    u[n - 1] /= a[n - 1];
+    for (int i = n - 2; i >= 0; --i) u[i] = (u[i] - off * u[i + 1]) / a[i];
+    normalise();
+    previous = mu;
+    mu = mu_of();
+  }
+  return mu;
+}
+
+// The lattice ground state at g = 300 on a fine BCC lattice against the continuum mu from the radial solver
+// above (and the program's continuum solver against it).
+TEST(GpeCli, GroundStateMuMatchesAnIndependentRadialSolver) {
+  const double coarse = radial_ground_state_mu(300, 9, 1800), fine = radial_ground_state_mu(300, 9, 3600);
+  const double radial = (4 * fine - coarse) / 3;
+  EXPECT_NEAR(fine, radial, 1e-4 * radial);  // the differences are second order and converged
+  TempDir dir;
+  const RunResult r = run_loom(
+      "gpe --physics.g 300 --initial.kappa 0 --initial.type ground --grid.scaling dual_edge --grid.dual_edge 0.2 "
+      "--time.t_end 0.01 --quiet --output.plots false --output.dir " +
+      (dir / "run").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(slurp(dir / "run" / "summary.json"));
+  const double lattice = summary["ground_state"]["mu"].get<double>();
+  gpe::VortexProblem problem;
+  problem.g = 300;
+  const double spectral = gpe::StationaryVortex::solve(problem).chemical_potential();
+  std::printf("mu: radial %.10f, the program's continuum solver %.10f, lattice %.10f\n", radial, spectral, lattice);
+  EXPECT_NEAR(spectral, radial, 1e-6 * radial);
+  EXPECT_NEAR(lattice, radial, 3e-4 * radial);  // second order in the dual edge 0.2: 8.5e-5 measured
 }
 
 TEST(GpeCli, RestartContinuesExactly) {

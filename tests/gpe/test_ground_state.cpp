@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "backends.hpp"
 #include "gpe/gpe_fixtures.hpp"
@@ -20,28 +21,33 @@ class GroundState : public ::testing::TestWithParam<Backend> {
 };
 
 // g = 0: the discrete ground state's mu converges to the oscillator's 1 + lambda/2 at second order, starting
-// from a deliberately wrong guess (a kappa = 0 state of a much stronger interaction).
+// from a deliberately wrong guess (a kappa = 0 state of a much stronger interaction). Three levels in the
+// asymptotic range (dual edges 0.4, 0.27, 0.18 for a cloud of width ~1: errors 1.7e-2, 7.5e-3, 3.3e-3 at lambda = 1,
+// observed orders 2.06 and 2.03; the box reaches |psi| = 1e-3 max |psi|, whose wall moves mu by ~1e-6): both orders
+// within 0.25 of 2, which a first-order lattice fails. The residual tolerance 1e-5 leaves mu exact to ~1e-10.
 TEST_P(GroundState, ImaginaryTimeReachesTheHarmonicGroundState) {
   const Backend b = GetParam();
   for (double lambda : {1.0, 2.0}) {
-    double mu_error[2], virial[2];
-    for (int level = 0; level < 2; ++level) {
-      auto p = test::make_problem(GridType::bcc, lambda, 200.0, 0, 0.5 / std::pow(1.5, level), b, 1e-9);
+    double mu_error[3], virial[3];
+    for (int level = 0; level < 3; ++level) {
+      auto p = test::make_problem(GridType::bcc, lambda, 200.0, 0, 0.4 / std::pow(1.5, level), b, 1e-3);
       const Hamiltonian h = p.domain.hamiltonian(core::where(b), lambda, 0.0);
-      const auto r = relax_to_ground_state(b, h, p.psi0, 1e-8, 400000);  // mu is then exact to ~1e-16
+      const auto r = relax_to_ground_state(b, h, p.psi0, 1e-5, 400000);  // mu's error is the residual squared
       ASSERT_TRUE(r.converged) << r.residual;
       mu_error[level] = std::abs(r.mu - (1 + lambda / 2));
+      std::printf("lambda %g level %d dof %ld iterations %ld mu error %.3e\n", lambda, level, long(p.domain.dof()),
+                  long(r.iterations), mu_error[level]);
       const Observables o = measure(b, h, p.psi0.read(core::where(b)));
       EXPECT_NEAR(o.norm, 1.0, 1e-12);
       EXPECT_NEAR(o.mu(), r.mu, 1e-9 * r.mu);
       virial[level] = std::abs(o.kinetic / o.potential - 1);  // 0 in the continuum at g = 0
     }
-    const double mu_order = std::log(mu_error[0] / mu_error[1]) / std::log(1.5);
-    // Two coarse levels (0.5 and 0.33 dual edges for a cloud of width ~1) are pre-asymptotic: allow +-0.6.
-    EXPECT_NEAR(mu_order, 2.0, 0.6) << lambda << ": " << mu_error[0] << " " << mu_error[1];
-    EXPECT_LT(virial[1], virial[0]) << lambda;  // the virial theorem is approached as the lattice is refined
-    EXPECT_LT(virial[1], 0.05) << lambda;
-    EXPECT_LT(mu_error[1], 0.02 * (1 + lambda / 2));
+    for (int level = 0; level < 2; ++level) {
+      const double order = std::log(mu_error[level] / mu_error[level + 1]) / std::log(1.5);
+      EXPECT_NEAR(order, 2.0, 0.25) << lambda << ": " << mu_error[level] << " " << mu_error[level + 1];
+      EXPECT_LT(virial[level + 1], virial[level]) << lambda;  // the virial theorem is approached
+    }
+    EXPECT_LT(virial[2], 0.02) << lambda;
   }
 }
 

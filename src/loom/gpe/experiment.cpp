@@ -45,8 +45,13 @@ io::Parameters gpe_parameters() {
         "(grid.dual_edge)")
       .one_of({"wavelength", "equal_work", "dual_edge"});
   p.add("grid.points_per_wavelength", 20.0, "mean dual edges per effective wavelength 2 pi / sqrt(<-lap>)").at_least(2);
-  p.add("grid.work_per_time_unit", 6e9, "sum_i #J_i / dt for grid.scaling = equal_work (the paper: 6e9)")
+  p.add("grid.work_per_time_unit", 6e9,
+        "operations per time unit for grid.scaling = equal_work, counted by grid.equal_work_rule (the paper: 6e9)")
       .greater_than(0);
+  p.add("grid.equal_work_rule", "paper",
+        "how equal work is counted (src/loom/dec/equal_work.hpp): paper (its code's step count and one operation "
+        "per face: Table 1) or eq11 (sum_i #J_i / dt with dt of eq. 11)")
+      .one_of(dec::equal_work_rule_names());
   p.add("grid.dual_edge", 0.1, "mean dual edge length for grid.scaling = dual_edge").greater_than(0);
   p.add("physics.lambda", 1.0, "trap anisotropy: V = (x^2 + y^2 + lambda^2 z^2) / 2").greater_than(0);
   p.add("physics.g", 300.0, "interaction strength (either sign)");
@@ -92,26 +97,30 @@ io::Parameters gpe_parameters() {
 
 namespace {
 
-// Operations per time unit of a structure placed at scale s over the cuboid: sum_i #J_i / dt with dt of eq. (11)
-// evaluated with the problem's potential at the lattice's corner and the peak nonlinear term.
-double work_per_time_unit(dec::GridType grid, double s, dec::Vec3 half, double lambda, double peak_nonlinear) {
+// Operations per time unit of a structure placed at scale s over the cuboid under `rule`, with the potential term
+// bounded by the trap at the lattice's corner plus the peak nonlinear term.
+double work_per_time_unit(dec::EqualWorkRule rule, dec::GridType grid, double s, dec::Vec3 half, double lambda,
+                          double peak_nonlinear) {
   const auto& unit = dec::replicable_structure(grid);
-  const auto figures = dec::work_figures(unit);
   auto count = [&](double h, double edge) { return std::max(1.0, std::ceil(2 * h / (s * edge) - 1e-9)); };
   const double nx = count(half.x, unit.size.x), ny = count(half.y, unit.size.y), nz = count(half.z, unit.size.z);
   const double X = 0.5 * nx * s * unit.size.x, Y = 0.5 * ny * s * unit.size.y, Z = 0.5 * nz * s * unit.size.z;
-  const double max_m =
-      0.5 * figures.max_diagonal / (s * s) + 0.5 * (X * X + Y * Y + lambda * lambda * Z * Z) + peak_nonlinear;
-  return nx * ny * nz * figures.operations_per_step * 2 * max_m;
+  const double max_potential = 0.5 * (X * X + Y * Y + lambda * lambda * Z * Z) + peak_nonlinear;
+  return nx * ny * nz * dec::structure_work_per_time_unit(rule, unit, s, max_potential);
 }
 
-double equal_work_scale(dec::GridType grid, double target, dec::Vec3 half, double lambda, double peak_nonlinear) {
+double equal_work_scale(dec::EqualWorkRule rule, dec::GridType grid, double target, dec::Vec3 half, double lambda,
+                        double peak_nonlinear) {
   double lo = 1e-4, hi = 1e3;  // work falls as the scale grows
   for (int it = 0; it < 200; ++it) {
     const double mid = std::sqrt(lo * hi);
-    (work_per_time_unit(grid, mid, half, lambda, peak_nonlinear) > target ? lo : hi) = mid;
+    (work_per_time_unit(rule, grid, mid, half, lambda, peak_nonlinear) > target ? lo : hi) = mid;
   }
   return hi;
+}
+
+dec::EqualWorkRule equal_work_rule(const io::Parameters& p) {
+  return dec::parse_equal_work_rule(p.get_string("grid.equal_work_rule"), "grid.equal_work_rule");
 }
 
 std::vector<Complex> to_vector(const core::Array<Complex>& a) {
@@ -137,7 +146,8 @@ struct Setup {
   std::int64_t step0 = 0;
   RelaxationResult relaxation;
   double ring_inner = 0, ring_outer = 0, ring_half_height = 0;
-  double work = 0;
+  double work = 0;  // operations per time unit, counted by work_rule
+  std::string work_rule;
   std::string previous_input;
 };
 
@@ -213,7 +223,7 @@ Setup prepare(const io::Parameters& p) {
     else if (scaling == "dual_edge")
       scale = scale_for_dual_edge(grid, p.get_real("grid.dual_edge"));
     else
-      scale = equal_work_scale(grid, p.get_real("grid.work_per_time_unit"), half, s.lambda,
+      scale = equal_work_scale(equal_work_rule(p), grid, p.get_real("grid.work_per_time_unit"), half, s.lambda,
                                std::abs(s.g) * v.max_f() * v.max_f());
     s.domain = make_lattice_domain(grid, scale, half);
     const dec::Vec3 box = 0.5 * s.domain.extent();
@@ -280,7 +290,8 @@ Setup prepare(const io::Parameters& p) {
     s.t0 = 0;
   }
   if (p.get_string("kernel") == "auto") s.kernel = default_leapfrog_kernel(s.backend, s.domain.lattice.cells);
-  s.work = work_per_time_unit(s.domain.grid, s.domain.scale, 0.5 * s.domain.extent(), s.lambda,
+  s.work_rule = p.get_string("grid.equal_work_rule");
+  s.work = work_per_time_unit(equal_work_rule(p), s.domain.grid, s.domain.scale, 0.5 * s.domain.extent(), s.lambda,
                               s.vortex ? std::abs(s.g) * s.vortex->max_f() * s.vortex->max_f() : 0.0);
   return s;
 }
@@ -519,7 +530,8 @@ int run_gpe(const io::Parameters& p) {
   }
   if (s.backend == core::Backend::cuda && s.kernel == LeapfrogKernel::march) {
     const MarchTiling t = integrator.march_tiling();
-    j["march_launch"] = {{"tile_x", t.tile_x}, {"tile_y", t.tile_y}, {"layers_ahead", t.ahead}, {"pitched_rows", t.pitched_rows}};
+    j["march_launch"] = {
+        {"tile_x", t.tile_x}, {"tile_y", t.tile_y}, {"layers_ahead", t.ahead}, {"pitched_rows", t.pitched_rows}};
     if (t.segment_layers > 0)
       j["march_launch"]["segment_layers"] = t.segment_layers;
     else
@@ -551,6 +563,7 @@ int run_gpe(const io::Parameters& p) {
   j["dt"] = s.dt;
   j["dt_bound"] = s.dt_bound;
   j["work_per_time_unit"] = s.work;
+  j["equal_work_rule"] = s.work_rule;
   j["steps"] = integrator.steps_done();
   j["t_end"] = integrator.time();
   j["initial"] = {{"norm", initial.norm}, {"energy", initial.energy()}, {"mu", initial.mu()}};
