@@ -27,7 +27,7 @@ TEST_P(GroundState, ImaginaryTimeReachesTheHarmonicGroundState) {
     double mu_error[2], virial[2];
     for (int level = 0; level < 2; ++level) {
       auto p = test::make_problem(GridType::bcc, lambda, 200.0, 0, 0.5 / std::pow(1.5, level), b, 1e-9);
-      const Hamiltonian h = p.domain.hamiltonian(core::where(b), lambda, 0.0);
+      const Hamiltonian h = p.domain.hamiltonian(core::where(b), {lambda, 0.0});
       const auto r = relax_to_ground_state(b, h, p.psi0, 1e-8, 400000);  // mu is then exact to ~1e-16
       ASSERT_TRUE(r.converged) << r.residual;
       mu_error[level] = std::abs(r.mu - (1 + lambda / 2));
@@ -48,7 +48,7 @@ TEST_P(GroundState, ImaginaryTimeReachesTheHarmonicGroundState) {
 TEST_P(GroundState, RepulsiveGroundStateMatchesTheContinuumSolver) {
   const Backend b = GetParam();
   auto p = test::make_problem(GridType::c15, 1.0, 100.0, 0, 0.3, b, 1e-7);
-  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 100.0});
   const auto r = relax_to_ground_state(b, h, p.psi0, 1e-9, 400000);
   ASSERT_TRUE(r.converged);
   // O(h^2) away from the spectral continuum value; the lattice state is stationary (E(t) ~ 0).
@@ -60,7 +60,7 @@ LOOM_INSTANTIATE_FOR_BACKENDS(GroundState);
 // A synthetic m-fold modulation of a vortex ring is what the detector reports.
 TEST(Splitting, FindsTheImposedAzimuthalMode) {
   auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 2, 0.2);
-  const Hamiltonian h = p.domain.hamiltonian(core::Where::host, 1.0, 100.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::Where::host, {1.0, 100.0});
   const Complex* reference = p.psi0.read(core::Where::host);
   for (int m : {2, 3, 4, 5}) {
     core::Array<Complex> psi = p.psi0.clone();

@@ -24,7 +24,7 @@ class Integrator : public ::testing::TestWithParam<Backend> {
 
 // Runs the stationary state of `p` for time t with step dt (exact start), returns psi(t).
 core::Array<Complex> evolve(Backend b, test::Problem& p, double dt, double t) {
-  LeapfrogIntegrator it(b, p.domain, p.physics.lambda, p.physics.g);
+  LeapfrogIntegrator it(b, p.domain, {p.physics.lambda, p.physics.g});
   it.set_state(test::rotated(p.psi0, p.vortex->chemical_potential() * dt), p.psi0.clone(), 0, dt, 0);
   it.step(std::llround(t / dt));
   return it.current().clone();
@@ -33,15 +33,15 @@ core::Array<Complex> evolve(Backend b, test::Problem& p, double dt, double t) {
 TEST_P(Integrator, NormAndEnergyAreConservedToSecondOrderInTime) {
   const Backend b = GetParam();
   auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 1, 0.35, b);
-  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 100.0});
   const Observables start = measure(b, h, p.psi0.read(core::where(b)));
-  LeapfrogIntegrator probe(b, p.domain, 1.0, 100.0);
+  LeapfrogIntegrator probe(b, p.domain, {1.0, 100.0});
   probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
   const double bound = probe.stability_bound();
   double drift[2] = {0, 0};
   for (int level = 0; level < 2; ++level) {
     const double dt = 0.8 * bound / (1 << level);
-    LeapfrogIntegrator it(b, p.domain, 1.0, 100.0);
+    LeapfrogIntegrator it(b, p.domain, {1.0, 100.0});
     it.start_from(p.psi0.clone(), 0, dt);
     const std::int64_t steps = std::llround(2.0 / dt), every = steps / 20;
     for (std::int64_t s = 0; s < steps; s += every) {
@@ -65,7 +65,7 @@ TEST_P(Integrator, SecondOrderInTime) {
   perturb(start, 0.05, 3);
   core::Array<Complex> result[3];
   for (int level = 0; level < 3; ++level) {
-    LeapfrogIntegrator it(b, p.domain, 1.0, 50.0);
+    LeapfrogIntegrator it(b, p.domain, {1.0, 50.0});
     it.start_from(start.clone(), 0, dt / (1 << level));
     it.step(std::llround(t / (dt / (1 << level))));
     result[level] = it.current().clone();
@@ -85,7 +85,7 @@ TEST_P(Integrator, SecondOrderInSpace) {
     for (int level = 0; level < 3; ++level) {
       const double edge = 0.6 / std::pow(1.5, level);
       auto p = test::make_problem(grid, 1.0, 0.0, 0, edge, b, 1e-7);
-      LeapfrogIntegrator probe(b, p.domain, 1.0, 0.0);
+      LeapfrogIntegrator probe(b, p.domain, {1.0, 0.0});
       probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
       const double dt = 0.25 * probe.stability_bound();
       const double t = 0.5;
@@ -109,10 +109,10 @@ TEST_P(Integrator, SecondOrderInSpace) {
 TEST_P(Integrator, StationaryVortexStaysStationaryOnBcc) {
   const Backend b = GetParam();
   auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 1, 0.25, b);
-  LeapfrogIntegrator probe(b, p.domain, 1.0, 100.0);
+  LeapfrogIntegrator probe(b, p.domain, {1.0, 100.0});
   probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
   const auto psi = evolve(b, p, 0.9 * probe.stability_bound(), 1.0);
-  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 100.0});
   const double e = 1 - core::abs(inner_product(b, h, p.psi0.read(core::where(b)), psi.read(core::where(b))));
   EXPECT_LT(e, 1e-4);  // E(t) of the paper, section 5.1: the shape is kept
   EXPECT_GT(e, 0.0);   // but the lattice state is not the continuum one exactly
@@ -121,16 +121,16 @@ TEST_P(Integrator, StationaryVortexStaysStationaryOnBcc) {
 TEST_P(Integrator, StabilityBoundOfEquation11) {
   const Backend b = GetParam();
   auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 0, 0.4, b);
-  LeapfrogIntegrator probe(b, p.domain, 1.0, 100.0);
+  LeapfrogIntegrator probe(b, p.domain, {1.0, 100.0});
   probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
   const double bound = probe.stability_bound();
-  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 100.0});
   // Eq. (11) doubles the potential along with the Laplacian diagonal, but only the Laplacian's top eigenvalue
   // is twice its diagonal: the true limit 1/lambda_max(M) lies between the bound and (D + 2V)/(D + V) times it
   // (about 1.5 here, where V at the corners is as large as the Laplacian diagonal). Below the bound: stable;
   // well above the true limit: unstable.
   for (double factor : {0.95, 2.2}) {
-    LeapfrogIntegrator it(b, p.domain, 1.0, 100.0);
+    LeapfrogIntegrator it(b, p.domain, {1.0, 100.0});
     it.start_from(p.psi0.clone(), 0, factor * bound);
     it.step(3000);
     const double norm = measure(b, h, it.current().read(core::where(b))).norm;
@@ -146,11 +146,11 @@ TEST_P(Integrator, RungeKuttaStarterMatchesTheExactPhase) {
   auto p = test::make_problem(GridType::fcc, 1.0, 0.0, 0, 0.3, b, 1e-7);
   // For an eigenstate of M the exact psi(-dt) is psi e^{i mu dt}; the harmonic ground state on the lattice is
   // one only approximately, so use the lattice's own ground state.
-  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 0.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 0.0});
   const auto relaxed = relax_to_ground_state(b, h, p.psi0, 1e-11, 200000);
   ASSERT_TRUE(relaxed.converged);
   const double dt = 1e-3;
-  LeapfrogIntegrator it(b, p.domain, 1.0, 0.0);
+  LeapfrogIntegrator it(b, p.domain, {1.0, 0.0});
   it.start_from(p.psi0.clone(), 0, dt);
   const auto exact = test::rotated(p.psi0, relaxed.mu * dt);
   EXPECT_LT(loom::test::max_relative_difference(it.previous(), exact), 1e-11);  // local error O((mu dt)^5)
@@ -163,12 +163,12 @@ TEST_P(Integrator, EveryKernelMatchesThePlainOneOnEveryGrid) {
     auto p = test::make_problem(grid, 1.0, 100.0, 1, 0.4, b);
     core::Array<Complex> start = p.psi0.clone();
     perturb(start, 0.01, 9);
-    LeapfrogIntegrator reference(b, p.domain, 1.0, 100.0);
+    LeapfrogIntegrator reference(b, p.domain, {1.0, 100.0});
     reference.set_kernel(LeapfrogKernel::plain);
     reference.start_from(start.clone(), 0, 1e-3);
     reference.step(50);
     for (LeapfrogKernel kernel : leapfrog_kernels(b)) {
-      LeapfrogIntegrator it(b, p.domain, 1.0, 100.0);
+      LeapfrogIntegrator it(b, p.domain, {1.0, 100.0});
       it.set_kernel(kernel);
       it.start_from(start.clone(), 0, 1e-3);
       it.step(50);

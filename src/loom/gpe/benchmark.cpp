@@ -28,7 +28,7 @@ LeapfrogBenchmark benchmark_leapfrog(core::Backend backend, dec::GridType grid, 
       pb[i] = {y, x};
     }
   }
-  LeapfrogIntegrator integrator(backend, domain, 1.0, 300.0);
+  LeapfrogIntegrator integrator(backend, domain, {1.0, 300.0});
   integrator.set_kernel(kernel);
   if (choice.soa) integrator.set_soa_tuning(*choice.soa);
   if (choice.march && kernel == LeapfrogKernel::march) integrator.set_march_tiling(*choice.march);

@@ -9,7 +9,7 @@
 
 #include "loom/core/backend.hpp"
 #include "loom/dec/crystal.hpp"
-#include "loom/gpe/leapfrog_kernels.hpp"
+#include "loom/gpe/kernels/registry.hpp"
 #include "loom/perf/timing.hpp"
 #include "loom/perf/work.hpp"
 

@@ -8,7 +8,7 @@
 namespace loom::gpe {
 
 core::Array<Complex> sample_vortex(const LatticeDomain& domain, const VortexTable& table) {
-  const Hamiltonian h = domain.hamiltonian(core::Where::host, 0, 0);
+  const Hamiltonian h = domain.hamiltonian(core::Where::host, {0, 0});
   const Index n = domain.dof();
   core::Array<Complex> psi(static_cast<std::size_t>(n));
   Complex* p = psi.write(core::Where::host);

@@ -7,7 +7,7 @@
 #include "loom/dec/equal_work.hpp"
 #include "loom/dec/replicable_structure.hpp"
 #include "loom/dec/stencil.hpp"
-#include "loom/gpe/hamiltonian.hpp"
+#include "loom/gpe/model/hamiltonian.hpp"
 
 namespace loom::gpe {
 
@@ -25,8 +25,8 @@ struct LatticeDomain {
   dec::Vec3 extent() const {
     return {lattice.nx * structure.size.x, lattice.ny * structure.size.y, lattice.nz * structure.size.z};
   }
-  Hamiltonian hamiltonian(core::Where where, double lambda, double g) const {
-    return {stencil.view(where), lattice, origin, lambda, g, z_offset};
+  Hamiltonian hamiltonian(core::Where where, Physics physics) const {
+    return {stencil.view(where), lattice, origin, physics, z_offset};
   }
 };
 

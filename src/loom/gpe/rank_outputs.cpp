@@ -8,13 +8,13 @@
 
 namespace loom::gpe {
 
-std::optional<io::RunDirectory> create_run_directory(const io::Parameters& p, const comm::Communicator& world) {
+std::optional<io::RunDirectory> create_run_directory(const std::string& dir, bool overwrite,
+                                                     const std::string& effective_input,
+                                                     const comm::Communicator& world) {
   auto create = [&] {
-    const std::string& dir = p.get_string("output.dir");
-    auto run =
-        io::RunDirectory::create(dir.empty() ? io::RunDirectory::default_path("gpe") : std::filesystem::path(dir),
-                                 p.get_bool("output.overwrite"));
-    run.write_input(p);
+    auto run = io::RunDirectory::create(
+        dir.empty() ? io::RunDirectory::default_path("gpe") : std::filesystem::path(dir), overwrite);
+    run.write_input(effective_input);
     return run;
   };
   if (world.size() == 1) return create();

@@ -13,10 +13,13 @@
 
 namespace loom::gpe {
 
-// Rank 0 creates the run directory (output.dir, output.overwrite) and writes input.toml; every rank learns whether
-// it could, so that all stop together when not (rank 0 with its exception, the others with a UsageError).
-// Collective. Empty on ranks other than 0.
-std::optional<io::RunDirectory> create_run_directory(const io::Parameters& p, const comm::Communicator& world);
+// Rank 0 creates the run directory `dir` ("": runs/gpe-<date>-<time>; an existing non-empty one only with
+// `overwrite`) and writes input.toml from `effective_input`; every rank learns whether it could, so that all stop
+// together when not (rank 0 with its exception, the others with a UsageError). Collective. Empty on ranks other
+// than 0.
+std::optional<io::RunDirectory> create_run_directory(const std::string& dir, bool overwrite,
+                                                     const std::string& effective_input,
+                                                     const comm::Communicator& world);
 
 // The global field assembled on rank 0. Every call is collective.
 class RootView {

@@ -50,7 +50,7 @@ double timed_steps(LeapfrogIntegrator& integrator, const comm::Communicator& com
 ScalingPoint time_on(const comm::Communicator& comm, const ScalingOptions& o, std::array<int, 3> n) {
   const LatticeDomain domain = make_lattice_domain(o.grid, scale_for_dual_edge(o.grid, o.dual_edge), n[0], n[1], n[2]);
   const SlabDomain slab(domain, comm);
-  LeapfrogIntegrator integrator(o.backend, slab, 1.0, 300.0, o.transport);
+  LeapfrogIntegrator integrator(o.backend, slab, {1.0, 300.0}, o.transport);
   integrator.set_kernel(o.kernel);
   integrator.set_state(pseudo_random(slab, false), pseudo_random(slab, true), 0, 0, 0);
   const double dt = 0.5 * integrator.stability_bound();

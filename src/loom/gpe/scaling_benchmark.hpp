@@ -11,7 +11,7 @@
 #include "loom/comm/communicator.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/dec/crystal.hpp"
-#include "loom/gpe/leapfrog_kernels.hpp"
+#include "loom/gpe/kernels/registry.hpp"
 #include "loom/gpe/slab_exchange.hpp"
 #include "loom/perf/timing.hpp"
 

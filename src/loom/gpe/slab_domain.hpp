@@ -13,7 +13,7 @@
 #include "loom/comm/slab.hpp"
 #include "loom/core/array.hpp"
 #include "loom/gpe/lattice_domain.hpp"
-#include "loom/gpe/leapfrog_kernels.hpp"
+#include "loom/gpe/kernels/layer_range.hpp"
 
 namespace loom::gpe {
 

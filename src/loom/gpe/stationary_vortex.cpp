@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "loom/core/error.hpp"
+#include "loom/gpe/model/physics.hpp"
 #include "loom/gpe/oscillator_basis.hpp"
 
 namespace loom::gpe {
@@ -74,7 +75,7 @@ Discretisation discretise(double lambda, int m, int nr, int nz) {
     for (int j = 0; j < d.mz; ++j) {
       const std::size_t k = static_cast<std::size_t>(i) * d.mz + j;
       d.inv_omega[k] = 2 * radial.inv_weights[static_cast<std::size_t>(i)] * inv_omega_z[static_cast<std::size_t>(j)];
-      d.v[k] = 0.5 * (d.x[static_cast<std::size_t>(i)] + lambda * lambda * z[static_cast<std::size_t>(j)] * z[static_cast<std::size_t>(j)]);
+      d.v[k] = trap_potential(lambda, d.x[static_cast<std::size_t>(i)], z[static_cast<std::size_t>(j)]);  // x = rho^2
     }
   d.energy.resize(static_cast<std::size_t>(nr) * nz);
   for (int n = 0; n < nr; ++n)
@@ -131,7 +132,7 @@ double thomas_fermi_mu(double lambda, double g, int kappa) {
       const double x = (i + 0.5) * dx;
       for (int j = 0; j < points; ++j) {
         const double z = (j + 0.5) * dz;
-        const double n = mu - 0.5 * (x + lambda * lambda * z * z) - kappa * kappa / (2 * x);
+        const double n = mu - trap_potential(lambda, x, z) - kappa * kappa / (2 * x);  // x = rho^2
         if (n > 0) total += n;
       }
     }

@@ -18,12 +18,12 @@
 #include "loom/core/array.hpp"
 #include "loom/core/host_device.hpp"
 #include "loom/dec/structure_lattice.hpp"
-#include "loom/gpe/soa_stencil.hpp"
+#include "loom/gpe/kernels/soa_stencil.hpp"
 
 namespace loom::gpe {
 
 // Launch choices of the march kernel (`loom bench gpe --march_tile 8x8 --march_layers 64 --march_ahead 1`); each
-// grid's default is default_march_tiling (leapfrog_kernels.hpp).
+// grid's default is default_march_tiling (below).
 struct MarchTiling {
   int tile_x = 8, tile_y = 8;  // structures of a tile along x and y
   // Layers a block marches through (the last segment may be shorter); 0: balanced per launch
@@ -37,6 +37,10 @@ struct MarchTiling {
   bool pitched_rows = true;
   friend bool operator==(const MarchTiling&, const MarchTiling&) = default;
 };
+
+// The march kernel's tiling for a grid of `cells_per_structure` cells per structure: the fastest measured
+// (docs/performance.md, "GPE march kernel: 2.5D blocking"; scripts/gpu-tune-gpe.sh).
+MarchTiling default_march_tiling(int cells_per_structure);
 
 // Cells of a lattice row in memory when rows are padded to whole 128-byte lines (8 cells of 16 bytes): nx m_s
 // rounded up to a multiple of 8. Measured on the H200 (BCC 203 x 203 x 203, rows of 2436 cells, 64 bytes past a

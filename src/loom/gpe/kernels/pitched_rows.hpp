@@ -5,7 +5,7 @@
 
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
-#include "loom/gpe/hamiltonian.hpp"
+#include "loom/gpe/model/hamiltonian.hpp"
 
 namespace loom::gpe {
 

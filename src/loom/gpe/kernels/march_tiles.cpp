@@ -1,4 +1,4 @@
-#include "loom/gpe/march_tiles.hpp"
+#include "loom/gpe/kernels/march_tiles.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -210,6 +210,23 @@ MarchPlan::MarchPlan(const SoaStencil& soa, const dec::StructureLattice& lattice
 
 MarchGeometry MarchPlan::geometry(int first_layer, int layers, long long resident_blocks) const {
   return march_geometry(lattice_, tiling_, first_layer, layers, stride_, resident_blocks, used_slot_cells_, row_pitch_);
+}
+
+MarchTiling default_march_tiling(int cells_per_structure) {
+  // Tiles of 32 x 16 for cubic, 8 x 8 for FCC and BCC; the grids of larger m_s take the largest tiles whose rings
+  // of five layers fit one block per SM (A15 4 x 4, Z 3 x 3, C15 3 x 2), where auto picks soa instead.
+  switch (cells_per_structure) {
+    case 1:
+      return {32, 16, 0};
+    case 12:
+      return {8, 8, 0};
+    case 46:
+      return {4, 4, 0};
+    case 80:
+      return {3, 3, 0};
+    default:
+      return {3, 2, 0};
+  }
 }
 
 }  // namespace loom::gpe

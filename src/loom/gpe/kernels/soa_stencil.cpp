@@ -1,11 +1,10 @@
-#include "loom/gpe/soa_stencil.hpp"
+#include "loom/gpe/kernels/soa_stencil.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
 
 #include "loom/core/error.hpp"
-#include "loom/gpe/leapfrog_kernels.hpp"
 
 namespace loom::gpe {
 
@@ -44,6 +43,21 @@ SoaStencil::SoaStencil(const dec::Stencil& stencil, const dec::StructureLattice&
   px_ = core::Array<double>::from(px);
   py_ = core::Array<double>::from(py);
   pz_ = core::Array<double>::from(pz);
+}
+
+std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice) {
+  const dec::StencilView v = stencil.view(core::Where::host);
+  std::vector<std::int32_t> out(static_cast<std::size_t>(stencil.entry_count()));
+  for (int c = 0; c < v.cells; ++c)
+    for (int f = v.first[c]; f < v.first[c + 1]; ++f) {
+      const dec::StencilEntry& e = v.entries[f];
+      const long long offset =
+          (long long)(e.neighbour - c) +
+          (long long)lattice.cells * (e.dx + (long long)lattice.nx * (e.dy + (long long)lattice.ny * e.dz));
+      LOOM_REQUIRE(offset > INT32_MIN && offset < INT32_MAX, "flat_neighbour_offsets: lattice too large for 32 bits");
+      out[static_cast<std::size_t>(f)] = static_cast<std::int32_t>(offset);
+    }
+  return out;
 }
 
 SoaStencilView SoaStencil::view(core::Where where) const {

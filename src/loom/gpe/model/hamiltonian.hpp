@@ -1,8 +1,8 @@
 // The discrete Gross-Pitaevskii operator of the DEC-GPE paper, eq. (6): (M psi)_i = -1/2 (Lap psi)_i +
 // (V_i + g |psi_i|^2) psi_i with the DEC Laplacian of eq. (5)/(8) and the trap V = (x^2 + y^2 + lambda^2 z^2)/2
 // of eq. (2), psi = 0 outside the computational cuboid. One formula for both backends (DESIGN.md): loops and
-// kernels capture a Hamiltonian by value and call apply(). V is computed from the dual vertex position instead
-// of being stored, which saves 8 of 56 bytes per update.
+// kernels capture a Hamiltonian by value and call apply(); the trap and the row are physics.hpp's. V is computed
+// from the dual vertex position instead of being stored, which saves 8 of 56 bytes per update.
 #pragma once
 
 #include "loom/core/complex.hpp"
@@ -10,6 +10,7 @@
 #include "loom/dec/laplacian.hpp"
 #include "loom/dec/stencil.hpp"
 #include "loom/dec/structure_lattice.hpp"
+#include "loom/gpe/model/physics.hpp"
 
 namespace loom::gpe {
 
@@ -19,7 +20,7 @@ struct Hamiltonian {
   dec::StencilView stencil;
   dec::StructureLattice lattice;
   dec::Vec3 origin;  // where the corner of structure instance (0, 0, 0) of the global lattice sits
-  double lambda = 1, g = 0;
+  Physics physics;
   // The global z index of the lattice's layer 0: nonzero on a rank's slab (section 4.2), whose positions and
   // potential are those of the global lattice, to the bit.
   int z_offset = 0;
@@ -31,19 +32,16 @@ struct Hamiltonian {
     return origin +
            dec::dual_vertex_position(stencil.position, stencil.size, lattice.local(i), global(lattice.instance(i)));
   }
-  LOOM_HOST_DEVICE double potential(Index i) const {
-    const dec::Vec3 r = position(i);
-    return 0.5 * (r.x * r.x + r.y * r.y + lambda * lambda * r.z * r.z);
-  }
+  LOOM_HOST_DEVICE double potential(Index i) const { return trap_potential(physics.lambda, position(i)); }
   LOOM_HOST_DEVICE double volume(Index i) const { return stencil.volume[lattice.local(i)]; }  // |B_i|
   LOOM_HOST_DEVICE double potential(int local, dec::StructureInstance s) const {
-    const dec::Vec3 r = origin + dec::dual_vertex_position(stencil.position, stencil.size, local, global(s));
-    return 0.5 * (r.x * r.x + r.y * r.y + lambda * lambda * r.z * r.z);
+    return trap_potential(physics.lambda,
+                          origin + dec::dual_vertex_position(stencil.position, stencil.size, local, global(s)));
   }
   // (M psi)_i, for a vertex whose local index and structure instance are known (no integer division).
   LOOM_HOST_DEVICE Complex apply(const Complex* psi, Index i, int local, dec::StructureInstance s) const {
-    const Complex p = psi[i];
-    return -0.5 * dec::laplacian(stencil, lattice, psi, i, local, s) + (potential(local, s) + g * core::norm2(p)) * p;
+    return gross_pitaevskii_row(dec::laplacian(stencil, lattice, psi, i, local, s), potential(local, s), physics.g,
+                                psi[i]);
   }
   // (M psi)_i.
   LOOM_HOST_DEVICE Complex apply(const Complex* psi, Index i) const {
@@ -54,7 +52,7 @@ struct Hamiltonian {
     const int local = lattice.local(i);
     double w = 0;
     for (int f = stencil.first[local]; f < stencil.first[local + 1]; ++f) w += stencil.entries[f].weight;
-    return 0.5 * stencil.inverse_volume[local] * w + potential(i) + g * core::norm2(psi[i]);
+    return 0.5 * stencil.inverse_volume[local] * w + potential(i) + physics.g * core::norm2(psi[i]);
   }
 };
 

@@ -14,6 +14,7 @@
 #include "loom/core/host_device.hpp"
 #include "loom/dec/stencil.hpp"
 #include "loom/dec/structure_lattice.hpp"
+#include "loom/gpe/model/physics.hpp"
 
 namespace loom::gpe {
 
@@ -58,22 +59,25 @@ class SoaStencil {
   std::vector<std::int32_t> neighbour_cells_;
 };
 
-// Row i of eq. (8) once the weighted differences sum_F |F|/|E*| (psi_j - psi_i) are summed: -1/2 sum / |B_c|
-// + (V(r_i) + g |psi_i|^2) psi_i, V from the vertex position (z_offset: a rank's slab, below).
-LOOM_HOST_DEVICE inline core::Complex soa_row(const SoaStencilView& t, dec::Vec3 origin, double lambda, double g,
+// Per-entry flat neighbour offsets j - i for a lattice (valid wherever the neighbour's instance is inside).
+std::vector<std::int32_t> flat_neighbour_offsets(const dec::Stencil& stencil, const dec::StructureLattice& lattice);
+
+// Row i of eq. (8) once the weighted differences sum_F |F|/|E*| (psi_j - psi_i) are summed: the row of eq. (6) with
+// the Laplacian sum / |B_c| and V from the vertex position (z_offset: a rank's slab, below).
+LOOM_HOST_DEVICE inline core::Complex soa_row(const SoaStencilView& t, dec::Vec3 origin, Physics physics,
                                               core::Complex center, core::Complex sum, int c, dec::StructureInstance s,
                                               int z_offset) {
   const double rx = origin.x + t.px[c] + s.sx * t.size.x, ry = origin.y + t.py[c] + s.sy * t.size.y,
                rz = origin.z + t.pz[c] + (s.sz + z_offset) * t.size.z;
-  const double potential = 0.5 * (rx * rx + ry * ry + lambda * lambda * rz * rz);
-  return -0.5 * (t.inverse_volume[c] * sum) + (potential + g * core::norm2(center)) * center;
+  return gross_pitaevskii_row(t.inverse_volume[c] * sum, trap_potential(physics.lambda, rx * rx + ry * ry, rz),
+                              physics.g, center);
 }
 
 // (M psi)_i from the SoA tables, eq. (6)/(8); F > 0 fixes the face count at compile time (unrolled loop).
 // z_offset: the global z index of the lattice's layer 0 (a rank's slab), for the potential.
 template <int F>
 LOOM_HOST_DEVICE inline core::Complex soa_apply(const SoaStencilView& t, const dec::StructureLattice& lattice,
-                                                dec::Vec3 origin, double lambda, double g, const core::Complex* psi,
+                                                dec::Vec3 origin, Physics physics, const core::Complex* psi,
                                                 Index i, int c, dec::StructureInstance s, int z_offset = 0) {
   const core::Complex center = psi[i];
   core::Complex sum{};
@@ -90,14 +94,14 @@ LOOM_HOST_DEVICE inline core::Complex soa_apply(const SoaStencilView& t, const d
     const core::Complex value = inside ? psi[i + t.offset[k]] : core::Complex{};  // psi = 0 outside
     sum += t.weight[k] * (value - center);
   }
-  return soa_row(t, origin, lambda, g, center, sum, c, s, z_offset);
+  return soa_row(t, origin, physics, center, sum, c, s, z_offset);
 }
 
 // The same for a vertex whose structure is not on the domain boundary (every neighbour inside): no bounds
 // masks. The CPU loop takes this path for the interior structures.
 template <int F>
-LOOM_HOST_DEVICE inline core::Complex soa_apply_interior(const SoaStencilView& t, dec::Vec3 origin, double lambda,
-                                                         double g, const core::Complex* psi, Index i, int c,
+LOOM_HOST_DEVICE inline core::Complex soa_apply_interior(const SoaStencilView& t, dec::Vec3 origin,
+                                                         Physics physics, const core::Complex* psi, Index i, int c,
                                                          dec::StructureInstance s, int z_offset) {
   const core::Complex center = psi[i];
   double re = 0, im = 0;
@@ -108,7 +112,7 @@ LOOM_HOST_DEVICE inline core::Complex soa_apply_interior(const SoaStencilView& t
     re += t.weight[k] * (value.re - center.re);
     im += t.weight[k] * (value.im - center.im);
   }
-  return soa_row(t, origin, lambda, g, center, {re, im}, c, s, z_offset);
+  return soa_row(t, origin, physics, center, {re, im}, c, s, z_offset);
 }
 
 }  // namespace loom::gpe

@@ -1,5 +1,5 @@
 // Compiled by nvcc in CUDA builds (loom_backend_sources): the loops run as OpenMP loops or CUDA kernels.
-#include "loom/gpe/pitched_rows.hpp"
+#include "loom/gpe/kernels/pitched_rows.hpp"
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"

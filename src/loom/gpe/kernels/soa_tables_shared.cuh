@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "loom/core/error.hpp"
-#include "loom/gpe/soa_stencil.hpp"
+#include "loom/gpe/kernels/soa_stencil.hpp"
 
 namespace loom::gpe {
 

@@ -1,4 +1,4 @@
-#include "loom/gpe/leapfrog_cpu.hpp"
+#include "loom/gpe/kernels/soa_cpu.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -23,13 +23,13 @@ void run(const SoaStencilView& t, const Hamiltonian& h, const Complex* now, Comp
     if (interior) {
       for (int c = 0; c < cells; ++c) {
         const Index i = base + c;
-        const Complex m_psi = soa_apply_interior<F>(t, h.origin, h.lambda, h.g, now, i, c, instance, h.z_offset);
+        const Complex m_psi = soa_apply_interior<F>(t, h.origin, h.physics, now, i, c, instance, h.z_offset);
         other[i] -= (2 * dt) * core::times_i(m_psi);  // eq. (7)
       }
     } else {
       for (int c = 0; c < cells; ++c) {
         const Index i = base + c;
-        const Complex m_psi = soa_apply<F>(t, h.lattice, h.origin, h.lambda, h.g, now, i, c, instance, h.z_offset);
+        const Complex m_psi = soa_apply<F>(t, h.lattice, h.origin, h.physics, now, i, c, instance, h.z_offset);
         other[i] -= (2 * dt) * core::times_i(m_psi);
       }
     }

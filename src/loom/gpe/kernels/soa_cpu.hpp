@@ -3,9 +3,9 @@
 // loops unroll and no integer division is done per vertex; interior structures skip the boundary masks.
 #pragma once
 
-#include "loom/gpe/hamiltonian.hpp"
-#include "loom/gpe/leapfrog_kernels.hpp"
-#include "loom/gpe/soa_stencil.hpp"
+#include "loom/gpe/kernels/layer_range.hpp"
+#include "loom/gpe/kernels/soa_stencil.hpp"
+#include "loom/gpe/model/hamiltonian.hpp"
 
 namespace loom::gpe {
 

@@ -12,9 +12,9 @@
 
 #include "loom/core/cuda_check.cuh"
 #include "loom/core/error.hpp"
-#include "loom/gpe/leapfrog_kernels.hpp"
-#include "loom/gpe/march_tiles.hpp"
-#include "loom/gpe/soa_tables_shared.cuh"
+#include "loom/gpe/kernels/launches.hpp"
+#include "loom/gpe/kernels/march_tiles.hpp"
+#include "loom/gpe/kernels/soa_tables_shared.cuh"
 
 namespace loom::gpe {
 namespace {
@@ -37,7 +37,7 @@ __device__ inline void copy_async_wait() {
 // Ahead: layers copied ahead (MarchTiling::ahead).
 template <int M, int F, int V, int Threads, int Ahead>
 __global__ void __launch_bounds__(Threads)
-    march_step(SoaStencilView t, MarchPlan::View plan, MarchGeometry geo, dec::Vec3 origin, double lambda, double g,
+    march_step(SoaStencilView t, MarchPlan::View plan, MarchGeometry geo, dec::Vec3 origin, Physics physics,
                int z_offset, const Complex* __restrict__ now, Complex* __restrict__ other, double dt) {
   constexpr int slots = march_slots(Ahead);
   extern __shared__ double2 ring[];  // slots x slot_vertices()
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(Threads)
         const double2 v2 = ring[(dz < 0 ? below : dz > 0 ? above : at) + slot_at[j] + march_delta(nb)];
         sum += weight[k] * (Complex{v2.x, v2.y} - center);
       }
-      const Complex m_psi = soa_row(s, origin, lambda, g, center, sum, cell[j], {sx[j], sy[j], z}, z_offset);
+      const Complex m_psi = soa_row(s, origin, physics, center, sum, cell[j], {sx[j], sy[j], z}, z_offset);
       other[layer_start + offset[j]] = previous[j] - (2 * dt) * core::times_i(m_psi);  // eq. (7)
     }
 #pragma unroll
@@ -190,7 +190,7 @@ void launch_march(const SoaStencilView& t, const MarchPlan& plan, LayerRange lay
   const long long items = geo.items();
   LOOM_REQUIRE(items < (1ll << 31), "leapfrog_step_cuda_march: too many tiles for one launch");
   march_step<M, F, V, Threads, Ahead><<<static_cast<unsigned>(items), Threads, shared_bytes, stream>>>(
-      t, plan.view(core::Where::device), geo, h.origin, h.lambda, h.g, h.z_offset, now, other, dt);
+      t, plan.view(core::Where::device), geo, h.origin, h.physics, h.z_offset, now, other, dt);
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
