@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "dispersion_plot.hpp"
 #include "loom/dec/crystal.hpp"
 #include "loom/dec/dispersion.hpp"
-#include "loom/dec/dispersion_plot.hpp"
 #include "loom/dec/equal_work.hpp"
 #include "loom/dec/grid_key.hpp"
 #include "loom/dec/replicable_structure.hpp"
@@ -170,7 +170,7 @@ int run_dispersion(const io::Parameters& p) {
     std::cout << fmt::format("  {:>5}: eigenvalue / -|k|^2 in [{:.6f}, {:.6f}], mean {:.6f}, anisotropy {:.3e}\n",
                              dec::display_name(g), rep.ratio_min, rep.ratio_max, rep.ratio_mean, rep.anisotropy());
   if (p.get_bool("plot")) {
-    const std::string why = dec::plot_dispersion(run.file("dispersion.csv"), run.file("dispersion.png"));
+    const std::string why = plot_dispersion(run.file("dispersion.csv"), run.file("dispersion.png"));
     if (why.empty())
       summary["plot"] = "dispersion.png";
     else

@@ -7,11 +7,11 @@
 #include <span>
 #include <vector>
 
-#include "loom/gpe/initial_state.hpp"
 #include "loom/gpe/integrator.hpp"
-#include "loom/gpe/lattice_domain.hpp"
+#include "loom/gpe/model/initial_state.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
+#include "loom/gpe/model/stationary_vortex.hpp"
 #include "loom/gpe/observables.hpp"
-#include "loom/gpe/stationary_vortex.hpp"
 
 namespace loom::gpe::test {
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "gpe/gpe_fixtures.hpp"
-#include "loom/gpe/kernels/column_tiles.hpp"
 #include "loom/gpe/integrator.hpp"
+#include "loom/gpe/kernels/column_tiles.hpp"
 #include "loom/gpe/kernels/soa_stencil.hpp"
 
 namespace loom::gpe {

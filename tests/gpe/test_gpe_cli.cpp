@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/run_loom.hpp"
-#include "loom/gpe/checkpoint.hpp"
+#include "loom/gpe/run/checkpoint.hpp"
 #include "loom/io/parameters.hpp"
 
 namespace loom::test {

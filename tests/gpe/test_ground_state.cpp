@@ -5,7 +5,7 @@
 
 #include "backends.hpp"
 #include "gpe/gpe_fixtures.hpp"
-#include "loom/gpe/ground_state.hpp"
+#include "loom/gpe/model/ground_state.hpp"
 #include "loom/gpe/splitting.hpp"
 
 namespace loom::gpe {

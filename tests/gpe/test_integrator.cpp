@@ -9,7 +9,7 @@
 #include "gpe/gpe_fixtures.hpp"
 #include "gpe/relative_difference.hpp"
 #include "loom/core/parallel_for.hpp"
-#include "loom/gpe/ground_state.hpp"
+#include "loom/gpe/model/ground_state.hpp"
 
 namespace loom::gpe {
 namespace {

@@ -15,10 +15,10 @@
 
 #include "gpe/gpe_fixtures.hpp"
 #include "loom/gpe/integrator.hpp"
-#include "loom/gpe/lattice_domain.hpp"
 #include "loom/gpe/kernels/march_tiles.hpp"
 #include "loom/gpe/kernels/pitched_rows.hpp"
 #include "loom/gpe/kernels/soa_stencil.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
 
 namespace loom::gpe {
 namespace {

@@ -14,11 +14,11 @@
 #include "loom/comm/communicator.hpp"
 #include "loom/comm/halo_exchange.hpp"
 #include "loom/comm/rank_device.hpp"
-#include "loom/gpe/checkpoint.hpp"
-#include "loom/gpe/initial_state.hpp"
 #include "loom/gpe/integrator.hpp"
-#include "loom/gpe/slab_domain.hpp"
-#include "loom/gpe/slab_observables.hpp"
+#include "loom/gpe/model/initial_state.hpp"
+#include "loom/gpe/parallel/slab_domain.hpp"
+#include "loom/gpe/parallel/slab_observables.hpp"
+#include "loom/gpe/run/checkpoint.hpp"
 
 namespace loom::gpe {
 namespace {

@@ -80,9 +80,7 @@ void LeapfrogIntegrator::unpack_if_stale() const {
   unpack_if_stale(pitched_current_, current_, current_stale_);
 }
 
-Hamiltonian LeapfrogIntegrator::hamiltonian(core::Where where) const {
-  return domain_->hamiltonian(where, h_.physics);
-}
+Hamiltonian LeapfrogIntegrator::hamiltonian(core::Where where) const { return domain_->hamiltonian(where, h_.physics); }
 
 void LeapfrogIntegrator::set_state(core::Array<Complex> previous, core::Array<Complex> current, double t, double dt,
                                    std::int64_t step) {

@@ -11,8 +11,8 @@
 #include "loom/core/backend.hpp"
 #include "loom/gpe/kernels/pitched_rows.hpp"
 #include "loom/gpe/kernels/registry.hpp"
-#include "loom/gpe/lattice_domain.hpp"
-#include "loom/gpe/slab_exchange.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
+#include "loom/gpe/parallel/slab_exchange.hpp"
 
 namespace loom::gpe {
 

@@ -1,8 +1,8 @@
-// The soa kernel's "column" tile order (leapfrog_kernels.cu, SoaTuning::column_layers): a block takes a whole
+// The soa kernel's "column" tile order (soa.cu, SoaTuning::column_layers): a block takes a whole
 // column, one segment of a row of structures (tile_vertices consecutive vertices) in each of `band_rows` rows, over
 // `column_layers` consecutive layers, and updates it layer by layer, row by row. A vertex's +-z and +-y
 // neighbours inside the column were then loaded by the same block moments before, so they come from its SM's L1
-// instead of the L2 (Nsight Compute on the H200 showed the L2 97% busy with the other tile orders, L1 hits 48%).
+// instead of the L2, the other orders' limit (docs/performance.md, "GPE: the measurements behind the kernel code's choices").
 // Columns are numbered layer segment first, then band of rows, then segment along x, so the blocks in flight hold
 // neighbouring columns of one layer segment and share their edge rows through the L2.
 #pragma once

@@ -197,9 +197,8 @@ void launch_march(const SoaStencilView& t, const MarchPlan& plan, LayerRange lay
 template <int M, int F>
 void launch_march(const SoaStencilView& t, const MarchPlan& plan, LayerRange layers, const Hamiltonian& h,
                   const Complex* now, Complex* other, double dt, cudaStream_t stream) {
-  // 2 to 4 vertices per thread, blocks of 256 threads up to 768 vertices, of 512 above (the first version, 6
-  // vertices per thread in 256 threads, took 194 registers: one block of 8 warps per SM). At 8e3bb60 the BCC
-  // kernels take 80 (V 2) and 97 (V 3) registers with 256 threads, 118 with 512.
+  // 2 to 4 vertices per thread, blocks of 256 threads up to 768 vertices, of 512 above: more vertices per thread
+  // cost registers and with them blocks per SM (docs/performance.md, "GPE: the measurements behind the kernel code's choices", "march block shape").
   const MarchGeometry shape = plan.geometry(0, 1);
   const int tile = shape.tile_vertices();
   auto run = [&](auto v, auto threads) {

@@ -1,15 +1,13 @@
-// The "march" leapfrog kernel's tiling (leapfrog_march.cu): 2.5D blocking. A thread block owns a tile of
-// tile_x x tile_y structures and marches it along z over a segment of layers, with psi(n) of five consecutive
-// layers of the tile and of its halo in shared memory (a ring: layers z - 1, z, z + 1 are read while z + 2
-// arrives by asynchronous copies, and the fifth slot lets one barrier per layer suffice). Every psi(n) value is then
-// fetched from L2 once per layer instead of once per face, which the Nsight Compute profile of the soa kernel on the
-// H200 asked for (L2 97% busy at 48% L1 hits, docs/performance.md). Only the halo cells that some face of the tile
-// actually reaches are fetched: on BCC the 8 x 8 tile's halo is 96 cells against its 768 (12%), not the 56% a whole
-// ring of structures would cost. In a slot the cells of a structure are permuted and its stride padded so that a
-// quarter-warp's 16-byte neighbour loads hit few banks twice (chosen by a search over the tile's actual loads: on
-// BCC 1.47 wavefronts per 16-byte load instead of 2.0). psi may be stored with its rows padded to whole 128-byte
-// lines (march_row_pitch), which the H200 streams faster than rows starting mid-line. Everything here is index
-// arithmetic shared by the kernel and its host emulation (tests/gpe/test_march_tiles.cpp).
+// The "march" leapfrog kernel's tiling (march.cu): 2.5D blocking. A thread block owns a tile of tile_x x tile_y
+// structures and marches it along z over a segment of layers, with psi(n) of five consecutive layers of the tile
+// and of its halo in shared memory (a ring: layers z - 1, z, z + 1 are read while z + 2 arrives by asynchronous
+// copies, and the fifth slot lets one barrier per layer suffice). Every psi(n) value is then fetched from L2 once
+// per layer instead of once per face: the soa kernel is limited by its L2 traffic. Only the halo cells that some
+// face of the tile reaches are fetched. In a slot the cells of a structure are permuted and its stride padded so
+// that a quarter-warp's 16-byte neighbour loads hit few banks twice (chosen by a search over the tile's actual
+// loads). psi may be stored with its rows padded to whole 128-byte lines (march_row_pitch). The figures behind
+// each choice: docs/performance.md, "GPE: the measurements behind the kernel code's choices".
+// Everything here is index arithmetic shared by the kernel and its host emulation (tests/gpe/test_march_tiles.cpp).
 #pragma once
 
 #include <cstdint>
@@ -39,12 +37,12 @@ struct MarchTiling {
 };
 
 // The march kernel's tiling for a grid of `cells_per_structure` cells per structure: the fastest measured
-// (docs/performance.md, "GPE march kernel: 2.5D blocking"; scripts/gpu-tune-gpe.sh).
+// (docs/performance.md, "GPE: the measurements behind the kernel code's choices", "march tiling"; scripts/gpu-tune-gpe.sh).
 MarchTiling default_march_tiling(int cells_per_structure);
 
 // Cells of a lattice row in memory when rows are padded to whole 128-byte lines (8 cells of 16 bytes): nx m_s
-// rounded up to a multiple of 8. Measured on the H200 (BCC 203 x 203 x 203, rows of 2436 cells, 64 bytes past a
-// line every second row: 77% of the copy bandwidth; 204 x 203 x 203: 82%; cubic 465^3 78%, 472 x 464 x 464 87%).
+// rounded up to a multiple of 8: rows that start on a line stream faster (docs/performance.md, "GPE: the measurements behind the kernel code's choices",
+// "march row pitch").
 inline int march_row_pitch(int nx, int cells) { return (nx * cells + 7) / 8 * 8; }
 
 // The most layers a tiling may copy ahead.
@@ -207,11 +205,9 @@ constexpr int balanced_rounds = 4;
 
 // Layers per segment for a launch of `tiles` tiles over `layers` layers on a device that runs `resident_blocks`
 // blocks at once: the longest of balanced_shortest_layers .. balanced_default_layers (at most `layers`) that makes
-// at least balanced_rounds x resident_blocks work items, else the shortest. Measured on the H200 (2026-12-01,
-// docs/performance.md): segments of 64 layers beat shorter and longer ones wherever the lattice already gives
-// several rounds of blocks (BCC 1e8-2.4e8: 1-2% ahead of segments cut to fill whole rounds), while on small
-// lattices they make too few items to keep every SM busy (cubic 2e7, 153 tiles x 5 segments: 61.2 G DOF/s with
-// 64 layers, 67.4 with this rule; FCC 2e7 47.2 and 48.6).
+// at least balanced_rounds x resident_blocks work items, else the shortest: long segments are fastest where the
+// lattice gives several rounds of blocks, shorter ones keep every SM busy on small lattices
+// (docs/performance.md, "GPE: the measurements behind the kernel code's choices", "march segments").
 int balanced_segment_layers(long long tiles, int layers, long long resident_blocks);
 
 }  // namespace loom::gpe

@@ -61,8 +61,8 @@ LeapfrogKernel parse_leapfrog_kernel(std::string_view text, std::string_view key
                          joined_names([](const Variant& w) { return w.runs_on_cpu; }) + ")");
       return v.kernel;
     }
-  throw UsageError(std::string(key) + " = \"" + std::string(text) +
-                   "\": expected one of " + joined_names([](const Variant&) { return true; }));
+  throw UsageError(std::string(key) + " = \"" + std::string(text) + "\": expected one of " +
+                   joined_names([](const Variant&) { return true; }));
 }
 
 std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend) {
@@ -86,7 +86,8 @@ LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_stru
 std::unique_ptr<StepKernel> make_step_kernel(LeapfrogKernel kernel, const KernelContext& context) {
   const Variant& v = variant(kernel);
   LOOM_REQUIRE(v.runs_on_cpu || context.backend == core::Backend::cuda,
-               "LeapfrogIntegrator: the " + std::string(v.name) + " kernel runs on the CUDA backend only (the CPU has " +
+               "LeapfrogIntegrator: the " + std::string(v.name) +
+                   " kernel runs on the CUDA backend only (the CPU has " +
                    joined_names([](const Variant& w) { return w.runs_on_cpu; }) + ")");
   return v.make(context);
 }

@@ -31,9 +31,9 @@ std::vector<LeapfrogKernel> leapfrog_kernels(core::Backend backend);
 // Every name, in the registry's order ("plain, tuned, ...").
 std::vector<std::string> leapfrog_kernel_names();
 
-// The fastest variant measured for a grid (docs/performance.md, "record: GPE defaults"): on CUDA march for
-// m_s <= 12 (cubic, FCC, BCC), soa for the larger structures, whose halos make the march tiles too large; soa on
-// the CPU.
+// The fastest variant measured for a grid: on CUDA march for m_s <= 12 (cubic, FCC, BCC), soa for the larger
+// structures, whose halos make the march tiles too large; soa on the CPU (docs/performance.md, "GPE: the measurements behind the kernel code's choices",
+// "variant per grid").
 LeapfrogKernel default_leapfrog_kernel(core::Backend backend, int cells_per_structure);
 
 // The variant `kernel` made for `context`. Throws loom::Error for a CUDA-only variant on the CPU backend.

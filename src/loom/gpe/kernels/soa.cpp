@@ -28,8 +28,8 @@ class SoaKernel final : public StepKernel {
         tuning_(context.soa) {}
 
   void step(const Complex* now, Complex* other, double dt, LayerRange layers, void* stream) override {
-    if (backend_ == core::Backend::cpu) return leapfrog_step_cpu_soa(tables_.view(core::Where::host), h_, now, other,
-                                                                     dt, layers);
+    if (backend_ == core::Backend::cpu)
+      return leapfrog_step_cpu_soa(tables_.view(core::Where::host), h_, now, other, dt, layers);
     leapfrog_step_cuda_soa(tables_.view(core::Where::device), h_, now, other, dt, layers, stream, tuning_,
                            counter(stream));
   }

@@ -18,8 +18,8 @@ constexpr int block_threads = 256;
 // Persistent blocks: each stages the SoA tables once, then walks tiles. The lattice is cut into chunks, each
 // `band_rows` rows of structures (y) of one layer (z): a chunk is contiguous in memory, and chunks are ordered band by
 // band (all z of one band of rows, then the next band), so the blocks in flight sweep z within one band and a
-// vertex's +-z neighbours come back from L2 after one chunk instead of a whole slice (measured on the H200: BCC fell
-// from 80% of the copy bandwidth at 1e7 DOF to 47% at 1e8 in slice order, its L2 hit rate 33%).
+// vertex's +-z neighbours come back from L2 after one chunk instead of a whole slice (in slice order they fell out
+// of L2 on large lattices: docs/performance.md, "GPE: the measurements behind the kernel code's choices", "soa bands").
 // A tile is V * block_threads consecutive vertices of a chunk (only a chunk's last tile is partly idle), or with
 // row_tiles of one row of structures (every row's last tile partly idle; a warp never spans two rows); each
 // thread updates V vertices block_threads apart, all loads issued before the stores (more bytes in flight).
@@ -89,10 +89,9 @@ __device__ inline void soa_row_tile(const SoaStencilView& s, const dec::Structur
 
 // Tiles are handed out either by a grid stride (tile = block, block + grid, ...) or, with a counter, in order by an
 // atomic counter: then the tiles in flight stay a compact window however unevenly the blocks progress. With a grid
-// stride nothing keeps the blocks together over a long sweep (at 2.4e8 DOF each walks ~900 tiles); Nsight Compute
-// on the H200 counted 43 bytes read from DRAM per DOF at 2.4e8 (32 needed) against 34 at 1e7, which a window
-// grown past the L2 would explain. In order: BCC +26% at 1e8 and +8% at 2.4e8 (41.7 bytes read per DOF; the L2 then
-// 97% busy, the limit), but 5-7% slower at 1e7-2e7 (default_soa_tuning picks by size).
+// stride nothing keeps the blocks together over a long sweep, and the window grows past the L2 on large lattices;
+// in order costs a little on small ones, so default_soa_tuning picks by size (docs/performance.md, "GPE: the measurements behind the kernel code's choices",
+// "soa tiles in order").
 // COLUMNS: the column order (a separate instantiation, so that the other orders keep their register count).
 template <int M, int F, int V, bool COLUMNS>
 __global__ void __launch_bounds__(block_threads) soa_step(SoaStencilView t, dec::StructureLattice lattice,

@@ -2,8 +2,8 @@
 // the grid's largest face count F (padding: weight 0, offset 0, so no divergent loop lengths, as FCC's 8- and
 // 4-faced cells would otherwise cause), and per face slot f the values of all m_s cells contiguous
 // (index f m_s + c), so a warp's loads of one slot fall into few sectors. The tables are staged in shared memory
-// by each (persistent) block; profiling the tuned kernel on the H200 showed the L1 saturated by the per-thread
-// stencil loads (L1/TEX 97% busy, DRAM 44%).
+// by each (persistent) block: per-thread stencil loads saturated the tuned kernel's L1
+// (docs/performance.md, "GPE: the measurements behind the kernel code's choices").
 #pragma once
 
 #include <cstdint>

@@ -15,14 +15,14 @@ struct SoaTuning {
   bool row_tiles = false;
   bool ordered_tiles = false;
   // > 0: column order (column_tiles.hpp): a block updates band_rows rows (at least 1) of one row segment over this
-  // many layers; row_tiles is then implied. Kept for `loom bench gpe`; no default picks it (docs/performance.md,
-  // "soa kernel launch choices").
+  // many layers; row_tiles is then implied. Kept for `loom bench gpe`, no default picks it: not measured on a GPU
+  // yet (docs/performance.md, "GPE: the measurements behind the kernel code's choices", "soa column order").
   int column_layers = 0;
   friend bool operator==(const SoaTuning&, const SoaTuning&) = default;
 };
 
-// The fastest soa launch measured for a grid and size (docs/performance.md, "soa kernel launch choices";
-// scripts/gpu-tune-gpe.sh).
+// The fastest soa launch measured for a grid and size (docs/performance.md, "GPE: the measurements behind the kernel code's choices",
+// "soa launch"; scripts/gpu-tune-gpe.sh).
 SoaTuning default_soa_tuning(int cells_per_structure, Index dof);
 
 }  // namespace loom::gpe

@@ -7,8 +7,8 @@
 #include "loom/gpe/kernels/layer_range.hpp"
 #include "loom/gpe/kernels/march_tiles.hpp"
 #include "loom/gpe/kernels/soa_tuning.hpp"
-#include "loom/gpe/lattice_domain.hpp"
 #include "loom/gpe/model/hamiltonian.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
 
 namespace loom::gpe {
 

@@ -14,8 +14,9 @@ class TunedKernel final : public StepKernel {
   TunedKernel(const KernelContext& context, bool shared)
       : shared_(shared),
         h_(context.h),
-        offsets_(core::Array<std::int32_t>::from(
-            flat_neighbour_offsets(context.domain->stencil, context.domain->lattice))) {}
+        offsets_(
+            core::Array<std::int32_t>::from(flat_neighbour_offsets(context.domain->stencil, context.domain->lattice))) {
+  }
 
   void step(const Complex* now, Complex* other, double dt, LayerRange layers, void* stream) override {
     leapfrog_step_cuda_tuned(shared_, h_, offsets_.read(core::Where::device), now, other, dt, layers, stream);

@@ -11,7 +11,7 @@
 #include "loom/dec/crystal.hpp"
 #include "loom/gpe/kernels/registry.hpp"
 #include "loom/gpe/model/physics.hpp"
-#include "loom/gpe/slab_exchange.hpp"
+#include "loom/gpe/parallel/slab_exchange.hpp"
 #include "loom/io/parameters.hpp"
 
 namespace loom::gpe {

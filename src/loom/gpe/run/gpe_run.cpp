@@ -9,10 +9,10 @@
 #include "loom/comm/rank_device.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
-#include "loom/gpe/checkpoint.hpp"
+#include "loom/gpe/parallel/slab_observables.hpp"
+#include "loom/gpe/run/checkpoint.hpp"
 #include "loom/gpe/run/field_outputs.hpp"
 #include "loom/gpe/run/summary.hpp"
-#include "loom/gpe/slab_observables.hpp"
 #include "loom/gpe/splitting.hpp"
 #include "loom/io/plot_script.hpp"
 
@@ -175,8 +175,8 @@ void GpeRun::step_to_end() {
     if (!quiet_ && (since_progress.seconds() > 2 || done == total_steps_)) {
       const double rate = done / std::max(stepping_seconds_, 1e-9);
       std::cerr << fmt::format("gpe: step {}/{} ({:.0f}%), t = {:.4g}, {:.0f} steps/s, ETA {:.0f} s\n", done,
-                               total_steps_, 100.0 * done / std::max<std::int64_t>(total_steps_, 1),
-                               integrator_.time(), rate, (total_steps_ - done) / std::max(rate, 1e-9));
+                               total_steps_, 100.0 * done / std::max<std::int64_t>(total_steps_, 1), integrator_.time(),
+                               rate, (total_steps_ - done) / std::max(rate, 1e-9));
       since_progress.start();
     }
   }
@@ -193,11 +193,10 @@ int GpeRun::run() {
         "gpe: {} grid, {} dual vertices ({} x {} x {} structures), dual edge {:.4g}, dt {:.4g} "
         "(bound {:.4g}), {} steps on {}\n",
         dec::display_name(s_.domain.grid), s_.domain.dof(), s_.domain.lattice.nx, s_.domain.lattice.ny,
-        s_.domain.lattice.nz, s_.domain.edges.mean, s_.dt, s_.dt_bound, total_steps_,
-        core::to_string(config_.backend));
+        s_.domain.lattice.nz, s_.domain.edges.mean, s_.dt, s_.dt_bound, total_steps_, core::to_string(config_.backend));
     if (slab_.distributed())
-      std::cerr << fmt::format("gpe: {} MPI ranks, slabs of {}-{} structure layers, halos through {}\n",
-                               world_.size(), s_.domain.lattice.nz / world_.size(),
+      std::cerr << fmt::format("gpe: {} MPI ranks, slabs of {}-{} structure layers, halos through {}\n", world_.size(),
+                               s_.domain.lattice.nz / world_.size(),
                                (s_.domain.lattice.nz + world_.size() - 1) / world_.size(),
                                integrator_.halo_transport());
   }
@@ -210,17 +209,25 @@ int GpeRun::run() {
   snapshot();
   write_slice("slice_z0_final.csv");
   checkpoint();
-  const double final_error =
-      1 - core::abs(inner_product(slab_, config_.backend, h_, reference_local_.read(where),
-                                  integrator_.current().read(where)));
+  const double final_error = 1 - core::abs(inner_product(slab_, config_.backend, h_, reference_local_.read(where),
+                                                         integrator_.current().read(where)));
   stepping_seconds_ = world_.max(stepping_seconds_);  // the slowest rank's
   if (root_) summary(final, final_error);
   return 0;
 }
 
 void GpeRun::summary(const Observables& final, double final_error) {
-  RunFigures figures{config_, s_, integrator_, initial_, final, splitting_, world_.size(), slab_.distributed(),
-                     total_steps_, wall_.seconds(), stepping_seconds_};
+  RunFigures figures{config_,
+                     s_,
+                     integrator_,
+                     initial_,
+                     final,
+                     splitting_,
+                     world_.size(),
+                     slab_.distributed(),
+                     total_steps_,
+                     wall_.seconds(),
+                     stepping_seconds_};
   const nlohmann::json j = summary_json(figures);
   run_->write_summary(j);
   if (config_.output.plots) {
@@ -230,10 +237,10 @@ void GpeRun::summary(const Observables& final, double final_error) {
   std::cout << fmt::format(
       "gpe: {} on {}: mu = {:.8g}, {} steps to t = {:.4g}, E = {:.3e}, norm drift {:.2e}, "
       "energy drift {:.2e}\n",
-      dec::display_name(s_.domain.grid), core::to_string(config_.backend), s_.mu_reference,
-      integrator_.steps_done(), integrator_.time(), final_error, j["norm_drift"].get<double>(),
-      j["energy_drift"].get<double>());
-  std::cout << "outputs: " << run_->path().string() << " (series.csv, summary.json, psi.xdmf for ParaView, PNG plots)\n";
+      dec::display_name(s_.domain.grid), core::to_string(config_.backend), s_.mu_reference, integrator_.steps_done(),
+      integrator_.time(), final_error, j["norm_drift"].get<double>(), j["energy_drift"].get<double>());
+  std::cout << "outputs: " << run_->path().string()
+            << " (series.csv, summary.json, psi.xdmf for ParaView, PNG plots)\n";
 }
 
 int run_gpe(const io::Parameters& params) {

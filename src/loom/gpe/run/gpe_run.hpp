@@ -5,20 +5,19 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "loom/comm/communicator.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/gpe/integrator.hpp"
 #include "loom/gpe/observables.hpp"
-#include "loom/gpe/rank_outputs.hpp"
+#include "loom/gpe/parallel/rank_outputs.hpp"
+#include "loom/gpe/parallel/slab_domain.hpp"
 #include "loom/gpe/run/config.hpp"
 #include "loom/gpe/run/initial_setup.hpp"
-#include "loom/gpe/slab_domain.hpp"
 #include "loom/io/fields.hpp"
 #include "loom/io/run_directory.hpp"
 
@@ -35,13 +34,13 @@ class GpeRun {
   int run();
 
  private:
-  void start();                                // psi(-dt) and psi(0), by the configured starter
-  void open_outputs();                         // the run directory, series.csv, psi.xdmf (rank 0)
-  Observables record();                        // one row of series.csv; detects the vortex's splitting
-  void snapshot();                             // psi into the next HDF5 file
+  void start();                               // psi(-dt) and psi(0), by the configured starter
+  void open_outputs();                        // the run directory, series.csv, psi.xdmf (rank 0)
+  Observables record();                       // one row of series.csv; detects the vortex's splitting
+  void snapshot();                            // psi into the next HDF5 file
   void write_slice(const std::string& name);  // the z = 0 cross-section
-  void checkpoint();                           // both time levels, restartable
-  void step_to_end();                          // the time loop with its outputs and progress lines
+  void checkpoint();                          // both time levels, restartable
+  void step_to_end();                         // the time loop with its outputs and progress lines
   void summary(const Observables& final, double final_error);
 
   const GpeConfig& config_;

@@ -5,9 +5,10 @@
 #include <cmath>
 
 #include "loom/core/error.hpp"
-#include "loom/gpe/checkpoint.hpp"
-#include "loom/gpe/initial_state.hpp"
+#include "loom/dec/grid_key.hpp"
 #include "loom/gpe/integrator.hpp"
+#include "loom/gpe/model/initial_state.hpp"
+#include "loom/gpe/run/checkpoint.hpp"
 #include "loom/gpe/run/grid_scale.hpp"
 
 namespace loom::gpe {
@@ -112,10 +113,10 @@ void from_vortex(const GpeConfig& config, InitialSetup& s) {
     s.relaxation = relax_to_ground_state(config.backend, h, s.reference, config.initial.ground_tolerance,
                                          config.initial.ground_iterations);
     if (!s.relaxation.converged)
-      throw UsageError(fmt::format(
-          "initial.ground_iterations = {}: the ground state reached a residual of {:.2e} "
-          "only (initial.ground_tolerance = {})",
-          config.initial.ground_iterations, s.relaxation.residual, config.initial.ground_tolerance));
+      throw UsageError(
+          fmt::format("initial.ground_iterations = {}: the ground state reached a residual of {:.2e} "
+                      "only (initial.ground_tolerance = {})",
+                      config.initial.ground_iterations, s.relaxation.residual, config.initial.ground_tolerance));
     s.mu_reference = s.relaxation.mu;  // the discrete ground state rotates with its own mu
   }
   s.current = s.reference.clone();

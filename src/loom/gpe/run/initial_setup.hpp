@@ -7,10 +7,10 @@
 #include <string>
 
 #include "loom/core/array.hpp"
-#include "loom/gpe/ground_state.hpp"
-#include "loom/gpe/lattice_domain.hpp"
+#include "loom/gpe/model/ground_state.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
+#include "loom/gpe/model/stationary_vortex.hpp"
 #include "loom/gpe/run/config.hpp"
-#include "loom/gpe/stationary_vortex.hpp"
 
 namespace loom::gpe {
 

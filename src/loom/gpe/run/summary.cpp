@@ -77,17 +77,14 @@ nlohmann::json summary_json(const RunFigures& r) {
   j["steps"] = r.integrator.steps_done();
   j["t_end"] = r.integrator.time();
   j["initial"] = {{"norm", r.initial.norm}, {"energy", r.initial.energy()}, {"mu", r.initial.mu()}};
-  j["final"] = {{"norm", r.final.norm},
-                {"energy", r.final.energy()},
-                {"mu", r.final.mu()},
-                {"max_abs_psi", r.final.max_abs}};
+  j["final"] = {
+      {"norm", r.final.norm}, {"energy", r.final.energy()}, {"mu", r.final.mu()}, {"max_abs_psi", r.final.max_abs}};
   j["norm_drift"] = r.final.norm / r.initial.norm - 1;
   j["energy_drift"] = r.final.energy() / r.initial.energy() - 1;
   j["splitting"] = r.splitting;
   j["wall_s"] = r.wall_s;
   j["stepping_s"] = r.stepping_s;
-  j["dof_updates_per_s"] =
-      r.stepping_s > 0 ? double(r.total_steps) * double(s.domain.dof()) / r.stepping_s : 0;
+  j["dof_updates_per_s"] = r.stepping_s > 0 ? double(r.total_steps) * double(s.domain.dof()) / r.stepping_s : 0;
   if (!s.previous_input.empty()) j["restarted_from"] = r.config.initial.checkpoint;
   return j;
 }

@@ -1,4 +1,4 @@
-#include "loom/gpe/scaling_benchmark.hpp"
+#include "loom/gpe/bench/scaling_benchmark.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,8 +7,8 @@
 #include "loom/core/error.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/gpe/integrator.hpp"
-#include "loom/gpe/lattice_domain.hpp"
-#include "loom/gpe/slab_domain.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
+#include "loom/gpe/parallel/slab_domain.hpp"
 
 namespace loom::gpe {
 

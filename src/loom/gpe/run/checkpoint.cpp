@@ -1,4 +1,4 @@
-#include "loom/gpe/checkpoint.hpp"
+#include "loom/gpe/run/checkpoint.hpp"
 
 #include <fmt/format.h>
 

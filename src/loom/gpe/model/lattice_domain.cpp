@@ -1,4 +1,4 @@
-#include "loom/gpe/lattice_domain.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
 
 #include <cmath>
 

@@ -12,7 +12,7 @@
 #include "loom/core/backend.hpp"
 #include "loom/dec/crystal.hpp"
 #include "loom/gpe/kernels/registry.hpp"
-#include "loom/gpe/slab_exchange.hpp"
+#include "loom/gpe/parallel/slab_exchange.hpp"
 #include "loom/perf/timing.hpp"
 
 namespace loom::gpe {

@@ -1,4 +1,4 @@
-#include "loom/gpe/stationary_vortex.hpp"
+#include "loom/gpe/model/stationary_vortex.hpp"
 
 #include <cblas.h>
 #include <fmt/format.h>
@@ -8,7 +8,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/gpe/model/physics.hpp"
-#include "loom/gpe/oscillator_basis.hpp"
+#include "loom/gpe/model/oscillator_basis.hpp"
 
 namespace loom::gpe {
 namespace {

@@ -1,4 +1,4 @@
-#include "loom/gpe/oscillator_basis.hpp"
+#include "loom/gpe/model/oscillator_basis.hpp"
 
 #include <cmath>
 

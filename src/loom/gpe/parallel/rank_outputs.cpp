@@ -1,4 +1,4 @@
-#include "loom/gpe/rank_outputs.hpp"
+#include "loom/gpe/parallel/rank_outputs.hpp"
 
 #include <array>
 #include <exception>

@@ -1,10 +1,10 @@
-#include "loom/gpe/benchmark.hpp"
+#include "loom/gpe/bench/benchmark.hpp"
 
 #include <cmath>
 
 #include "loom/core/timer.hpp"
 #include "loom/gpe/integrator.hpp"
-#include "loom/gpe/lattice_domain.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
 
 namespace loom::gpe {
 

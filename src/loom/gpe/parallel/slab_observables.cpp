@@ -1,4 +1,4 @@
-#include "loom/gpe/slab_observables.hpp"
+#include "loom/gpe/parallel/slab_observables.hpp"
 
 #include <array>
 #include <cmath>

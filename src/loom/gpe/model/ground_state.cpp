@@ -1,10 +1,10 @@
 // Compiled by nvcc in CUDA builds (loom_backend_sources).
-#include "loom/gpe/ground_state.hpp"
+#include "loom/gpe/model/ground_state.hpp"
 
 #include <cmath>
 
 #include "loom/core/parallel_for.hpp"
-#include "loom/gpe/initial_state.hpp"
+#include "loom/gpe/model/initial_state.hpp"
 #include "loom/gpe/integrator.hpp"
 #include "loom/gpe/observables.hpp"
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "loom/comm/communicator.hpp"
-#include "loom/gpe/slab_domain.hpp"
+#include "loom/gpe/parallel/slab_domain.hpp"
 #include "loom/io/run_directory.hpp"
 
 namespace loom::gpe {

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "loom/gpe/observables.hpp"
-#include "loom/gpe/slab_domain.hpp"
+#include "loom/gpe/parallel/slab_domain.hpp"
 
 namespace loom::gpe {
 

@@ -11,7 +11,7 @@
 
 #include "loom/comm/halo_exchange.hpp"
 #include "loom/core/backend.hpp"
-#include "loom/gpe/slab_domain.hpp"
+#include "loom/gpe/parallel/slab_domain.hpp"
 
 namespace loom::gpe {
 

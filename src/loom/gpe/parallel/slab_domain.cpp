@@ -1,4 +1,4 @@
-#include "loom/gpe/slab_domain.hpp"
+#include "loom/gpe/parallel/slab_domain.hpp"
 
 #include <algorithm>
 

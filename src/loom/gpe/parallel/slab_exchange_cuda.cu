@@ -9,7 +9,7 @@
 #include "loom/comm/halo_exchange.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/cuda_check.cuh"
-#include "loom/gpe/slab_exchange.hpp"
+#include "loom/gpe/parallel/slab_exchange.hpp"
 
 namespace loom::gpe {
 namespace {

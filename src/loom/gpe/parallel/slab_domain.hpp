@@ -12,7 +12,7 @@
 #include "loom/comm/communicator.hpp"
 #include "loom/comm/slab.hpp"
 #include "loom/core/array.hpp"
-#include "loom/gpe/lattice_domain.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
 #include "loom/gpe/kernels/layer_range.hpp"
 
 namespace loom::gpe {

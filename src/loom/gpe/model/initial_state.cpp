@@ -1,4 +1,4 @@
-#include "loom/gpe/initial_state.hpp"
+#include "loom/gpe/model/initial_state.hpp"
 
 #include <cmath>
 

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <string>
 
-namespace loom::dec {
+namespace loom::app {
 
 // Plots `csv` (as written by `loom lattice dispersion`) into `png`. Returns an empty string on success, else a
 // one-line reason (python or matplotlib missing, the script failed). The script is looked up in
 // $LOOM_TOOLS_DIR, else in the source tree's tools/ folder.
 std::string plot_dispersion(const std::filesystem::path& csv, const std::filesystem::path& png);
 
-}  // namespace loom::dec
+}  // namespace loom::app

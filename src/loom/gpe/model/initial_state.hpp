@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "loom/core/array.hpp"
-#include "loom/gpe/lattice_domain.hpp"
-#include "loom/gpe/stationary_vortex.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
+#include "loom/gpe/model/stationary_vortex.hpp"
 
 namespace loom::gpe {
 

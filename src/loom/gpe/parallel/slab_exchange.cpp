@@ -1,4 +1,4 @@
-#include "loom/gpe/slab_exchange.hpp"
+#include "loom/gpe/parallel/slab_exchange.hpp"
 
 #include <string>
 
