@@ -1,7 +1,7 @@
 // `loom gpe`: superfluid vortex dynamics with the DEC Gross-Pitaevskii integrator (src/loom/gpe), on one rank or,
 // under mpiexec, on slabs of the lattice (section 4.2 of the DEC-GPE paper); main() handles errors on ranks.
 #include "commands.hpp"
-#include "loom/gpe/experiment.hpp"
+#include "loom/gpe/run/gpe_run.hpp"
 
 namespace loom::app {
 

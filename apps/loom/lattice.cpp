@@ -12,10 +12,11 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "dispersion_plot.hpp"
 #include "loom/dec/crystal.hpp"
 #include "loom/dec/dispersion.hpp"
-#include "loom/dec/dispersion_plot.hpp"
 #include "loom/dec/equal_work.hpp"
+#include "loom/dec/grid_key.hpp"
 #include "loom/dec/replicable_structure.hpp"
 #include "loom/dec/vtk_export.hpp"
 #include "loom/io/run_directory.hpp"
@@ -30,10 +31,6 @@ constexpr const char* scale_definition =
     "eq11: sum_i #J_i / dt with dt of eq. 11, max_i (1/|B_i|) sum_F |F|/|E*| / s^2, and the mean dual edge. "
     "Unit-scale lengths are for make_crystal's cell (cube of edge 1; Z: hexagonal a = c = 1); see "
     "src/loom/dec/equal_work.hpp";
-
-void add_grid_key(io::Parameters& p) {
-  p.add("grid.type", "bcc", "the crystal lattice").one_of(dec::grid_type_names());
-}
 
 nlohmann::json structure_facts(const dec::ReplicableStructure& s) {
   std::set<int> faces;
@@ -116,7 +113,7 @@ void print_facts(const nlohmann::json& j) {
 }
 
 int run_lattice(const io::Parameters& p) {
-  const auto& s = dec::replicable_structure(dec::parse_grid_type(p.get_string("grid.type")));
+  const auto& s = dec::replicable_structure(dec::grid_type(p));
   const auto j = structure_facts(s);
   if (p.get_bool("json"))
     std::cout << j.dump(2) << "\n";
@@ -150,7 +147,7 @@ std::string dispersion_csv(const std::vector<std::pair<dec::GridType, dec::Dispe
 }
 
 int run_dispersion(const io::Parameters& p) {
-  const auto grid = dec::parse_grid_type(p.get_string("grid.type"));
+  const auto grid = dec::grid_type(p);
   const double k_edge = p.get_real("dispersion.k_edge");
   const int directions = static_cast<int>(p.get_int("dispersion.directions"));
   auto run = open_run(p, "lattice-dispersion");
@@ -185,7 +182,7 @@ int run_dispersion(const io::Parameters& p) {
     std::cout << fmt::format("  {:>5}: eigenvalue / -|k|^2 in [{:.6f}, {:.6f}], mean {:.6f}, anisotropy {:.3e}\n",
                              dec::display_name(g), rep.ratio_min, rep.ratio_max, rep.ratio_mean, rep.anisotropy());
   if (p.get_bool("plot")) {
-    const std::string why = dec::plot_dispersion(run.file("dispersion.csv"), run.file("dispersion.png"));
+    const std::string why = plot_dispersion(run.file("dispersion.csv"), run.file("dispersion.png"));
     if (why.empty())
       summary["plot"] = "dispersion.png";
     else
@@ -197,7 +194,7 @@ int run_dispersion(const io::Parameters& p) {
 }
 
 int run_export(const io::Parameters& p) {
-  const auto grid = dec::parse_grid_type(p.get_string("grid.type"));
+  const auto grid = dec::grid_type(p);
   const auto& unit = dec::replicable_structure(grid);
   const dec::ReplicableStructure s = p.get_bool("export.equal_work") ? unit.scaled(dec::equal_work_scale(unit)) : unit;
   auto run = open_run(p, "lattice-export");
@@ -217,7 +214,7 @@ void add_output_keys(io::Parameters& p) {
 
 void add_lattice_commands(CLI::App& app, std::vector<Subcommand>& out) {
   io::Parameters p;
-  add_grid_key(p);
+  dec::add_grid_type_key(p, "the crystal lattice");
   p.add("json", false, "print one JSON object instead of text");
   auto lattice = std::make_unique<io::ParameterCommand>(
       app, "lattice", "DEC crystal lattices: a grid's replicable structure, dispersion, export", std::move(p), false);
@@ -225,7 +222,7 @@ void add_lattice_commands(CLI::App& app, std::vector<Subcommand>& out) {
   out.push_back({std::move(lattice), run_lattice});
 
   io::Parameters d;
-  add_grid_key(d);
+  dec::add_grid_type_key(d, "the crystal lattice");
   d.add("dispersion.k_edge", 0.5, "|k| times the grid's mean dual edge length").greater_than(0);
   d.add("dispersion.directions", 400, "directions of k, spread over the sphere").at_least(2);
   d.add("plot", true, "also plot dispersion.png (needs /usr/bin/python3 with matplotlib)");
@@ -235,7 +232,7 @@ void add_lattice_commands(CLI::App& app, std::vector<Subcommand>& out) {
                  run_dispersion});
 
   io::Parameters e;
-  add_grid_key(e);
+  dec::add_grid_type_key(e, "the crystal lattice");
   e.add("export.equal_work", false, "export at the equal-work scale instead of the unit cell");
   add_output_keys(e);
   out.push_back({std::make_unique<io::ParameterCommand>(parent, "export",

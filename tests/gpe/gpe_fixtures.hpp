@@ -7,11 +7,11 @@
 #include <span>
 #include <vector>
 
-#include "loom/gpe/initial_state.hpp"
 #include "loom/gpe/integrator.hpp"
-#include "loom/gpe/lattice_domain.hpp"
+#include "loom/gpe/model/initial_state.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
+#include "loom/gpe/model/stationary_vortex.hpp"
 #include "loom/gpe/observables.hpp"
-#include "loom/gpe/stationary_vortex.hpp"
 
 namespace loom::gpe::test {
 
@@ -37,7 +37,7 @@ inline Problem make_problem(dec::GridType grid, double lambda, double g, int kap
   const dec::Vec3 box = 0.5 * p.domain.extent();
   const VortexTable table(*p.vortex, 1.05 * std::hypot(box.x, box.y) + 4 * edge, 1.05 * box.z + 4 * edge, 1024, 1024);
   p.psi0 = sample_vortex(p.domain, table);
-  normalise(backend, p.domain.hamiltonian(core::where(backend), lambda, g), p.psi0);
+  normalise(backend, p.domain.hamiltonian(core::where(backend), {lambda, g}), p.psi0);
   return p;
 }
 
@@ -64,7 +64,7 @@ inline OneStepReference one_step_reference(const LatticeDomain& domain, double l
     r.now[std::size_t(i)] = {std::sin(0.3 * double(i)) + 0.2, std::cos(0.7 * double(i))};
     r.before[std::size_t(i)] = {std::cos(0.11 * double(i)), 0.5 * std::sin(0.05 * double(i))};
   }
-  LeapfrogIntegrator cpu(core::Backend::cpu, domain, lambda, g);
+  LeapfrogIntegrator cpu(core::Backend::cpu, domain, {lambda, g});
   cpu.set_kernel(LeapfrogKernel::plain);
   cpu.set_state(core::Array<Complex>::from(std::span<const Complex>(r.before)),
                 core::Array<Complex>::from(std::span<const Complex>(r.now)), 0, dt, 0);

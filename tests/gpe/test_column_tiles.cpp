@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "gpe/gpe_fixtures.hpp"
-#include "loom/gpe/column_tiles.hpp"
 #include "loom/gpe/integrator.hpp"
-#include "loom/gpe/soa_stencil.hpp"
+#include "loom/gpe/kernels/column_tiles.hpp"
+#include "loom/gpe/kernels/soa_stencil.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -59,7 +59,7 @@ TEST(ColumnTiles, EmulatedColumnStepEqualsTheCpuStep) {
     const double dt = 1e-3;
     const test::OneStepReference ref = test::one_step_reference(domain, 0.8, 40.0, dt);
     const std::vector<Complex>& now = ref.now;
-    const Hamiltonian h = domain.hamiltonian(core::Where::host, 0.8, 40.0);
+    const Hamiltonian h = domain.hamiltonian(core::Where::host, {0.8, 40.0});
     const SoaStencil soa(domain.stencil, domain.lattice);
     const SoaStencilView t = soa.view(core::Where::host);
     const int cells = domain.lattice.cells;
@@ -83,7 +83,7 @@ TEST(ColumnTiles, EmulatedColumnStepEqualsTheCpuStep) {
               if (!tile.active) continue;
               for (int v = tile.begin; v < tile.end; ++v) {
                 const RowVertex at = row_vertex(tile, v, cells, domain.lattice.nx, domain.lattice.ny);
-                const Complex m_psi = soa_apply<0>(t, domain.lattice, domain.origin, 0.8, 40.0, now.data(), at.index,
+                const Complex m_psi = soa_apply<0>(t, domain.lattice, domain.origin, {0.8, 40.0}, now.data(), at.index,
                                                    at.cell, at.structure, h.z_offset);
                 other[std::size_t(at.index)] -= (2 * dt) * core::times_i(m_psi);
               }

@@ -10,7 +10,7 @@
 #include "loom/dec/equal_work.hpp"
 #include "loom/dec/replicable_structure.hpp"
 #include "loom/dec/stencil.hpp"
-#include "loom/gpe/stationary_vortex.hpp"
+#include "loom/gpe/model/stationary_vortex.hpp"
 
 namespace loom::gpe {
 namespace {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "apps/run_loom.hpp"
-#include "loom/gpe/checkpoint.hpp"
-#include "loom/gpe/stationary_vortex.hpp"
+#include "loom/gpe/model/stationary_vortex.hpp"
+#include "loom/gpe/run/checkpoint.hpp"
 #include "loom/io/parameters.hpp"
 
 namespace loom::test {

@@ -10,7 +10,7 @@
 
 #include "apps/run_loom.hpp"
 #include "gpe/relative_difference.hpp"
-#include "loom/gpe/checkpoint.hpp"
+#include "loom/gpe/run/checkpoint.hpp"
 #include "loom/io/hdf5_file.hpp"
 
 namespace loom::test {

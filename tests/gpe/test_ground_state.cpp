@@ -6,7 +6,7 @@
 
 #include "backends.hpp"
 #include "gpe/gpe_fixtures.hpp"
-#include "loom/gpe/ground_state.hpp"
+#include "loom/gpe/model/ground_state.hpp"
 #include "loom/gpe/splitting.hpp"
 
 namespace loom::gpe {
@@ -31,7 +31,7 @@ TEST_P(GroundState, ImaginaryTimeReachesTheHarmonicGroundState) {
     double mu_error[3], virial[3];
     for (int level = 0; level < 3; ++level) {
       auto p = test::make_problem(GridType::bcc, lambda, 200.0, 0, 0.4 / std::pow(1.5, level), b, 1e-3);
-      const Hamiltonian h = p.domain.hamiltonian(core::where(b), lambda, 0.0);
+      const Hamiltonian h = p.domain.hamiltonian(core::where(b), {lambda, 0.0});
       const auto r = relax_to_ground_state(b, h, p.psi0, 1e-5, 400000);  // mu's error is the residual squared
       ASSERT_TRUE(r.converged) << r.residual;
       mu_error[level] = std::abs(r.mu - (1 + lambda / 2));
@@ -54,7 +54,7 @@ TEST_P(GroundState, ImaginaryTimeReachesTheHarmonicGroundState) {
 TEST_P(GroundState, RepulsiveGroundStateMatchesTheContinuumSolver) {
   const Backend b = GetParam();
   auto p = test::make_problem(GridType::c15, 1.0, 100.0, 0, 0.3, b, 1e-7);
-  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 100.0});
   const auto r = relax_to_ground_state(b, h, p.psi0, 1e-9, 400000);
   ASSERT_TRUE(r.converged);
   // O(h^2) away from the spectral continuum value; the lattice state is stationary (E(t) ~ 0).
@@ -66,7 +66,7 @@ LOOM_INSTANTIATE_FOR_BACKENDS(GroundState);
 // A synthetic m-fold modulation of a vortex ring is what the detector reports.
 TEST(Splitting, FindsTheImposedAzimuthalMode) {
   auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 2, 0.2);
-  const Hamiltonian h = p.domain.hamiltonian(core::Where::host, 1.0, 100.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::Where::host, {1.0, 100.0});
   const Complex* reference = p.psi0.read(core::Where::host);
   for (int m : {2, 3, 4, 5}) {
     core::Array<Complex> psi = p.psi0.clone();

@@ -10,7 +10,7 @@
 #include "gpe/gpe_fixtures.hpp"
 #include "gpe/relative_difference.hpp"
 #include "loom/core/parallel_for.hpp"
-#include "loom/gpe/ground_state.hpp"
+#include "loom/gpe/model/ground_state.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -25,7 +25,7 @@ class Integrator : public ::testing::TestWithParam<Backend> {
 
 // Runs the stationary state of `p` for time t with step dt (exact start), returns psi(t).
 core::Array<Complex> evolve(Backend b, test::Problem& p, double dt, double t) {
-  LeapfrogIntegrator it(b, p.domain, p.physics.lambda, p.physics.g);
+  LeapfrogIntegrator it(b, p.domain, {p.physics.lambda, p.physics.g});
   it.set_state(test::rotated(p.psi0, p.vortex->chemical_potential() * dt), p.psi0.clone(), 0, dt, 0);
   it.step(std::llround(t / dt));
   return it.current().clone();
@@ -34,15 +34,15 @@ core::Array<Complex> evolve(Backend b, test::Problem& p, double dt, double t) {
 TEST_P(Integrator, NormAndEnergyAreConservedToSecondOrderInTime) {
   const Backend b = GetParam();
   auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 1, 0.35, b);
-  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 100.0});
   const Observables start = measure(b, h, p.psi0.read(core::where(b)));
-  LeapfrogIntegrator probe(b, p.domain, 1.0, 100.0);
+  LeapfrogIntegrator probe(b, p.domain, {1.0, 100.0});
   probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
   const double bound = probe.stability_bound();
   double drift[2] = {0, 0};
   for (int level = 0; level < 2; ++level) {
     const double dt = 0.8 * bound / (1 << level);
-    LeapfrogIntegrator it(b, p.domain, 1.0, 100.0);
+    LeapfrogIntegrator it(b, p.domain, {1.0, 100.0});
     it.start_from(p.psi0.clone(), 0, dt);
     const std::int64_t steps = std::llround(2.0 / dt), every = steps / 20;
     for (std::int64_t s = 0; s < steps; s += every) {
@@ -66,7 +66,7 @@ TEST_P(Integrator, SecondOrderInTime) {
   perturb(start, 0.05, 3);
   core::Array<Complex> result[3];
   for (int level = 0; level < 3; ++level) {
-    LeapfrogIntegrator it(b, p.domain, 1.0, 50.0);
+    LeapfrogIntegrator it(b, p.domain, {1.0, 50.0});
     it.start_from(start.clone(), 0, dt / (1 << level));
     it.step(std::llround(t / (dt / (1 << level))));
     result[level] = it.current().clone();
@@ -86,7 +86,7 @@ TEST_P(Integrator, SecondOrderInSpace) {
     for (int level = 0; level < 3; ++level) {
       const double edge = 0.6 / std::pow(1.5, level);
       auto p = test::make_problem(grid, 1.0, 0.0, 0, edge, b, 1e-7);
-      LeapfrogIntegrator probe(b, p.domain, 1.0, 0.0);
+      LeapfrogIntegrator probe(b, p.domain, {1.0, 0.0});
       probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
       const double dt = 0.25 * probe.stability_bound();
       const double t = 0.5;
@@ -115,10 +115,10 @@ TEST_P(Integrator, StationaryVortexStaysStationaryOnBcc) {
   double e[2];
   for (int level = 0; level < 2; ++level) {
     auto p = test::make_problem(GridType::bcc, 1.0, 100.0, 1, 0.25 / std::pow(1.5, level), b);
-    LeapfrogIntegrator probe(b, p.domain, 1.0, 100.0);
+    LeapfrogIntegrator probe(b, p.domain, {1.0, 100.0});
     probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
     const auto psi = evolve(b, p, 0.9 * probe.stability_bound(), 1.0);
-    const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 100.0);
+    const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 100.0});
     e[level] = 1 - core::abs(inner_product(b, h, p.psi0.read(core::where(b)), psi.read(core::where(b))));
   }
   std::printf("E(1): %.3e at dual edge 0.25, %.3e at 0.167, ratio %.2f\n", e[0], e[1], e[0] / e[1]);
@@ -135,12 +135,12 @@ TEST_P(Integrator, StationaryVortexStaysStationaryOnBcc) {
 TEST_P(Integrator, StabilityBoundOfEquation11) {
   const Backend b = GetParam();
   auto p = test::make_problem(GridType::bcc, 1.0, 0.0, 0, 0.1, b, 1e-2);
-  LeapfrogIntegrator probe(b, p.domain, 1.0, 0.0);
+  LeapfrogIntegrator probe(b, p.domain, {1.0, 0.0});
   probe.set_state(p.psi0.clone(), p.psi0.clone(), 0, 0, 0);
   const double bound = probe.stability_bound();
-  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 0.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 0.0});
   for (double factor : {0.95, 1.1}) {
-    LeapfrogIntegrator it(b, p.domain, 1.0, 0.0);
+    LeapfrogIntegrator it(b, p.domain, {1.0, 0.0});
     it.start_from(p.psi0.clone(), 0, factor * bound);
     it.step(1000);  // rounding seeds the alternating mode; above the limit it grows by > 1.3 a step
     const double norm = measure(b, h, it.current().read(core::where(b))).norm;
@@ -157,11 +157,11 @@ TEST_P(Integrator, RungeKuttaStarterMatchesTheExactPhase) {
   auto p = test::make_problem(GridType::fcc, 1.0, 0.0, 0, 0.3, b, 1e-7);
   // For an eigenstate of M the exact psi(-dt) is psi e^{i mu dt}; the harmonic ground state on the lattice is
   // one only approximately, so use the lattice's own ground state.
-  const Hamiltonian h = p.domain.hamiltonian(core::where(b), 1.0, 0.0);
+  const Hamiltonian h = p.domain.hamiltonian(core::where(b), {1.0, 0.0});
   const auto relaxed = relax_to_ground_state(b, h, p.psi0, 1e-11, 200000);
   ASSERT_TRUE(relaxed.converged);
   const double dt = 1e-3;
-  LeapfrogIntegrator it(b, p.domain, 1.0, 0.0);
+  LeapfrogIntegrator it(b, p.domain, {1.0, 0.0});
   it.start_from(p.psi0.clone(), 0, dt);
   const auto exact = test::rotated(p.psi0, relaxed.mu * dt);
   EXPECT_LT(loom::test::max_relative_difference(it.previous(), exact), 1e-11);  // local error O((mu dt)^5)
@@ -174,12 +174,12 @@ TEST_P(Integrator, EveryKernelMatchesThePlainOneOnEveryGrid) {
     auto p = test::make_problem(grid, 1.0, 100.0, 1, 0.4, b);
     core::Array<Complex> start = p.psi0.clone();
     perturb(start, 0.01, 9);
-    LeapfrogIntegrator reference(b, p.domain, 1.0, 100.0);
+    LeapfrogIntegrator reference(b, p.domain, {1.0, 100.0});
     reference.set_kernel(LeapfrogKernel::plain);
     reference.start_from(start.clone(), 0, 1e-3);
     reference.step(50);
     for (LeapfrogKernel kernel : leapfrog_kernels(b)) {
-      LeapfrogIntegrator it(b, p.domain, 1.0, 100.0);
+      LeapfrogIntegrator it(b, p.domain, {1.0, 100.0});
       it.set_kernel(kernel);
       it.start_from(start.clone(), 0, 1e-3);
       it.step(50);

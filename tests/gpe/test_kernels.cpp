@@ -17,13 +17,13 @@ TEST(LeapfrogKernels, EveryKernelAgreesWithTheCpuAfter1000Steps) {
     auto p = test::make_problem(grid, 1.0, 100.0, 1, 0.3);
     core::Array<Complex> start = p.psi0.clone();
     perturb(start, 0.01, 5);  // a state that evolves
-    LeapfrogIntegrator cpu(core::Backend::cpu, p.domain, 1.0, 100.0);
+    LeapfrogIntegrator cpu(core::Backend::cpu, p.domain, {1.0, 100.0});
     cpu.set_state(start.clone(), start.clone(), 0, 0, 0);
     const double dt = 0.9 * cpu.stability_bound();
     cpu.start_from(start.clone(), 0, dt);
     cpu.step(1000);
     for (LeapfrogKernel kernel : leapfrog_kernels(core::Backend::cuda)) {
-      LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, 1.0, 100.0);
+      LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, {1.0, 100.0});
       gpu.set_kernel(kernel);
       gpu.start_from(start.clone(), 0, dt);
       gpu.step(1000);
@@ -47,7 +47,7 @@ PlainReference plain_reference(dec::GridType grid, unsigned seed) {
   r.problem = test::make_problem(grid, 1.0, 100.0, 1, 0.3);
   r.start = r.problem.psi0.clone();
   perturb(r.start, 0.01, seed);
-  LeapfrogIntegrator plain(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
+  LeapfrogIntegrator plain(core::Backend::cuda, r.problem.domain, {1.0, 100.0});
   plain.set_kernel(LeapfrogKernel::plain);
   plain.set_state(r.start.clone(), r.start.clone(), 0, 0, 0);
   r.dt = 0.9 * plain.stability_bound();
@@ -59,7 +59,7 @@ PlainReference plain_reference(dec::GridType grid, unsigned seed) {
 
 // 50 steps of the soa kernel with `tuning` from the reference's start.
 core::Array<Complex> soa_after_50_steps(const PlainReference& r, SoaTuning tuning) {
-  LeapfrogIntegrator gpu(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
+  LeapfrogIntegrator gpu(core::Backend::cuda, r.problem.domain, {1.0, 100.0});
   gpu.set_kernel(LeapfrogKernel::soa);
   gpu.set_soa_tuning(tuning);
   gpu.start_from(r.start.clone(), 0, r.dt);
@@ -87,7 +87,7 @@ TEST(LeapfrogKernels, EveryMarchTilingEqualsThePlainKernel) {
         MarchTiling{3, 2, 0},      MarchTiling{2, 1, 1, 2}, default_lattice_rows, MarchTiling{3, 2, 5, 1, false}};
     if (m_s <= 12) tilings.insert(tilings.end(), {default_two_ahead, MarchTiling{3, 2, 5, 2}});
     for (const MarchTiling& tiling : tilings) {
-      LeapfrogIntegrator gpu(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
+      LeapfrogIntegrator gpu(core::Backend::cuda, r.problem.domain, {1.0, 100.0});
       gpu.set_kernel(LeapfrogKernel::march);
       gpu.set_march_tiling(tiling);
       gpu.start_from(r.start.clone(), 0, r.dt);
@@ -96,7 +96,7 @@ TEST(LeapfrogKernels, EveryMarchTilingEqualsThePlainKernel) {
           << dec::to_string(grid) << " march tile " << tiling.tile_x << "x" << tiling.tile_y << ", segments of "
           << tiling.segment_layers << ", " << tiling.ahead << " ahead" << (tiling.pitched_rows ? "" : ", lattice rows");
     }
-    LeapfrogIntegrator switched(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
+    LeapfrogIntegrator switched(core::Backend::cuda, r.problem.domain, {1.0, 100.0});
     switched.set_kernel(LeapfrogKernel::march);
     switched.start_from(r.start.clone(), 0, r.dt);
     switched.step(25);
@@ -117,8 +117,8 @@ TEST(LeapfrogKernels, PitchedStateReadOneArrayAtATime) {
     const dec::StructureLattice& lattice = r.problem.domain.lattice;
     ASSERT_NE(march_row_pitch(lattice.nx, lattice.cells), lattice.nx * lattice.cells)  // rows padded: the copies
         << dec::to_string(grid);
-    LeapfrogIntegrator plain(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
-    LeapfrogIntegrator march(core::Backend::cuda, r.problem.domain, 1.0, 100.0);
+    LeapfrogIntegrator plain(core::Backend::cuda, r.problem.domain, {1.0, 100.0});
+    LeapfrogIntegrator march(core::Backend::cuda, r.problem.domain, {1.0, 100.0});
     plain.set_kernel(LeapfrogKernel::plain);
     march.set_kernel(LeapfrogKernel::march);
     ASSERT_TRUE(march.march_tiling().pitched_rows);
@@ -185,13 +185,13 @@ TEST(LeapfrogKernels, ShortRunsAgree) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   for (dec::GridType grid : {dec::GridType::bcc, dec::GridType::c15}) {
     auto p = test::make_problem(grid, 1.0, 100.0, 1, 0.5);
-    LeapfrogIntegrator plain(core::Backend::cuda, p.domain, 1.0, 100.0);
+    LeapfrogIntegrator plain(core::Backend::cuda, p.domain, {1.0, 100.0});
     plain.set_kernel(LeapfrogKernel::plain);
     plain.start_from(p.psi0.clone(), 0, 1e-3);
     plain.step(20);
     for (LeapfrogKernel kernel :
          {LeapfrogKernel::tuned, LeapfrogKernel::shared, LeapfrogKernel::soa, LeapfrogKernel::march}) {
-      LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, 1.0, 100.0);
+      LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, {1.0, 100.0});
       gpu.set_kernel(kernel);
       gpu.start_from(p.psi0.clone(), 0, 1e-3);
       gpu.step(20);
@@ -200,7 +200,7 @@ TEST(LeapfrogKernels, ShortRunsAgree) {
     // The march kernel copying two layers ahead (for the sanitizers), also in short segments whose last copies are
     // empty groups (tiles whose rings of six layers fit C15's shared memory too).
     for (const MarchTiling tiling : {MarchTiling{2, 1, 0, 2}, MarchTiling{2, 1, 2, 2}}) {
-      LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, 1.0, 100.0);
+      LeapfrogIntegrator gpu(core::Backend::cuda, p.domain, {1.0, 100.0});
       gpu.set_kernel(LeapfrogKernel::march);
       gpu.set_march_tiling(tiling);
       gpu.start_from(p.psi0.clone(), 0, 1e-3);

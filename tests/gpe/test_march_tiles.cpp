@@ -15,10 +15,10 @@
 
 #include "gpe/gpe_fixtures.hpp"
 #include "loom/gpe/integrator.hpp"
-#include "loom/gpe/lattice_domain.hpp"
-#include "loom/gpe/march_tiles.hpp"
-#include "loom/gpe/pitched_rows.hpp"
-#include "loom/gpe/soa_stencil.hpp"
+#include "loom/gpe/kernels/march_tiles.hpp"
+#include "loom/gpe/kernels/pitched_rows.hpp"
+#include "loom/gpe/kernels/soa_stencil.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -121,7 +121,7 @@ std::set<int> march_emulated_step(const SoaStencilView& t, const MarchPlan& plan
           read.insert(neighbour);
           sum += t.weight[e] * (ring[std::size_t(layer * sv + neighbour)] - center);
         }
-        const Complex m_psi = soa_row(t, h.origin, h.lambda, h.g, center, sum, tv.c, {sx, sy, z}, h.z_offset);
+        const Complex m_psi = soa_row(t, h.origin, h.physics, center, sum, tv.c, {sx, sy, z}, h.z_offset);
         Complex& out = other[Index(z) * layer_vertices + tile_start + geo.lattice_offset(tv.lx, tv.ly, tv.c)];
         out = out - (2 * dt) * core::times_i(m_psi);
       }
@@ -135,7 +135,7 @@ TEST(MarchTiles, EmulatedMarchStepEqualsTheCpuStep) {
     const auto domain = make_lattice_domain(grid, 0.7, 5, 4, 7);
     const double dt = 1e-3;
     const test::OneStepReference ref = test::one_step_reference(domain, 0.8, 40.0, dt);
-    const Hamiltonian h = domain.hamiltonian(core::Where::host, 0.8, 40.0);
+    const Hamiltonian h = domain.hamiltonian(core::Where::host, {0.8, 40.0});
     const SoaStencil soa(domain.stencil, domain.lattice);
     const SoaStencilView t = soa.view(core::Where::host);
     for (const LayerRange layers : {LayerRange{0, domain.lattice.nz}, LayerRange{2, 3}, LayerRange{6, 1}})

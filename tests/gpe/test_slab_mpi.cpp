@@ -14,11 +14,11 @@
 #include "loom/comm/communicator.hpp"
 #include "loom/comm/halo_exchange.hpp"
 #include "loom/comm/rank_device.hpp"
-#include "loom/gpe/checkpoint.hpp"
-#include "loom/gpe/initial_state.hpp"
 #include "loom/gpe/integrator.hpp"
-#include "loom/gpe/slab_domain.hpp"
-#include "loom/gpe/slab_observables.hpp"
+#include "loom/gpe/model/initial_state.hpp"
+#include "loom/gpe/parallel/slab_domain.hpp"
+#include "loom/gpe/parallel/slab_observables.hpp"
+#include "loom/gpe/run/checkpoint.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -67,7 +67,7 @@ struct Evolving {
 };
 Evolving evolving(GridType grid, double edge, int nx, int ny, int nz) {
   Evolving e{make_lattice_domain(grid, scale_for_dual_edge(grid, edge), nx, ny, nz), {}};
-  const Hamiltonian h = e.domain.hamiltonian(core::Where::host, 1.0, 100.0);
+  const Hamiltonian h = e.domain.hamiltonian(core::Where::host, {1.0, 100.0});
   const dec::Vec3 quarter = 0.25 * e.domain.extent();
   e.start = core::Array<Complex>(static_cast<std::size_t>(e.domain.dof()));
   Complex* p = e.start.write(core::Where::host);
@@ -85,7 +85,7 @@ Evolving evolving(GridType grid) {
 }
 
 double stable_dt(Backend b, const LatticeDomain& domain, const core::Array<Complex>& psi) {
-  LeapfrogIntegrator probe(b, domain, 1.0, 100.0);
+  LeapfrogIntegrator probe(b, domain, {1.0, 100.0});
   probe.set_state(psi.clone(), psi.clone(), 0, 0, 0);
   return 0.9 * probe.stability_bound();
 }
@@ -97,13 +97,13 @@ void expect_slabs_equal_one_rank(const Communicator& comm, Backend b, const Latt
                                  const std::string& what, int step_count = steps) {
   const auto w = core::where(b);
   const double dt = stable_dt(b, domain, start);
-  LeapfrogIntegrator one(b, domain, 1.0, 100.0);
+  LeapfrogIntegrator one(b, domain, {1.0, 100.0});
   one.set_kernel(kernel);
   one.start_from(start.clone(), 0, dt);
   one.step(step_count);
 
   const SlabDomain slab(domain, comm);
-  LeapfrogIntegrator many(b, slab, 1.0, 100.0, transport);
+  LeapfrogIntegrator many(b, slab, {1.0, 100.0}, transport);
   many.set_kernel(kernel);
   many.set_state(slab.restrict_to_slab(start.clone()), slab.restrict_to_slab(start.clone()), 0, 0, 0);
   EXPECT_EQ(0.9 * many.stability_bound(), dt) << what;  // a max over ranks: exact
@@ -113,7 +113,7 @@ void expect_slabs_equal_one_rank(const Communicator& comm, Backend b, const Latt
   EXPECT_LT(gathered_difference(slab, many.current(), one.current()), tolerance) << what;
   EXPECT_LT(gathered_difference(slab, many.previous(), one.previous()), tolerance) << what;
 
-  const Hamiltonian h1 = domain.hamiltonian(w, 1.0, 100.0), hn = many.hamiltonian();
+  const Hamiltonian h1 = domain.hamiltonian(w, {1.0, 100.0}), hn = many.hamiltonian();
   const Complex* psi1 = one.current().read(w);
   const Complex* psin = many.current().read(w);
   const Observables a = measure(b, h1, psi1), c = measure(slab, b, hn, psin);
@@ -149,8 +149,8 @@ TEST(GpeSlabs, SlabsCoverTheLatticeAndGatherBack) {
     ASSERT_EQ(mine.host()[std::size_t(i)].re, double(first_global + i));
   EXPECT_EQ(gathered_difference(slab, mine, numbers), 0.0);
   // Positions of the slab's Hamiltonian are the global ones, to the bit.
-  const Hamiltonian g = domain.hamiltonian(core::Where::host, 1, 0),
-                    l = slab.local().hamiltonian(core::Where::host, 1, 0);
+  const Hamiltonian g = domain.hamiltonian(core::Where::host, {1, 0}),
+                    l = slab.local().hamiltonian(core::Where::host, {1, 0});
   for (Index i = 0; i < slab.local().dof(); i += 13) {
     EXPECT_EQ(l.position(i).z, g.position(first_global + i).z);
     EXPECT_EQ(l.potential(i), g.potential(first_global + i));
@@ -193,7 +193,7 @@ TEST(GpeSlabs, CheckpointsRestartOnOtherRankCounts) {
   for (GridType grid : {GridType::bcc, GridType::c15}) {
     const auto e = evolving(grid);
     const double dt = stable_dt(Backend::cpu, e.domain, e.start);
-    LeapfrogIntegrator one(Backend::cpu, e.domain, 1.0, 100.0);
+    LeapfrogIntegrator one(Backend::cpu, e.domain, {1.0, 100.0});
     one.start_from(e.start.clone(), 0, dt);
     one.step(steps);
     for (int writers = 1; writers <= world.size(); ++writers) {
@@ -202,7 +202,7 @@ TEST(GpeSlabs, CheckpointsRestartOnOtherRankCounts) {
         const Communicator part = world.split(world.rank() < writers ? 0 : 1);
         if (world.rank() < writers) {
           const SlabDomain slab(e.domain, part);
-          LeapfrogIntegrator it(Backend::cpu, slab, 1.0, 100.0);
+          LeapfrogIntegrator it(Backend::cpu, slab, {1.0, 100.0});
           it.start_from(slab.restrict_to_slab(e.start.clone()), 0, dt);
           it.step(steps / 2);
           Checkpoint c;
@@ -227,7 +227,7 @@ TEST(GpeSlabs, CheckpointsRestartOnOtherRankCounts) {
       if (world.rank() < readers) {
         const Checkpoint c = read_checkpoint(file);
         const SlabDomain slab(e.domain, part);
-        LeapfrogIntegrator it(Backend::cpu, slab, 1.0, 100.0);
+        LeapfrogIntegrator it(Backend::cpu, slab, {1.0, 100.0});
         it.set_state(slab.restrict_to_slab(core::Array<Complex>::from(c.previous)),
                      slab.restrict_to_slab(core::Array<Complex>::from(c.current)), c.time, c.dt, c.step);
         it.step(steps - c.step);

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "gpe/gpe_fixtures.hpp"
-#include "loom/gpe/soa_stencil.hpp"
+#include "loom/gpe/kernels/soa_stencil.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 TEST(SoaStencil, SameOperatorAsTheHamiltonianOnEveryGrid) {
   for (dec::GridType grid : dec::all_grid_types()) {
     const auto domain = make_lattice_domain(grid, 0.7, 3, 4, 2);
-    const Hamiltonian h = domain.hamiltonian(core::Where::host, 0.8, 40.0);
+    const Hamiltonian h = domain.hamiltonian(core::Where::host, {0.8, 40.0});
     const SoaStencil soa(domain.stencil, domain.lattice);
     const SoaStencilView t = soa.view(core::Where::host);
     EXPECT_EQ(t.faces, domain.stencil.max_faces());
@@ -23,7 +23,7 @@ TEST(SoaStencil, SameOperatorAsTheHamiltonianOnEveryGrid) {
     double worst = 0;
     for (Index i = 0; i < n; ++i) {
       const Complex expected = h.apply(psi.data(), i);
-      const Complex got = soa_apply<0>(t, domain.lattice, domain.origin, 0.8, 40.0, psi.data(), i,
+      const Complex got = soa_apply<0>(t, domain.lattice, domain.origin, {0.8, 40.0}, psi.data(), i,
                                        domain.lattice.local(i), domain.lattice.instance(i));
       worst = std::max(worst, core::abs(got - expected) / (1 + core::abs(expected)));
     }

@@ -7,8 +7,8 @@
 #include <random>
 
 #include "loom/core/error.hpp"
-#include "loom/gpe/oscillator_basis.hpp"
-#include "loom/gpe/stationary_vortex.hpp"
+#include "loom/gpe/model/oscillator_basis.hpp"
+#include "loom/gpe/model/stationary_vortex.hpp"
 
 namespace loom::gpe {
 namespace {

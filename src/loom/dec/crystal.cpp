@@ -6,7 +6,6 @@
 #include <cmath>
 
 #include "loom/core/error.hpp"
-#include "loom/io/parameters.hpp"
 
 namespace loom::dec {
 namespace {
@@ -84,12 +83,10 @@ std::vector<std::string> grid_type_names() {
   return names;
 }
 
-GridType parse_grid_type(std::string_view text, std::string_view key) {
+std::optional<GridType> find_grid_type(std::string_view text) {
   for (auto g : grids)
     if (to_string(g) == text) return g;
-  std::string allowed;
-  for (auto g : grids) allowed += (allowed.empty() ? "" : ", ") + std::string(to_string(g));
-  throw UsageError(io::invalid_value_message(key, std::string(text), "one of " + allowed));
+  return std::nullopt;
 }
 
 Crystal make_crystal(GridType grid) {

@@ -3,6 +3,7 @@
 // complex, stencils) is computed from these points.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -19,8 +20,8 @@ std::span<const GridType> all_grid_types();
 std::string_view to_string(GridType grid);     // "bcc": the parameter value
 std::string_view display_name(GridType grid);  // "BCC": as the paper writes it
 std::vector<std::string> grid_type_names();    // the allowed values of grid.type
-// Throws UsageError naming `key`, the value and the allowed values.
-GridType parse_grid_type(std::string_view text, std::string_view key = "grid.type");
+// The grid named `text` (as to_string writes it), or nullopt; parse_grid_type (grid_key.hpp) makes the message.
+std::optional<GridType> find_grid_type(std::string_view text);
 
 struct Crystal {
   GridType grid = GridType::cubic;

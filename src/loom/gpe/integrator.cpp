@@ -5,19 +5,23 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
-#include "loom/gpe/leapfrog_cpu.hpp"
 
 namespace loom::gpe {
 
-LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const LatticeDomain& domain, double lambda, double g)
-    : backend_(backend), domain_(&domain), h_(domain.hamiltonian(core::where(backend), lambda, g)), n_(domain.dof()) {
-  set_kernel(default_leapfrog_kernel(backend, domain.lattice.cells));
-  soa_tuning_ = default_soa_tuning(domain.lattice.cells, domain.dof());
+LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const LatticeDomain& domain, Physics physics)
+    : backend_(backend),
+      domain_(&domain),
+      h_(domain.hamiltonian(core::where(backend), physics)),
+      n_(domain.dof()),
+      kernel_(default_leapfrog_kernel(backend, domain.lattice.cells)),
+      soa_tuning_(default_soa_tuning(domain.lattice.cells, domain.dof())),
+      march_tiling_(default_march_tiling(domain.lattice.cells)) {
+  make_kernel();
 }
 
-LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const SlabDomain& slab, double lambda, double g,
+LeapfrogIntegrator::LeapfrogIntegrator(core::Backend backend, const SlabDomain& slab, Physics physics,
                                        HaloTransport transport)
-    : LeapfrogIntegrator(backend, slab.local(), lambda, g) {
+    : LeapfrogIntegrator(backend, slab.local(), physics) {
   if (!slab.distributed()) return;
   slab_ = &slab;
   transport_ = transport;
@@ -31,39 +35,38 @@ SlabExchange& LeapfrogIntegrator::pitched_exchange() {
   return *pitched_exchange_;
 }
 
+void LeapfrogIntegrator::make_kernel() {
+  unpack_if_stale();  // the state in the lattice's layout; the next pitched step packs it again
+  pitched_valid_ = false;
+  stepper_.reset();  // its tables go before the next kernel's are made
+  stepper_ = make_step_kernel(kernel_, {backend_, domain_, h_, soa_tuning_, march_tiling_});
+  pitched_exchange_.reset();  // made again for the new layout
+}
+
 void LeapfrogIntegrator::set_kernel(LeapfrogKernel kernel) {
   LOOM_REQUIRE(runs_on_cpu(kernel) || backend_ == core::Backend::cuda,
                "LeapfrogIntegrator: the " + std::string(to_string(kernel)) +
                    " kernel runs on the CUDA backend only (the CPU has plain and soa)");
-  unpack_if_stale();  // the state in the lattice's layout; the next pitched step packs it again
-  pitched_valid_ = false;
   kernel_ = kernel;
-  if ((kernel == LeapfrogKernel::tuned || kernel == LeapfrogKernel::shared) && offsets_.empty())
-    offsets_ = core::Array<std::int32_t>::from(flat_neighbour_offsets(domain_->stencil, domain_->lattice));
-  const bool tables = kernel == LeapfrogKernel::soa || kernel == LeapfrogKernel::march;
-  if (tables && !soa_) soa_ = std::make_unique<SoaStencil>(domain_->stencil, domain_->lattice);
-  if (kernel == LeapfrogKernel::march && !march_) set_march_tiling(default_march_tiling(domain_->lattice.cells));
+  make_kernel();
+}
+
+void LeapfrogIntegrator::set_soa_tuning(SoaTuning tuning) {
+  soa_tuning_ = tuning;
+  if (kernel_ == LeapfrogKernel::soa) make_kernel();
 }
 
 void LeapfrogIntegrator::set_march_tiling(MarchTiling tiling) {
-  unpack_if_stale();
-  pitched_valid_ = false;
-  if (!soa_) soa_ = std::make_unique<SoaStencil>(domain_->stencil, domain_->lattice);
-  const dec::StructureLattice& lattice = domain_->lattice;
-  const int pitch = tiling.pitched_rows ? march_row_pitch(lattice.nx, lattice.cells) : 0;
-  march_ = std::make_unique<MarchPlan>(*soa_, lattice, tiling, pitch);
-  pitched_exchange_.reset();  // made again for the new pitch
+  march_tiling_ = tiling;
+  if (kernel_ == LeapfrogKernel::march) make_kernel();
 }
 
 RowPitch LeapfrogIntegrator::row_pitch() const {
   const dec::StructureLattice& lattice = domain_->lattice;
-  const int row_cells = lattice.nx * lattice.cells;
-  return {Index(lattice.ny) * lattice.nz, row_cells, march_ ? march_->row_pitch() : row_cells};
+  return {Index(lattice.ny) * lattice.nz, lattice.nx * lattice.cells, stepper_->row_pitch()};
 }
 
-bool LeapfrogIntegrator::steps_pitched() const {
-  return backend_ == core::Backend::cuda && kernel_ == LeapfrogKernel::march && march_ && row_pitch().padded();
-}
+bool LeapfrogIntegrator::steps_pitched() const { return row_pitch().padded(); }
 
 void LeapfrogIntegrator::unpack_if_stale(const core::Array<Complex>& pitched, core::Array<Complex>& flat,
                                          bool& stale) const {
@@ -77,13 +80,7 @@ void LeapfrogIntegrator::unpack_if_stale() const {
   unpack_if_stale(pitched_current_, current_, current_stale_);
 }
 
-MarchTiling LeapfrogIntegrator::march_tiling() const {
-  return march_ ? march_->tiling() : default_march_tiling(domain_->lattice.cells);
-}
-
-Hamiltonian LeapfrogIntegrator::hamiltonian(core::Where where) const {
-  return domain_->hamiltonian(where, h_.lambda, h_.g);
-}
+Hamiltonian LeapfrogIntegrator::hamiltonian(core::Where where) const { return domain_->hamiltonian(where, h_.physics); }
 
 void LeapfrogIntegrator::set_state(core::Array<Complex> previous, core::Array<Complex> current, double t, double dt,
                                    std::int64_t step) {
@@ -103,18 +100,6 @@ void apply_hamiltonian(core::Backend backend, const Hamiltonian& h, const Comple
 }
 
 namespace {
-// The CPU's plain step over some layers: one structure per iteration, as step() on a whole lattice.
-void update_layers_cpu(const Hamiltonian& h, const Complex* now, Complex* other, double dt, LayerRange layers) {
-  const int cells = h.lattice.cells;
-  const Index first = Index(h.lattice.nx) * h.lattice.ny * layers.first;
-  core::parallel_for(core::Backend::cpu, Index(h.lattice.nx) * h.lattice.ny * layers.count,
-                     [=] LOOM_HOST_DEVICE(Index k) {
-                       const Index st = first + k;
-                       const dec::StructureInstance instance = h.lattice.structure(st);
-                       for (int c = 0; c < cells; ++c) leapfrog_update(h, now, other, dt, st * cells + c, c, instance);
-                     });
-}
-
 // d psi / dt = -i M(psi) psi into `out`.
 const Complex* time_derivative(core::Backend backend, const Hamiltonian& h, const Complex* psi, Complex* out) {
   core::parallel_for(backend, h.lattice.size(),
@@ -158,11 +143,7 @@ void LeapfrogIntegrator::start_from(core::Array<Complex> initial, double t, doub
 
 void LeapfrogIntegrator::step(std::int64_t steps) {
   const auto w = core::where(backend_);
-  const Hamiltonian h = h_;
-  const double dt = dt_;
-  const Index structures = h.lattice.structures();
-  const int cells = h.lattice.cells;
-  // The march kernel with pitched rows steps the padded copies (packed from the state when it is newer). The
+  // A kernel with pitched rows steps the padded copies (packed from the state when it is newer). The
   // state in the lattice's layout is released meanwhile (psi takes two arrays, not four) and unpacked on demand.
   const bool pitched = steps_pitched();
   if (pitched) {
@@ -185,26 +166,7 @@ void LeapfrogIntegrator::step(std::int64_t steps) {
     return;
   }
   for (std::int64_t s = 0; s < steps; ++s) {
-    const Complex* now = newer.read(w);
-    Complex* other = older.read_write(w);
-    if (kernel_ == LeapfrogKernel::soa && backend_ == core::Backend::cpu) {
-      leapfrog_step_cpu_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice));
-    } else if (kernel_ == LeapfrogKernel::soa) {
-      leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, all_layers(h.lattice), nullptr, soa_tuning_);
-    } else if (kernel_ == LeapfrogKernel::march) {
-      leapfrog_step_cuda_march(soa_->view(w), *march_, h, now, other, dt, all_layers(h.lattice), nullptr);
-    } else if (kernel_ != LeapfrogKernel::plain) {
-      leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, all_layers(h.lattice), nullptr);
-    } else if (backend_ == core::Backend::cpu) {
-      // One structure per iteration: its m_s vertices share the instance, so no division per vertex.
-      core::parallel_for(backend_, structures, [=] LOOM_HOST_DEVICE(Index st) {
-        const dec::StructureInstance instance = h.lattice.structure(st);
-        for (int c = 0; c < cells; ++c) leapfrog_update(h, now, other, dt, st * cells + c, c, instance);
-      });
-    } else {
-      // One thread per vertex, consecutive threads on consecutive vertices (coalesced; Algorithm 1's layout).
-      core::parallel_for(backend_, n_, [=] LOOM_HOST_DEVICE(Index i) { leapfrog_update(h, now, other, dt, i); });
-    }
+    stepper_->step(newer.read(w), older.read_write(w), dt_, all_layers(domain_->lattice), nullptr);
     std::swap(older, newer);
     t_ += dt_;
     ++step_;
@@ -233,34 +195,15 @@ void LeapfrogIntegrator::step_slab(std::int64_t steps, core::Array<Complex>& old
   for (std::int64_t s = 0; s < steps; ++s) {
     const Complex* now = newer.read(w);
     Complex* other = older.read_write(w);
-    for (const LayerRange& edge : exchange.edges()) update_layers(now, other, edge, exchange.edge_stream());
+    for (const LayerRange& edge : exchange.edges())
+      if (!edge.empty()) stepper_->step(now, other, dt_, edge, exchange.edge_stream());
     exchange.start(other);
-    update_layers(now, other, exchange.interior(), exchange.interior_stream());
+    if (!exchange.interior().empty()) stepper_->step(now, other, dt_, exchange.interior(), exchange.interior_stream());
     exchange.finish(other);
     std::swap(older, newer);
     t_ += dt_;
     ++step_;
   }
-}
-
-void LeapfrogIntegrator::update_layers(const Complex* now, Complex* other, LayerRange layers, void* stream) {
-  if (layers.empty()) return;
-  const auto w = core::where(backend_);
-  const Hamiltonian h = h_;
-  const double dt = dt_;
-  if (backend_ == core::Backend::cuda) {
-    if (kernel_ == LeapfrogKernel::soa)
-      leapfrog_step_cuda_soa(soa_->view(w), h, now, other, dt, layers, stream, soa_tuning_);
-    else if (kernel_ == LeapfrogKernel::march)
-      leapfrog_step_cuda_march(soa_->view(w), *march_, h, now, other, dt, layers, stream);
-    else
-      leapfrog_step_cuda(kernel_, h, offsets_.read(w), now, other, dt, layers, stream);
-    return;
-  }
-  if (kernel_ == LeapfrogKernel::soa)
-    leapfrog_step_cpu_soa(soa_->view(w), h, now, other, dt, layers);
-  else
-    update_layers_cpu(h, now, other, dt, layers);
 }
 
 }  // namespace loom::gpe

@@ -9,19 +9,19 @@
 
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
-#include "loom/gpe/lattice_domain.hpp"
-#include "loom/gpe/leapfrog_kernels.hpp"
-#include "loom/gpe/pitched_rows.hpp"
-#include "loom/gpe/slab_exchange.hpp"
+#include "loom/gpe/kernels/pitched_rows.hpp"
+#include "loom/gpe/kernels/registry.hpp"
+#include "loom/gpe/model/lattice_domain.hpp"
+#include "loom/gpe/parallel/slab_exchange.hpp"
 
 namespace loom::gpe {
 
 class LeapfrogIntegrator {
  public:
-  LeapfrogIntegrator(core::Backend backend, const LatticeDomain& domain, double lambda, double g);
+  LeapfrogIntegrator(core::Backend backend, const LatticeDomain& domain, Physics physics);
   // On this rank's slab: a step updates the owned layers, the edge layers first, and exchanges the halos while
   // the interior is updated. One rank: the constructor above on the global lattice, nothing else.
-  LeapfrogIntegrator(core::Backend backend, const SlabDomain& slab, double lambda, double g,
+  LeapfrogIntegrator(core::Backend backend, const SlabDomain& slab, Physics physics,
                      HaloTransport transport = HaloTransport::automatic);
 
   // psi(n-1) and psi(n) at time t (the time of `current`), with step dt. On a slab: the slab's arrays with
@@ -33,18 +33,19 @@ class LeapfrogIntegrator {
 
   void step(std::int64_t steps = 1);
 
-  // Which implementation step() uses (default: default_leapfrog_kernel); see leapfrog_kernels.hpp.
+  // Which implementation step() uses (default: default_leapfrog_kernel); see kernels/registry.hpp. Each setter
+  // makes the kernel again, with the state in the lattice's layout.
   void set_kernel(LeapfrogKernel kernel);
   LeapfrogKernel kernel() const { return kernel_; }
   // Launch choices of the soa kernel on the GPU (ignored elsewhere); default: default_soa_tuning.
-  void set_soa_tuning(SoaTuning tuning) { soa_tuning_ = tuning; }
+  void set_soa_tuning(SoaTuning tuning);
   SoaTuning soa_tuning() const { return soa_tuning_; }
-  // Tiling of the march kernel (default: default_march_tiling); makes its tables. With pitched rows the march
-  // kernel steps copies of psi whose rows are padded to whole cache lines (on a slab, halos included, exchanged as
-  // pitched layers); current() and previous() each unpack their own array when asked (an output that reads psi(n)
-  // only costs one copy; the next step releases what was unpacked).
+  // Tiling of the march kernel (default: default_march_tiling). With pitched rows the march kernel steps copies of
+  // psi whose rows are padded to whole cache lines (on a slab, halos included, exchanged as pitched layers);
+  // current() and previous() each unpack their own array when asked (an output that reads psi(n) only costs one
+  // copy; the next step releases what was unpacked).
   void set_march_tiling(MarchTiling tiling);
-  MarchTiling march_tiling() const;
+  MarchTiling march_tiling() const { return march_tiling_; }
 
   // (2 max_i M_ii)^-1 evaluated on the current psi: the stability bound of eq. (11) (over all ranks).
   double stability_bound() const;
@@ -70,29 +71,29 @@ class LeapfrogIntegrator {
  private:
   // Steps on a slab: `older` and `newer` hold psi(n-1) and psi(n) in the layout `exchange` moves.
   void step_slab(std::int64_t steps, core::Array<Complex>& older, core::Array<Complex>& newer, SlabExchange& exchange);
+  // The kernel for the current choices (the state first brought back to the lattice's layout).
+  void make_kernel();
   // The exchange of pitched layers (made when first needed).
   SlabExchange& pitched_exchange();
-  // The rows of the pitched layout, and whether step() uses it (the march kernel with a padded row pitch).
+  // The rows of the kernel's layout, and whether step() uses padded rows.
   RowPitch row_pitch() const;
   bool steps_pitched() const;
   // `flat` from its pitched copy when that is newer; without arguments, both arrays of the state.
   void unpack_if_stale(const core::Array<Complex>& pitched, core::Array<Complex>& flat, bool& stale) const;
   void unpack_if_stale() const;
-  void update_layers(const Complex* now, Complex* other, LayerRange layers, void* stream);
 
   core::Backend backend_;
   const LatticeDomain* domain_;
   Hamiltonian h_;  // views on the backend's side
   Index n_ = 0;
   mutable core::Array<Complex> previous_, current_;  // the lattice's layout (empty and stale after pitched steps)
-  core::Array<Complex> pitched_previous_, pitched_current_;      // rows padded to lines (march_row_pitch)
+  core::Array<Complex> pitched_previous_, pitched_current_;      // rows padded as the kernel's row_pitch()
   mutable bool previous_stale_ = false, current_stale_ = false;  // the pitched copy is newer
   bool pitched_valid_ = false;                                   // the pitched copies hold the state
   LeapfrogKernel kernel_ = LeapfrogKernel::plain;
-  core::Array<std::int32_t> offsets_;  // flat neighbour offsets for the tuned kernels
-  std::unique_ptr<SoaStencil> soa_;    // tables of the soa and march kernels
-  std::unique_ptr<MarchPlan> march_;   // the march kernel's tiling and tables
   SoaTuning soa_tuning_;
+  MarchTiling march_tiling_;
+  std::unique_ptr<StepKernel> stepper_;
   const SlabDomain* slab_ = nullptr;  // set on more than one rank
   HaloTransport transport_ = HaloTransport::automatic;
   std::unique_ptr<SlabExchange> exchange_;          // layers of the lattice's layout

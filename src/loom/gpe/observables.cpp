@@ -13,7 +13,7 @@ Observables measure(core::Backend backend, const Hamiltonian& h, const Complex* 
 
 Observables measure(core::Backend backend, const Hamiltonian& h, const Complex* psi, VertexRange vertices) {
   const Index n = vertices.count, first = vertices.first;
-  const double g = h.g;
+  const double g = h.physics.g;
   Observables o;
   o.norm = core::parallel_sum(backend, n, [=] LOOM_HOST_DEVICE(Index k) {
     const Index i = first + k;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "loom/core/backend.hpp"
-#include "loom/gpe/hamiltonian.hpp"
+#include "loom/gpe/model/hamiltonian.hpp"
 
 namespace loom::gpe {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "loom/gpe/hamiltonian.hpp"
+#include "loom/gpe/model/hamiltonian.hpp"
 
 namespace loom::gpe {
 

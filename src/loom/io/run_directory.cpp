@@ -30,10 +30,12 @@ std::filesystem::path RunDirectory::default_path(const std::string& command) {
   return std::filesystem::path("runs") / fmt::format("{}-{:%Y%m%d-%H%M%S}", command, fmt::localtime(now));
 }
 
-void RunDirectory::write_input(const Parameters& params) const {
+void RunDirectory::write_input(const Parameters& params) const { write_input(params.to_toml()); }
+
+void RunDirectory::write_input(const std::string& effective_toml) const {
   write_file_atomically(file("input.toml"),
                         "# The effective input of this run (defaults, input file and flags resolved).\n" +
-                            params.to_toml());
+                            effective_toml);
 }
 
 void RunDirectory::write_summary(const nlohmann::json& summary) const {

@@ -26,6 +26,7 @@ class RunDirectory {
   std::filesystem::path file(const std::string& name) const { return path_ / name; }
 
   void write_input(const Parameters& params) const;           // input.toml
+  void write_input(const std::string& effective_toml) const;  // the same from Parameters::to_toml()
   void write_summary(const nlohmann::json& summary) const;    // summary.json (pretty, atomic)
   void write_text(const std::string& name, const std::string& text) const;  // any file, atomically
   std::unique_ptr<SeriesWriter> open_series(std::vector<std::string> columns, const std::string& name = "series.csv",
