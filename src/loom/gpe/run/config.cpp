@@ -85,9 +85,26 @@ GridScaling grid_scaling(const std::string& text) {
   return text == "dual_edge" ? GridScaling::dual_edge : GridScaling::equal_work;
 }
 
+}  // namespace
+
+std::string_view to_string(InitialType type) {
+  switch (type) {
+    case InitialType::vortex:
+      return "vortex";
+    case InitialType::ground:
+      return "ground";
+    case InitialType::checkpoint:
+      return "checkpoint";
+  }
+  return "?";
+}
+
+namespace {
+
 InitialType initial_type(const std::string& text) {
-  if (text == "vortex") return InitialType::vortex;
-  return text == "ground" ? InitialType::ground : InitialType::checkpoint;
+  for (InitialType t : {InitialType::vortex, InitialType::ground, InitialType::checkpoint})
+    if (to_string(t) == text) return t;
+  throw Error("initial.type = \"" + text + "\": not validated");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "loom/core/backend.hpp"
 #include "loom/dec/crystal.hpp"
@@ -22,6 +23,7 @@ io::Parameters gpe_parameters();
 
 enum class GridScaling { wavelength, equal_work, dual_edge };
 enum class InitialType { vortex, ground, checkpoint };
+std::string_view to_string(InitialType type);  // the value of initial.type
 enum class Starter { rk4, exact };
 
 struct GpeConfig {

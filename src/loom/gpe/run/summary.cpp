@@ -40,9 +40,7 @@ void problem(const RunFigures& r, nlohmann::json& j) {
   j["dual_edge"] = {{"min", s.domain.edges.min}, {"mean", s.domain.edges.mean}, {"max", s.domain.edges.max}};
   j["domain_extent"] = {s.domain.extent().x, s.domain.extent().y, s.domain.extent().z};
   j["physics"] = {{"lambda", s.physics.lambda}, {"g", s.physics.g}, {"kappa", s.kappa}};
-  j["initial_type"] = std::string(r.config.initial.type == InitialType::vortex   ? "vortex"
-                                  : r.config.initial.type == InitialType::ground ? "ground"
-                                                                                 : "checkpoint");
+  j["initial_type"] = std::string(to_string(r.config.initial.type));
   j["starter"] = s.starter;
   j["chemical_potential"] = s.mu_reference;
   if (s.vortex) {
