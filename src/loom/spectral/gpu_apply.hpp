@@ -1,0 +1,16 @@
+// The CUDA application strategies of apply.hpp on device pointers (apply_cuda.cu; apply_none.cpp throws in a
+// build without CUDA). The matrix is n_out x n_in, row-major.
+#pragma once
+
+#include "loom/spectral/axis_operator.hpp"
+
+namespace loom::spectral::gpu {
+
+// Largest n_out * n_in the fused kernel keeps in shared memory (48 KiB of doubles).
+constexpr Index fused_max_matrix = 6144;
+
+void gemm_batched(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out);
+void gemm_streamed(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out);
+void fused(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out);
+
+}  // namespace loom::spectral::gpu

@@ -1,0 +1,31 @@
+// The spectral operations on whole tensors that a system calls (the paper's Deriv with Trans, and Filter), on
+// any strategy: every component at once, the Jacobian through one DiffJac kernel.
+#pragma once
+
+#include "loom/core/array.hpp"
+#include "loom/perf/work.hpp"
+#include "loom/spectral/apply.hpp"
+#include "loom/spectral/tensor.hpp"
+#include "loom/spectral/topology.hpp"
+
+namespace loom::spectral {
+
+// d/d xi^j of every component: out holds the 3 blocks [(j N_e + c) N + x]; pointers on backend_of(s)'s side.
+void logical_gradient(const Topology& t, Strategy s, OperatorCache& cache, Index components, const double* in,
+                      double* out);
+
+// The Cartesian gradient: the logical gradient into `scratch`, then DiffJac with the topology's inverse
+// Jacobian (`inverse_jacobian`, 9 N values) into `out` (3 N_e N values).
+void cartesian_gradient(const Topology& t, Strategy s, OperatorCache& cache,
+                        const core::Array<double>& inverse_jacobian, const Tensor& in, core::Array<double>& scratch,
+                        core::Array<double>& out);
+
+// The topology's filter applied to every component of `field` in place (`scratch` of the same size).
+void filter(const Topology& t, Strategy s, OperatorCache& cache, const FilterSpec& spec, Tensor& field,
+            core::Array<double>& scratch);
+
+// Models: the three derivative matrices plus DiffJac; the filter's matrices.
+perf::Work gradient_work(const Topology& t, Index components);
+perf::Work filter_work(const Topology& t, const FilterSpec& spec, Index components);
+
+}  // namespace loom::spectral
