@@ -1,5 +1,10 @@
 #include "loom/spectral/jacobian.hpp"
 
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
 #include "loom/core/parallel_for.hpp"
 
 namespace loom::spectral {
@@ -26,28 +31,41 @@ LOOM_HOST_DEVICE inline Transformed transformed_slots(const TensorShape& s, cons
   return t;
 }
 
-// Eqs. 9-11 at one point: out_c = sum over the transformed slots' spatial values b of
-// prod_k J_{position_k}^{b_k} in_{component(idx with b)}.
-LOOM_HOST_DEVICE inline double coord_jac_component(const TensorShape& s, int c, const double* in, const double* jac,
-                                                   Index n, Index x) {
-  int idx[3] = {0, 0, 0};
-  s.indices(c, idx);
-  const Transformed t = transformed_slots(s, idx);
-  int terms = 1;
-  for (int k = 0; k < t.q; ++k) terms *= 3;
-  double sum = 0;
-  for (int term = 0; term < terms; ++term) {
-    int b[3] = {idx[0], idx[1], idx[2]};
-    double factor = 1;
-    for (int k = 0, rest = term; k < t.q; ++k, rest /= 3) {
-      const int j = rest % 3;
-      b[t.slot[k]] = j + t.offset[k];
-      factor *= jac[(3 * t.position[k] + j) * n + x];
+// Eqs. 9-11 as a table, built once per shape: output component c is the sum over terms t in
+// [start[c], start[c+1]) of J[j0] J[j1] J[j2] u[in], each term 4 ints (in, j0, j1, j2) after the ne + 1 starts;
+// slot 9 of J holds 1 for the factors a term has not (fewer than three transformed indices).
+std::vector<int> coord_jac_table(const TensorShape& s) {
+  const int ne = s.components();
+  std::vector<int> starts(ne + 1, 0), terms;
+  for (int c = 0; c < ne; ++c) {
+    int idx[3] = {0, 0, 0};
+    s.indices(c, idx);
+    const Transformed t = transformed_slots(s, idx);
+    int count = 1;
+    for (int k = 0; k < t.q; ++k) count *= 3;
+    for (int term = 0; term < count; ++term) {
+      int b[3] = {idx[0], idx[1], idx[2]}, j[3] = {9, 9, 9};
+      for (int k = 0, rest = term; k < t.q; ++k, rest /= 3) {
+        b[t.slot[k]] = rest % 3 + t.offset[k];
+        j[k] = 3 * t.position[k] + rest % 3;
+      }
+      terms.insert(terms.end(), {s.component(b), j[0], j[1], j[2]});
     }
-    sum += factor * in[s.component(b) * n + x];
+    starts[c + 1] = starts[c] + count;
   }
-  return sum;
+  starts.insert(starts.end(), terms.begin(), terms.end());
+  return starts;
 }
+
+// The table of a shape, kept for the run (its device copy is made once).
+const core::Array<int>& cached_table(const TensorShape& s) {
+  static std::map<std::tuple<int, int, int, int, bool>, std::unique_ptr<core::Array<int>>> tables;
+  auto& entry = tables[{s.rank, s.dim[0], s.dim[1], s.dim[2], s.symmetric}];
+  if (!entry) entry = std::make_unique<core::Array<int>>(core::Array<int>::from(coord_jac_table(s)));
+  return *entry;
+}
+
+constexpr int max_components = 64;
 
 }  // namespace
 
@@ -77,14 +95,26 @@ void spatial_coord_jac(core::Backend backend, const core::Array<double>& jacobia
   LOOM_REQUIRE(in.points == out.points && in.components() == out.components(),
                "spatial_coord_jac: input and output shapes differ");
   const core::Where w = core::where(backend);
-  const double* J = jacobian.read(w);
+  const double* jac = jacobian.read(w);
   const double* u = in.data.read(w);
   double* v = out.data.write(w);
   const TensorShape s = in.shape;
   const Index n = in.points;
   const int ne = s.components();
+  LOOM_REQUIRE(ne <= max_components, "spatial_coord_jac: too many components");
+  const int* table = cached_table(s).read(w);
   core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index x) {
-    for (int c = 0; c < ne; ++c) v[c * n + x] = coord_jac_component(s, c, u, J, n, x);
+    double J[10], local[max_components];
+    for (int k = 0; k < 9; ++k) J[k] = jac[k * n + x];
+    J[9] = 1;
+    for (int c = 0; c < ne; ++c) local[c] = u[c * n + x];
+    const int* term = table + ne + 1;
+    for (int c = 0; c < ne; ++c) {
+      double sum = 0;
+      for (int t = table[c]; t < table[c + 1]; ++t)
+        sum += J[term[4 * t + 1]] * J[term[4 * t + 2]] * J[term[4 * t + 3]] * local[term[4 * t]];
+      v[c * n + x] = sum;
+    }
   });
 }
 

@@ -1,0 +1,155 @@
+#include "loom/spectral/workload.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "loom/core/error.hpp"
+#include "loom/io/parameters.hpp"
+#include "loom/spectral/jacobian.hpp"
+#include "loom/spectral/operations.hpp"
+
+namespace loom::spectral {
+
+namespace {
+
+constexpr std::pair<Operation, std::string_view> names[] = {
+    {Operation::deriv, "deriv"}, {Operation::filter, "filter"}, {Operation::diffjac, "diffjac"},
+    {Operation::coordjac, "coordjac"}};
+
+double rate(int c) { return 0.2 + 0.075 * (c % 4); }
+
+core::Array<double> random_array(Index n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  core::Array<double> a(static_cast<std::size_t>(n));
+  double* h = a.write(core::Where::host);
+  for (Index i = 0; i < n; ++i) h[i] = uni(rng);
+  return a;
+}
+
+double max_abs_difference(const double* a, const double* b, Index n) {
+  double e = 0;
+  for (Index i = 0; i < n; ++i) e = std::max(e, std::abs(a[i] - b[i]));
+  return e;
+}
+
+}  // namespace
+
+std::string_view to_string(Operation op) {
+  for (const auto& [o, name] : names)
+    if (o == op) return name;
+  return "?";
+}
+
+Operation parse_operation(std::string_view text, std::string_view key) {
+  for (const auto& [o, name] : names)
+    if (name == text) return o;
+  throw UsageError(io::invalid_value_message(key, std::string(text), "one of deriv, filter, diffjac, coordjac"));
+}
+
+double analytic_field(int c, double x, double y, double z) {
+  return std::exp(rate(c) * x) * std::sin(y + 0.1 * c) * std::cos(0.5 * z);
+}
+
+double analytic_gradient(int c, int axis, double x, double y, double z) {
+  const double e = std::exp(rate(c) * x), s = std::sin(y + 0.1 * c), co = std::cos(y + 0.1 * c);
+  if (axis == 0) return rate(c) * e * s * std::cos(0.5 * z);
+  if (axis == 1) return e * co * std::cos(0.5 * z);
+  return -0.5 * e * s * std::sin(0.5 * z);
+}
+
+Workload::Workload(const Topology* t, Index points, TensorKind kind, Operation op, Strategy strategy,
+                   const FilterSpec& filter)
+    : topology_(t), points_(t ? t->size() : points), shape_(shape_of(kind)), op_(op), strategy_(strategy),
+      filter_(filter) {
+  const bool spectral_op = op == Operation::deriv || op == Operation::filter;
+  if (spectral_op && t == nullptr) throw UsageError("op = \"" + std::string(to_string(op)) + "\": needs a topology");
+  const Index n = points_, ne = shape_.components();
+  jacobian_ = t ? core::Array<double>::from(t->inverse_jacobian()) : random_array(9 * n, 1);
+  if (spectral_op) {
+    input_ = Tensor(shape_, n);
+    const auto x = t->cartesian();
+    double* h = input_.data.write(core::Where::host);
+    for (int c = 0; c < ne; ++c)
+      for (Index p = 0; p < n; ++p) h[c * n + p] = analytic_field(c, x[0][p], x[1][p], x[2][p]);
+  } else {
+    const Index size = (op == Operation::diffjac ? 3 : 1) * ne * n;
+    input_ = Tensor(shape_, n);
+    input_.data = random_array(size, 2);
+  }
+  const Index out_size = (op == Operation::filter ? 1 : op == Operation::coordjac ? 1 : 3) * ne * n;
+  scratch_ = core::Array<double>(static_cast<std::size_t>(out_size));
+  output_ = core::Array<double>(static_cast<std::size_t>(out_size));
+  if (op == Operation::filter) filtered_ = Tensor(shape_, n);
+  if (op == Operation::filter) t->filter(filter_);  // checks the filter's parameters now
+}
+
+void Workload::run() {
+  const core::Backend b = backend_of(strategy_);
+  switch (op_) {
+    case Operation::deriv:
+      return cartesian_gradient(*topology_, strategy_, cache_, jacobian_, input_, scratch_, output_);
+    case Operation::filter: {
+      // filter a fresh copy each run: the input stays the analytic field
+      const core::Where w = core::where(b);
+      const double* src = input_.data.read(w);
+      double* dst = filtered_.data.write(w);
+      if (w == core::Where::host)
+        std::copy_n(src, filtered_.data.size(), dst);
+      else
+        core::device_pool().resource().copy_on_device(dst, src, filtered_.data.bytes());
+      return filter(*topology_, strategy_, cache_, filter_, filtered_, scratch_);
+    }
+    case Operation::diffjac:
+      return diff_jac(b, jacobian_, points_, shape_.components(), input_.data, output_);
+    case Operation::coordjac: {
+      Tensor out(shape_, points_);
+      out.data = std::move(output_);
+      spatial_coord_jac(b, jacobian_, input_, out);
+      output_ = std::move(out.data);
+      return;
+    }
+  }
+}
+
+double Workload::error() const {
+  const Index n = points_, ne = shape_.components();
+  if (op_ == Operation::deriv || op_ == Operation::filter) {
+    const auto x = topology_->cartesian();
+    const double* r = op_ == Operation::deriv ? output_.read(core::Where::host) : filtered_.data.read(core::Where::host);
+    double e = 0, scale = 0;
+    const int blocks = op_ == Operation::deriv ? 3 : 1;
+    for (int i = 0; i < blocks; ++i)
+      for (int c = 0; c < ne; ++c)
+        for (Index p = 0; p < n; ++p) {
+          const double exact = op_ == Operation::deriv ? analytic_gradient(c, i, x[0][p], x[1][p], x[2][p])
+                                                       : analytic_field(c, x[0][p], x[1][p], x[2][p]);
+          e = std::max(e, std::abs(r[(i * ne + c) * n + p] - exact));
+          scale = std::max(scale, std::abs(exact));
+        }
+    return e / scale;
+  }
+  core::Array<double> cpu(output_.size());
+  if (op_ == Operation::diffjac) {
+    diff_jac(core::Backend::cpu, jacobian_, n, static_cast<int>(ne), input_.data, cpu);
+  } else {
+    Tensor out(shape_, n);
+    spatial_coord_jac(core::Backend::cpu, jacobian_, input_, out);
+    cpu = std::move(out.data);
+  }
+  return max_abs_difference(cpu.read(core::Where::host), output_.read(core::Where::host), output_.size());
+}
+
+perf::Work Workload::work() const {
+  const Index ne = shape_.components();
+  switch (op_) {
+    case Operation::deriv: return gradient_work(*topology_, ne);
+    case Operation::filter: return filter_work(*topology_, filter_, ne);
+    case Operation::diffjac: return diff_jac_work(points_, static_cast<int>(ne));
+    case Operation::coordjac: return spatial_coord_jac_work(shape_, points_);
+  }
+  return {};
+}
+
+}  // namespace loom::spectral
