@@ -57,38 +57,33 @@ double ceiling_fraction(const Context& c, core::Backend b, Operation op, const p
 
 // Times one operation with every strategy of every backend (and CPU thread count) that applies.
 void measure(Context& c, const std::string& sweep, const std::string& grid, const spectral::Topology* t, Index points,
-             spectral::TensorKind kind, Operation op, const spectral::FilterSpec& f) {
+             spectral::TensorKind kind, Operation op, const spectral::FilterSpec& f,
+             spectral::AngularMethod angular = spectral::AngularMethod::dense) {
   const bool jacobian = op == Operation::diffjac || op == Operation::coordjac;
   for (auto b : c.backends)
     for (auto s : c.strategies) {
       if (spectral::backend_of(s) != b || (jacobian && s == Strategy::reference)) continue;
       if (jacobian && s != Strategy::blas && s != Strategy::batched) continue;  // one kernel per backend
-      if (!jacobian) {
-        bool fits = true;
-        if (op == Operation::deriv)
-          for (int j = 0; j < 3; ++j) fits = fits && spectral::supports(s, t->derivative(j).shape);
-        else
-          for (const auto& o : t->filter(f)) fits = fits && spectral::supports(s, o.shape);
-        if (!fits) continue;
-      }
+      if (!jacobian && !spectral::Workload::supported(t, op, s, f, angular)) continue;
       const std::vector<int> threads = b == core::Backend::cpu ? c.cpu_threads : std::vector<int>{0};
       for (int n : threads) {
         if (n > 0) set_threads(n);
-        spectral::Workload w(t, points, kind, op, s, f);
+        spectral::Workload w(t, points, kind, op, s, f, angular);
         Row r;
         r.sweep = sweep;
         r.op = spectral::to_string(op);
         r.grid = grid;
         r.tensor = spectral::to_string(kind);
         r.backend = core::to_string(b);
-        r.strategy = jacobian ? "kernel" : spectral::to_string(s);
+        r.strategy = jacobian ? std::string("kernel") : std::string(spectral::to_string(s));
+        if (angular == spectral::AngularMethod::separable) r.strategy += "/sep";
         r.points = w.points();
         r.threads = n;
         r.time = time_workload(w, s, c.warmup, c.repeats);
         r.work = w.work();
         r.error = w.error();
         r.fraction = ceiling_fraction(c, b, op, r.work, r.time.median);
-        std::cout << fmt::format("{:<9} {:<8} {:<12} {:>8} {:<4} {:<5} {:>3} {:<9} {:>11.2f} {:>8.2f} {:>8.2f} {:>6.1f}% {:>9.2e}\n",
+        std::cout << fmt::format("{:<9} {:<8} {:<12} {:>8} {:<4} {:<5} {:>3} {:<13} {:>11.2f} {:>8.2f} {:>8.2f} {:>6.1f}% {:>9.2e}\n",
                                  r.sweep, r.op, r.grid, r.points, r.tensor, r.backend, r.threads, r.strategy,
                                  r.time.median * 1e6, r.work.bytes / r.time.median / 1e9,
                                  r.work.flops / r.time.median / 1e9, 100 * r.fraction, r.error)
@@ -105,7 +100,9 @@ void shell_sweep(Context& c, const std::string& name, const std::vector<int>& ks
     const int nr = law[0] + law[1] * k, nt = law[2] + law[3] * k;
     const auto t = spectral::make_topology("shell", {nr, nt, 2 * nt}, {1, 3});
     const std::string grid = fmt::format("{}x{}x{}", nr, nt, 2 * nt);
-    for (auto op : {Operation::deriv, Operation::filter}) measure(c, name, grid, t.get(), 0, kind, op, f);
+    for (auto op : {Operation::deriv, Operation::filter})
+      for (auto angular : {spectral::AngularMethod::dense, spectral::AngularMethod::separable})
+        measure(c, name, grid, t.get(), 0, kind, op, f, angular);
   }
 }
 
@@ -137,7 +134,7 @@ int run_bench_spectral(const io::Parameters& p) {
     c.ceilings.insert(c.ceilings.end(), measured.begin(), measured.end());
   }
   perf::print_table(std::cout, c.ceilings);
-  std::cout << fmt::format("\n{:<9} {:<8} {:<12} {:>8} {:<4} {:<5} {:>3} {:<9} {:>11} {:>8} {:>8} {:>7} {:>9}\n", "sweep",
+  std::cout << fmt::format("\n{:<9} {:<8} {:<12} {:>8} {:<4} {:<5} {:>3} {:<13} {:>11} {:>8} {:>8} {:>7} {:>9}\n", "sweep",
                            "op", "grid", "points", "T", "where", "thr", "strategy", "median_us", "GB/s", "GF/s",
                            "ceil", "error");
   if (wants("jacobian"))

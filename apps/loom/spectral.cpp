@@ -34,9 +34,10 @@ std::unique_ptr<spectral::Topology> topology_from(const io::Parameters& p) {
 }
 
 spectral::Strategy strategy_from(const io::Parameters& p, core::Backend backend, const spectral::Topology& t,
-                                 spectral::TensorKind kind, spectral::Operation op, const spectral::FilterSpec& f) {
+                                 spectral::TensorKind kind, spectral::Operation op, const spectral::FilterSpec& f,
+                                 spectral::AngularMethod angular) {
   const auto& text = p.get_string("strategy");
-  if (text == "auto") return fastest_strategy(&t, t.size(), kind, op, backend, f);
+  if (text == "auto") return fastest_strategy(&t, t.size(), kind, op, backend, f, angular);
   const auto s = spectral::parse_strategy(text, "strategy");
   if (spectral::backend_of(s) != backend)
     throw UsageError(io::invalid_value_message(
@@ -51,8 +52,13 @@ int run_spectral(const io::Parameters& p) {
   const auto op = spectral::parse_operation(p.get_string("op"), "op");
   const auto filter = filter_spec(p);
   const auto backend = core::parse_backend(p.get_string("backend"), "backend");
-  const auto strategy = strategy_from(p, backend, *topology, kind, op, filter);
-  spectral::Workload w(topology.get(), 0, kind, op, strategy, filter);
+  const auto angular = spectral::parse_angular_method(p.get_string("angular"), "angular");
+  const auto strategy = strategy_from(p, backend, *topology, kind, op, filter, angular);
+  if (!spectral::Workload::supported(topology.get(), op, strategy, filter, angular))
+    throw UsageError("strategy = \"" + std::string(spectral::to_string(strategy)) +
+                     "\": a matrix of this operation does not fit in shared memory (or varies per block); use "
+                     "batched or streamed");
+  spectral::Workload w(topology.get(), 0, kind, op, strategy, filter, angular);
   const auto time = time_workload(w, strategy, static_cast<int>(p.get_int("warmup")),
                                   static_cast<int>(p.get_int("repeats")));
   const double error = w.error();
@@ -63,8 +69,10 @@ int run_spectral(const io::Parameters& p) {
   std::cout << fmt::format("{} {}x{}x{} ({} points), tensor T_{} ({} components), op {}\n", topology->name(), e[0],
                            e[1], e[2], topology->size(), spectral::to_string(kind),
                            spectral::shape_of(kind).components(), spectral::to_string(op));
-  std::cout << fmt::format("backend {}, strategy {}{}\n", core::to_string(backend), spectral::to_string(strategy),
-                           p.get_string("strategy") == "auto" ? " (chosen by measurement)" : "");
+  std::cout << fmt::format("backend {}, strategy {}{}, angular {}\n", core::to_string(backend),
+                           spectral::to_string(strategy),
+                           p.get_string("strategy") == "auto" ? " (chosen by measurement)" : "",
+                           spectral::to_string(angular));
   const char* what = op == spectral::Operation::deriv    ? "relative error vs the exact gradient"
                      : op == spectral::Operation::filter ? "relative change of the analytic field"
                                                          : "max difference vs the CPU kernel";
@@ -97,6 +105,8 @@ void add_spectral_command(CLI::App& app, std::vector<Subcommand>& out) {
   p.add("op", "deriv", "deriv (Cartesian gradient), filter, diffjac (eq. 8), coordjac (SpatialCoordJac)");
   p.add("tensor", "aa", "tensor kind: scalar, a, aa, ab, abb, iaa, i, ij, ii");
   p.add("backend", "cpu", "where to run").one_of({"auto", "cpu", "cuda"});
+  p.add("angular", "dense", "shell: dense angular matrices or the separable route (phi DFT, per-m Legendre)")
+      .one_of({"dense", "separable"});
   p.add("strategy", "auto", "auto (fastest measured), reference, blas (cpu); batched, streamed, fused (cuda)");
   add_filter_parameters(p);
   p.add("repeats", 10, "timed repeats; the median is reported").at_least(1);

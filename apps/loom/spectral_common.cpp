@@ -78,20 +78,16 @@ perf::TimingSummary time_workload(spectral::Workload& w, spectral::Strategy s, i
 }
 
 spectral::Strategy fastest_strategy(const spectral::Topology* t, Index points, spectral::TensorKind kind,
-                                    spectral::Operation op, core::Backend backend, const spectral::FilterSpec& f) {
+                                    spectral::Operation op, core::Backend backend, const spectral::FilterSpec& f,
+                                    spectral::AngularMethod angular) {
   spectral::Strategy best = backend == core::Backend::cpu ? spectral::Strategy::blas : spectral::Strategy::batched;
   double best_time = std::numeric_limits<double>::infinity();
   const bool jacobian = op == spectral::Operation::diffjac || op == spectral::Operation::coordjac;
   if (jacobian) return best;  // one kernel per backend: nothing to choose
   for (auto s : spectral::available_strategies()) {
     if (spectral::backend_of(s) != backend || s == spectral::Strategy::reference) continue;
-    bool fits = true;
-    if (op == spectral::Operation::deriv)
-      for (int j = 0; j < 3; ++j) fits = fits && spectral::supports(s, t->derivative(j).shape);
-    else
-      for (const auto& o : t->filter(f)) fits = fits && spectral::supports(s, o.shape);
-    if (!fits) continue;
-    spectral::Workload w(t, points, kind, op, s, f);
+    if (!spectral::Workload::supported(t, op, s, f, angular)) continue;
+    spectral::Workload w(t, points, kind, op, s, f, angular);
     const double seconds = time_workload(w, s, 1, 3).median;
     if (seconds < best_time) {
       best_time = seconds;

@@ -25,6 +25,7 @@ perf::TimingSummary time_workload(spectral::Workload& w, spectral::Strategy s, i
 
 // The fastest strategy on `backend` for this operation and shape, timed with a few repeats each.
 spectral::Strategy fastest_strategy(const spectral::Topology* t, Index points, spectral::TensorKind kind,
-                                    spectral::Operation op, core::Backend backend, const spectral::FilterSpec& f);
+                                    spectral::Operation op, core::Backend backend, const spectral::FilterSpec& f,
+                                    spectral::AngularMethod angular);
 
 }  // namespace loom::app::spectral_tools

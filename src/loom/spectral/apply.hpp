@@ -25,8 +25,8 @@ std::string_view to_string(Strategy s);
 // Parses a strategy name; UsageError naming `key` otherwise.
 Strategy parse_strategy(std::string_view text, std::string_view key = "strategy");
 core::Backend backend_of(Strategy s);
-// Whether the strategy can apply an operator of this shape (fused: the matrix must fit in shared memory).
-bool supports(Strategy s, const AxisShape& shape);
+// Whether the strategy can apply this operator (fused: one matrix that fits in shared memory).
+bool supports(Strategy s, const AxisOperator& op);
 // Every strategy this build and machine can run (the GPU ones only with a device).
 std::vector<Strategy> available_strategies();
 
@@ -36,6 +36,6 @@ void apply(Strategy s, OperatorCache& cache, const AxisOperator& op, Index compo
 
 // Minimal traffic and flops of one operator applied as a matrix to `components` fields (the paper's model,
 // eqs. 25-26, for a whole tensor in one call: the matrix read once).
-perf::Work matrix_work(const AxisShape& shape, Index components);
+perf::Work matrix_work(const AxisOperator& op, Index components);
 
 }  // namespace loom::spectral

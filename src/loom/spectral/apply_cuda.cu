@@ -37,19 +37,21 @@ const std::array<cudaStream_t, stream_count>& streams() {
   return s;
 }
 
-// One GEMM or one strided batch for `slabs` consecutive (inner x n_in) slabs, on the handle's current stream.
-void gemm(const double* a, const AxisShape& s, Index slabs, const double* in, double* out) {
+// One GEMM or one strided batch for `slabs` consecutive (inner x n_in) slabs, on the handle's current stream;
+// with blocks > 1 (= shape.outer) the slabs of one component, each with its own matrix.
+void gemm(const double* a, const AxisShape& s, Index blocks, Index slabs, const double* in, double* out) {
   const double one = 1, zero = 0;
   const auto n_in = static_cast<int>(s.n_in), n_out = static_cast<int>(s.n_out);
-  if (s.inner == 1) {
+  if (s.inner == 1 && blocks == 1) {
     check(cublasDgemm(handle(), CUBLAS_OP_T, CUBLAS_OP_N, n_out, static_cast<int>(slabs), n_in, &one, a, n_in, in,
                       n_in, &zero, out, n_out),
           "cublasDgemm");
     return;
   }
   const auto inner = static_cast<int>(s.inner);
+  const long long stride_a = blocks == 1 ? 0 : s.n_in * s.n_out;
   check(cublasDgemmStridedBatched(handle(), CUBLAS_OP_N, CUBLAS_OP_N, inner, n_out, n_in, &one, in, inner,
-                                  s.inner * s.n_in, a, n_in, 0, &zero, out, inner, s.inner * s.n_out,
+                                  s.inner * s.n_in, a, n_in, stride_a, &zero, out, inner, s.inner * s.n_out,
                                   static_cast<int>(slabs)),
         "cublasDgemmStridedBatched");
 }
@@ -71,16 +73,21 @@ __global__ void fused_kernel(const double* a, AxisShape s, Index total, const do
 
 }  // namespace
 
-void gemm_batched(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out) {
+// With one matrix the whole tensor is one call; with a matrix per outer index, one call per component.
+void gemm_batched(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,
+                  double* out) {
   check(cublasSetStream(handle(), nullptr), "cublasSetStream");
-  gemm(matrix, shape, shape.outer * components, in, out);
+  if (blocks == 1) return gemm(matrix, shape, 1, shape.outer * components, in, out);
+  for (Index c = 0; c < components; ++c)
+    gemm(matrix, shape, blocks, shape.outer, in + c * shape.input_size(), out + c * shape.output_size());
 }
 
-void gemm_streamed(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out) {
+void gemm_streamed(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,
+                   double* out) {
   const auto& s = streams();
   for (Index c = 0; c < components; ++c) {
     check(cublasSetStream(handle(), s[c % stream_count]), "cublasSetStream");
-    gemm(matrix, shape, shape.outer, in + c * shape.input_size(), out + c * shape.output_size());
+    gemm(matrix, shape, blocks, shape.outer, in + c * shape.input_size(), out + c * shape.output_size());
   }
   for (auto one : s) LOOM_CUDA_CHECK(cudaStreamSynchronize(one));
   check(cublasSetStream(handle(), nullptr), "cublasSetStream");

@@ -8,8 +8,8 @@ namespace {
 [[noreturn]] void no_cuda() { throw Error("spectral: the GPU strategies need a build with CUDA"); }
 }  // namespace
 
-void gemm_batched(const double*, const AxisShape&, Index, const double*, double*) { no_cuda(); }
-void gemm_streamed(const double*, const AxisShape&, Index, const double*, double*) { no_cuda(); }
+void gemm_batched(const double*, const AxisShape&, Index, Index, const double*, double*) { no_cuda(); }
+void gemm_streamed(const double*, const AxisShape&, Index, Index, const double*, double*) { no_cuda(); }
 void fused(const double*, const AxisShape&, Index, const double*, double*) { no_cuda(); }
 
 }  // namespace loom::spectral::gpu

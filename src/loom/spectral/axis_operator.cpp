@@ -12,7 +12,7 @@ void apply_reference(const AxisOperator& op, Index components, const double* in,
     double* y = out + c * s.inner * s.n_out;
     for (Index i = 0; i < s.inner; ++i) {
       for (Index k = 0; k < s.n_in; ++k) a[k] = x[i + s.inner * k];
-      op.line(a.data(), b.data());
+      op.apply_line(c % s.outer % op.blocks, a.data(), b.data());
       for (Index k = 0; k < s.n_out; ++k) y[i + s.inner * k] = b[k];
     }
   }

@@ -19,10 +19,21 @@ struct AxisShape {
   Index output_size() const { return inner * n_out * outer; }
 };
 
+// blocks = 1: one matrix for every line. blocks = shape.outer: the matrix depends on the outer index (the
+// separable S2 path's per-m theta operators); `line` then receives the outer index as `block`.
 struct AxisOperator {
   AxisShape shape;
   std::string key;
   std::function<void(const double* in, double* out)> line;
+  Index blocks = 1;
+  std::function<void(Index block, const double* in, double* out)> block_line = {};
+
+  void apply_line(Index block, const double* in, double* out) const {
+    if (blocks == 1)
+      line(in, out);
+    else
+      block_line(block, in, out);
+  }
 };
 
 // Applies the reference line map to every line of `components` consecutive fields (component-major).

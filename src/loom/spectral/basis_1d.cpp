@@ -136,22 +136,27 @@ void Basis1D::to_physical(const double* c, double* u) const {
 
 // Chebyshev: b_{k-1} = b_{k+1} + 2 k c_k downwards, b_0 halved (the derivative's coefficients on [-1, 1]).
 // Fourier: a_k cos + b_k sin -> k (b_k cos - a_k sin); the Nyquist cosine's derivative vanishes at the points.
-void Basis1D::derivative(const double* u, double* du) const {
+void Basis1D::derivative_coefficients(const double* c, double* d) const {
   const int n = n_;
-  std::vector<double> c(n), d(n, 0.0);
-  to_spectral(u, c.data());
+  for (int k = 0; k < n; ++k) d[k] = 0;
   if (kind_ == BasisKind::chebyshev) {
     for (int k = n - 1; k >= 1; --k) d[k - 1] = (k + 1 < n ? d[k + 1] : 0.0) + 2.0 * k * c[k];
     d[0] *= 0.5;
     const double scale = 2 / (upper_ - lower_);
-    for (auto& v : d) v *= scale;
-  } else {
-    const double scale = 2 * pi / (upper_ - lower_);
-    for (int k = 1; 2 * k < n; ++k) {
-      d[2 * k - 1] = scale * k * c[2 * k];
-      d[2 * k] = -scale * k * c[2 * k - 1];
-    }
+    for (int k = 0; k < n; ++k) d[k] *= scale;
+    return;
   }
+  const double scale = 2 * pi / (upper_ - lower_);
+  for (int k = 1; 2 * k < n; ++k) {
+    d[2 * k - 1] = scale * k * c[2 * k];
+    d[2 * k] = -scale * k * c[2 * k - 1];
+  }
+}
+
+void Basis1D::derivative(const double* u, double* du) const {
+  std::vector<double> c(n_), d(n_);
+  to_spectral(u, c.data());
+  derivative_coefficients(c.data(), d.data());
   to_physical(d.data(), du);
 }
 

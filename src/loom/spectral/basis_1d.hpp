@@ -43,6 +43,8 @@ class Basis1D {
   void to_physical(const double* c, double* u) const;
   // du/dx at the points, through the coefficients (eq. 18).
   void derivative(const double* u, double* du) const;
+  // The coefficients of du/dx from those of u (eq. 18's matrix applied in coefficient space).
+  void derivative_coefficients(const double* c, double* d) const;
   // The exponential filter: coefficient k times exp(-alpha (k / k_max)^(2 half_order)), k_max the highest mode
   // (n - 1 for Chebyshev, n / 2 for Fourier), so the highest mode is damped by exp(-alpha).
   void exp_filter(const double* u, double* out, double alpha, int half_order) const;

@@ -9,8 +9,11 @@ namespace loom::spectral::gpu {
 // Largest n_out * n_in the fused kernel keeps in shared memory (48 KiB of doubles).
 constexpr Index fused_max_matrix = 6144;
 
-void gemm_batched(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out);
-void gemm_streamed(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out);
+// blocks: 1, or shape.outer matrices one after the other (one per outer index).
+void gemm_batched(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,
+                  double* out);
+void gemm_streamed(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,
+                   double* out);
 void fused(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out);
 
 }  // namespace loom::spectral::gpu

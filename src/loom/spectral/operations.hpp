@@ -12,20 +12,29 @@ namespace loom::spectral {
 
 // d/d xi^j of every component: out holds the 3 blocks [(j N_e + c) N + x]; pointers on backend_of(s)'s side.
 void logical_gradient(const Topology& t, Strategy s, OperatorCache& cache, Index components, const double* in,
-                      double* out);
+                      double* out, AngularMethod m = AngularMethod::dense);
+
+// Applies a sequence of operators (through temporaries on the same side) to `components` fields.
+void apply_steps(Strategy s, OperatorCache& cache, const std::vector<AxisOperator>& steps, Index components,
+                 const double* in, double* out);
 
 // The Cartesian gradient: the logical gradient into `scratch`, then DiffJac with the topology's inverse
 // Jacobian (`inverse_jacobian`, 9 N values) into `out` (3 N_e N values).
 void cartesian_gradient(const Topology& t, Strategy s, OperatorCache& cache,
                         const core::Array<double>& inverse_jacobian, const Tensor& in, core::Array<double>& scratch,
-                        core::Array<double>& out);
+                        core::Array<double>& out, AngularMethod m = AngularMethod::dense);
 
 // The topology's filter applied to every component of `field` in place (`scratch` of the same size).
 void filter(const Topology& t, Strategy s, OperatorCache& cache, const FilterSpec& spec, Tensor& field,
-            core::Array<double>& scratch);
+            core::Array<double>& scratch, AngularMethod m = AngularMethod::dense);
+
+// Whether strategy s can apply every operator of the gradient (or of the filter).
+bool supports_gradient(const Topology& t, Strategy s, AngularMethod m);
+bool supports_filter(const Topology& t, Strategy s, const FilterSpec& spec, AngularMethod m);
 
 // Models: the three derivative matrices plus DiffJac; the filter's matrices.
-perf::Work gradient_work(const Topology& t, Index components);
-perf::Work filter_work(const Topology& t, const FilterSpec& spec, Index components);
+perf::Work gradient_work(const Topology& t, Index components, AngularMethod m = AngularMethod::dense);
+perf::Work filter_work(const Topology& t, const FilterSpec& spec, Index components,
+                       AngularMethod m = AngularMethod::dense);
 
 }  // namespace loom::spectral

@@ -6,13 +6,14 @@ namespace loom::spectral {
 
 std::vector<double> trace(const AxisOperator& op) {
   const Index n_in = op.shape.n_in, n_out = op.shape.n_out;
-  std::vector<double> m(static_cast<std::size_t>(n_in * n_out)), delta(n_in, 0.0), image(n_out);
-  for (Index k = 0; k < n_in; ++k) {
-    delta[k] = 1;
-    op.line(delta.data(), image.data());
-    delta[k] = 0;
-    for (Index r = 0; r < n_out; ++r) m[r * n_in + k] = image[r];
-  }
+  std::vector<double> m(static_cast<std::size_t>(op.blocks * n_in * n_out)), delta(n_in, 0.0), image(n_out);
+  for (Index b = 0; b < op.blocks; ++b)
+    for (Index k = 0; k < n_in; ++k) {
+      delta[k] = 1;
+      op.apply_line(b, delta.data(), image.data());
+      delta[k] = 0;
+      for (Index r = 0; r < n_out; ++r) m[(b * n_out + r) * n_in + k] = image[r];
+    }
   return m;
 }
 

@@ -15,7 +15,8 @@
 
 namespace loom::spectral {
 
-// The n_out x n_in matrix of a line map, row-major: m[r * n_in + k] = (line(delta_k))_r.
+// The n_out x n_in matrix of a line map, row-major: m[r * n_in + k] = (line(delta_k))_r; for an operator of
+// several blocks, the blocks' matrices one after the other.
 std::vector<double> trace(const AxisOperator& op);
 
 struct CacheStatistics {

@@ -2,6 +2,7 @@
 
 #include <fftw3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -184,6 +185,17 @@ void SphereBasis::heaviside_filter(const double* u, double* out, int l_keep) con
   for (int l = std::max(l_keep + 1, 0); l <= l_max(); ++l)
     for (int m = -l; m <= l; ++m) c[index(l, m)] = 0;
   to_physical(c.data(), out);
+}
+
+void SphereBasis::theta_operator(int m, bool derivative, int l_top, const double* in, double* out) const {
+  const int nt = nt_;
+  const auto& table = derivative ? dp_ : p_;
+  for (int k = 0; k < nt; ++k) out[k] = 0;
+  for (int l = m; l <= std::min(l_top, l_max()); ++l) {
+    double projection = 0;
+    for (int i = 0; i < nt; ++i) projection += p_[table_index(m, l, i)] * gauss_weights_[i] * in[i];
+    for (int k = 0; k < nt; ++k) out[k] += 2 * pi * table[table_index(m, l, k)] * projection;
+  }
 }
 
 double SphereBasis::evaluate(const double* c, double theta, double phi) const {

@@ -42,6 +42,12 @@ class SphereBasis {
   // The expansion with coefficients c at (theta, phi).
   double evaluate(const double* c, double theta, double phi) const;
 
+  // The separable path's per-m theta operator (the paper's alternative to the dense angular matrix): on the
+  // values a_m(theta_i) of one phi-Fourier coefficient of order m (cos or sin), out_k = 2 pi sum_{l=m}^{l_top}
+  // T_lm(theta_k) sum_i Pbar_lm(theta_i) w_i a_m(theta_i), T = Pbar (projection) or d Pbar / d theta; zero for
+  // m > l_top. With the phi DFT before and its inverse after, it equals the Y_lm route exactly.
+  void theta_operator(int m, bool derivative, int l_top, const double* in, double* out) const;
+
  private:
   void synthesize(const double* c, const std::vector<double>& table, double* u) const;
   int table_index(int m, int l, int it) const { return (m * nt_ + l) * nt_ + it; }

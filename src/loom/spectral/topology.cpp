@@ -28,6 +28,14 @@ AxisOperator exp_filter_operator(const Basis1D& b, AxisShape shape, const Filter
 
 }  // namespace
 
+std::string_view to_string(AngularMethod m) { return m == AngularMethod::dense ? "dense" : "separable"; }
+
+AngularMethod parse_angular_method(std::string_view text, std::string_view key) {
+  if (text == "dense") return AngularMethod::dense;
+  if (text == "separable") return AngularMethod::separable;
+  throw UsageError(io::invalid_value_message(key, std::string(text), "one of dense, separable"));
+}
+
 Index Topology::size() const {
   const auto e = extents();
   return Index{e[0]} * e[1] * e[2];
@@ -119,7 +127,9 @@ double Cube::interpolate(const double* u, const std::array<double, 3>& x) const 
 // ---- shell ----
 
 Shell::Shell(int n_r, int n_theta, double inner_radius, double outer_radius)
-    : radial_(BasisKind::chebyshev, n_r, inner_radius, outer_radius, "extents"), sphere_(n_theta, "extents") {
+    : radial_(BasisKind::chebyshev, n_r, inner_radius, outer_radius, "extents"),
+      sphere_(n_theta, "extents"),
+      phi_(BasisKind::fourier, 2 * n_theta, 0, 2 * std::numbers::pi, "extents") {
   if (!(inner_radius > 0))
     throw UsageError(io::invalid_value_message("radii", inner_radius, "an inner radius > 0"));
 }
@@ -142,15 +152,55 @@ AxisOperator Shell::derivative(int coordinate) const {
           [this](const double* in, double* out) { sphere_.d_phi(in, out); }};
 }
 
-std::vector<AxisOperator> Shell::filter(const FilterSpec& spec) const {
+int Shell::l_keep(const FilterSpec& spec) const {
   check_filter(spec);
-  const int l_keep = spec.l_keep < 0 ? sphere_.l_max() - 1 : spec.l_keep;
-  if (l_keep > sphere_.l_max())
+  const int l = spec.l_keep < 0 ? sphere_.l_max() - 1 : spec.l_keep;
+  if (l > sphere_.l_max())
     throw UsageError(io::invalid_value_message("filter.l_keep", std::int64_t{spec.l_keep},
                                                "-1 or an integer in [0, " + std::to_string(sphere_.l_max()) + "]"));
+  return l;
+}
+
+std::vector<AxisOperator> Shell::filter(const FilterSpec& spec) const {
+  const int l = l_keep(spec);
   return {exp_filter_operator(radial_, radial_shape(), spec),
-          {angular_shape(), sphere_.description() + "/heaviside(l_keep=" + std::to_string(l_keep) + ")",
-           [this, l_keep](const double* in, double* out) { sphere_.heaviside_filter(in, out, l_keep); }}};
+          {angular_shape(), sphere_.description() + "/heaviside(l_keep=" + std::to_string(l) + ")",
+           [this, l](const double* in, double* out) { sphere_.heaviside_filter(in, out, l); }}};
+}
+
+std::vector<AxisOperator> Shell::separable(bool theta_derivative, bool phi_derivative, int l_top) const {
+  const Index nr = radial_.size(), nt = sphere_.n_theta(), np = phi_.size();
+  const AxisShape phi_shape{nr * nt, np, np, 1};
+  AxisOperator forward{phi_shape, phi_.description() + "/to_spectral",
+                       [this](const double* in, double* out) { phi_.to_spectral(in, out); }};
+  AxisOperator theta{{nr, nt, nt, np},
+                     sphere_.description() + "/separable_theta(" + (theta_derivative ? "d_theta" : "projection") +
+                         ",l_top=" + std::to_string(l_top) + ")",
+                     {},
+                     np,
+                     [this, theta_derivative, l_top](Index q, const double* in, double* out) {
+                       sphere_.theta_operator(phi_.mode(static_cast<int>(q)), theta_derivative, l_top, in, out);
+                     }};
+  AxisOperator backward{phi_shape, phi_.description() + (phi_derivative ? "/derivative_to_physical" : "/to_physical"),
+                        [this, phi_derivative](const double* in, double* out) {
+                          if (!phi_derivative) return phi_.to_physical(in, out);
+                          std::vector<double> d(phi_.size());
+                          phi_.derivative_coefficients(in, d.data());
+                          phi_.to_physical(d.data(), out);
+                        }};
+  return {std::move(forward), std::move(theta), std::move(backward)};
+}
+
+std::vector<AxisOperator> Shell::derivative_steps(int coordinate, AngularMethod m) const {
+  if (coordinate == 0 || m == AngularMethod::dense) return {derivative(coordinate)};
+  return separable(coordinate == 1, coordinate == 2, sphere_.l_max());
+}
+
+std::vector<AxisOperator> Shell::filter_steps(const FilterSpec& spec, AngularMethod m) const {
+  if (m == AngularMethod::dense) return filter(spec);
+  auto steps = separable(false, false, l_keep(spec));
+  steps.insert(steps.begin(), exp_filter_operator(radial_, radial_shape(), spec));
+  return steps;
 }
 
 std::array<std::vector<double>, 3> Shell::cartesian() const {

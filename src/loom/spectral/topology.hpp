@@ -9,6 +9,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loom/spectral/axis_operator.hpp"
@@ -22,6 +23,12 @@ struct FilterSpec {
   int half_order = 8;  // s in exp(-alpha (k / k_max)^(2 s))
   int l_keep = -1;     // S2 Heaviside filter: keep l <= l_keep; -1: l_max - 1
 };
+
+// How a shell's angular operators are applied: one dense (N_theta N_phi)^2 matrix, or the separable route
+// (phi DFT, a N_theta^2 matrix per m, inverse phi DFT), about 2 N_phi / N_theta ... N_phi fewer flops.
+enum class AngularMethod { dense, separable };
+std::string_view to_string(AngularMethod m);
+AngularMethod parse_angular_method(std::string_view text, std::string_view key = "angular");
 
 class Topology {
  public:
@@ -37,6 +44,11 @@ class Topology {
   virtual AxisOperator derivative(int coordinate) const = 0;
   // The filter as a sequence of operators applied in order.
   virtual std::vector<AxisOperator> filter(const FilterSpec& spec) const = 0;
+  // The derivative and the filter as operator sequences for an angular method (the cube has only one).
+  virtual std::vector<AxisOperator> derivative_steps(int coordinate, AngularMethod) const {
+    return {derivative(coordinate)};
+  }
+  virtual std::vector<AxisOperator> filter_steps(const FilterSpec& spec, AngularMethod) const { return filter(spec); }
   // Cartesian coordinates of every point, as x[0..N), y, z.
   virtual std::array<std::vector<double>, 3> cartesian() const = 0;
   // d xi^j / d x^i at every point, component-major [(3 i + j) N + point]: the chain rule's factors.
@@ -78,14 +90,21 @@ class Shell final : public Topology {
   std::vector<double> inverse_jacobian() const override;
   std::vector<double> weights() const override;
   double interpolate(const double* u, const std::array<double, 3>& x) const override;
+  std::vector<AxisOperator> derivative_steps(int coordinate, AngularMethod m) const override;
+  std::vector<AxisOperator> filter_steps(const FilterSpec& spec, AngularMethod m) const override;
   const Basis1D& radial() const { return radial_; }
   const SphereBasis& sphere() const { return sphere_; }
 
  private:
   AxisShape radial_shape() const;
   AxisShape angular_shape() const;
+  int l_keep(const FilterSpec& spec) const;
+  // The separable route: phi DFT, per-m theta operator (derivative or projection up to l_top), inverse DFT
+  // (of the phi derivative when phi_derivative).
+  std::vector<AxisOperator> separable(bool theta_derivative, bool phi_derivative, int l_top) const;
   Basis1D radial_;
   SphereBasis sphere_;
+  Basis1D phi_;  // Fourier on the N_phi points of the separable route
 };
 
 // Cube on [-1, 1]^3 (Chebyshev, or Fourier on [0, 2 pi) per axis) or shell from `extents` ("10,19,38");

@@ -59,10 +59,17 @@ double analytic_gradient(int c, int axis, double x, double y, double z) {
   return -0.5 * e * s * std::sin(0.5 * z);
 }
 
+bool Workload::supported(const Topology* t, Operation op, Strategy strategy, const FilterSpec& filter,
+                         AngularMethod angular) {
+  if (op == Operation::deriv) return supports_gradient(*t, strategy, angular);
+  if (op == Operation::filter) return supports_filter(*t, strategy, filter, angular);
+  return true;
+}
+
 Workload::Workload(const Topology* t, Index points, TensorKind kind, Operation op, Strategy strategy,
-                   const FilterSpec& filter)
+                   const FilterSpec& filter, AngularMethod angular)
     : topology_(t), points_(t ? t->size() : points), shape_(shape_of(kind)), op_(op), strategy_(strategy),
-      filter_(filter) {
+      filter_(filter), angular_(angular) {
   const bool spectral_op = op == Operation::deriv || op == Operation::filter;
   if (spectral_op && t == nullptr) throw UsageError("op = \"" + std::string(to_string(op)) + "\": needs a topology");
   const Index n = points_, ne = shape_.components();
@@ -89,7 +96,7 @@ void Workload::run() {
   const core::Backend b = backend_of(strategy_);
   switch (op_) {
     case Operation::deriv:
-      return cartesian_gradient(*topology_, strategy_, cache_, jacobian_, input_, scratch_, output_);
+      return cartesian_gradient(*topology_, strategy_, cache_, jacobian_, input_, scratch_, output_, angular_);
     case Operation::filter: {
       // filter a fresh copy each run: the input stays the analytic field
       const core::Where w = core::where(b);
@@ -99,7 +106,7 @@ void Workload::run() {
         std::copy_n(src, filtered_.data.size(), dst);
       else
         core::device_pool().resource().copy_on_device(dst, src, filtered_.data.bytes());
-      return filter(*topology_, strategy_, cache_, filter_, filtered_, scratch_);
+      return filter(*topology_, strategy_, cache_, filter_, filtered_, scratch_, angular_);
     }
     case Operation::diffjac:
       return diff_jac(b, jacobian_, points_, shape_.components(), input_.data, output_);
@@ -144,8 +151,8 @@ double Workload::error() const {
 perf::Work Workload::work() const {
   const Index ne = shape_.components();
   switch (op_) {
-    case Operation::deriv: return gradient_work(*topology_, ne);
-    case Operation::filter: return filter_work(*topology_, filter_, ne);
+    case Operation::deriv: return gradient_work(*topology_, ne, angular_);
+    case Operation::filter: return filter_work(*topology_, filter_, ne, angular_);
     case Operation::diffjac: return diff_jac_work(points_, static_cast<int>(ne));
     case Operation::coordjac: return spatial_coord_jac_work(shape_, points_);
   }

@@ -29,7 +29,10 @@ class Workload {
   // On topology `t` (deriv, filter; diffjac and coordjac take t's points and inverse Jacobian), or on `points`
   // random points when t is null (diffjac and coordjac only).
   Workload(const Topology* t, Index points, TensorKind kind, Operation op, Strategy strategy,
-           const FilterSpec& filter = {});
+           const FilterSpec& filter = {}, AngularMethod angular = AngularMethod::dense);
+  // Whether `strategy` can run `op` on t (fused: every matrix in shared memory).
+  static bool supported(const Topology* t, Operation op, Strategy strategy, const FilterSpec& filter,
+                        AngularMethod angular);
   void run();
   // deriv: max |gradient - exact| / max |exact|; filter: max |filtered - field| / max |field|; diffjac and
   // coordjac: max |result - CPU kernel's result|.
@@ -45,6 +48,7 @@ class Workload {
   Operation op_;
   Strategy strategy_;
   FilterSpec filter_;
+  AngularMethod angular_;
   OperatorCache cache_;
   core::Array<double> jacobian_;
   Tensor input_, filtered_;
