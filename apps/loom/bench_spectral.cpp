@@ -103,6 +103,7 @@ void shell_sweep(Context& c, const std::string& name, const std::vector<int>& ks
     for (auto op : {Operation::deriv, Operation::filter})
       for (auto angular : {spectral::AngularMethod::dense, spectral::AngularMethod::separable})
         measure(c, name, grid, t.get(), 0, kind, op, f, angular);
+    measure(c, name, grid, t.get(), 0, kind, Operation::filter_csr, f);
   }
 }
 

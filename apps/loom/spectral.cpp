@@ -73,9 +73,10 @@ int run_spectral(const io::Parameters& p) {
                            spectral::to_string(strategy),
                            p.get_string("strategy") == "auto" ? " (chosen by measurement)" : "",
                            spectral::to_string(angular));
-  const char* what = op == spectral::Operation::deriv    ? "relative error vs the exact gradient"
-                     : op == spectral::Operation::filter ? "relative change of the analytic field"
-                                                         : "max difference vs the CPU kernel";
+  const bool filtering = op == spectral::Operation::filter || op == spectral::Operation::filter_csr;
+  const char* what = op == spectral::Operation::deriv ? "relative error vs the exact gradient"
+                     : filtering                      ? "relative change of the analytic field"
+                                                      : "max difference vs the CPU kernel";
   std::cout << fmt::format("{}: {:.3e}\n", what, error);
   std::cout << fmt::format("time: median {:.3f} us (min {:.3f}, max {:.3f}, {} repeats)\n", time.median * 1e6,
                            time.min * 1e6, time.max * 1e6, time.repeats);
@@ -102,7 +103,7 @@ void add_spectral_command(CLI::App& app, std::vector<Subcommand>& out) {
   p.add("extents", "10,19,38", "points per coordinate: cube x,y,z; shell N_r,N_theta,N_phi with N_phi = 2 N_theta");
   p.add("radii", "1,3", "shell: inner,outer radius");
   p.add("bases", "chebyshev,chebyshev,chebyshev", "cube: basis per axis (chebyshev on [-1,1], fourier on [0,2pi))");
-  p.add("op", "deriv", "deriv (Cartesian gradient), filter, diffjac (eq. 8), coordjac (SpatialCoordJac)");
+  p.add("op", "deriv", "deriv (Cartesian gradient), filter, filter_csr (shell), diffjac (eq. 8), coordjac");
   p.add("tensor", "aa", "tensor kind: scalar, a, aa, ab, abb, iaa, i, ij, ii");
   p.add("backend", "cpu", "where to run").one_of({"auto", "cpu", "cuda"});
   p.add("angular", "dense", "shell: dense angular matrices or the separable route (phi DFT, per-m Legendre)")

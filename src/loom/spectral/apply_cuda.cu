@@ -1,12 +1,14 @@
 // The CUDA strategies of apply.hpp: cuBLAS strided-batched (the whole tensor in one call), cuBLAS per component
 // over streams, and a fused kernel with the matrix in shared memory.
 #include <cublas_v2.h>
+#include <cusparse.h>
 
 #include <algorithm>
 #include <array>
 #include <string>
 
 #include "loom/core/cuda_check.cuh"
+#include "loom/core/device_pool.hpp"
 #include "loom/spectral/gpu_apply.hpp"
 
 namespace loom::spectral::gpu {
@@ -71,7 +73,51 @@ __global__ void fused_kernel(const double* a, AxisShape s, Index total, const do
   }
 }
 
+void check_sparse(cusparseStatus_t status, const char* call) {
+  if (status != CUSPARSE_STATUS_SUCCESS)
+    throw Error(std::string("spectral: ") + call + " failed: " + cusparseGetErrorString(status));
+}
+
+cusparseHandle_t sparse_handle() {
+  static cusparseHandle_t h = [] {
+    cusparseHandle_t created = nullptr;
+    check_sparse(cusparseCreate(&created), "cusparseCreate");
+    return created;
+  }();
+  return h;
+}
+
 }  // namespace
+
+// The workspace comes from the device pool; SpMM runs on the default stream, so returning the block to the pool
+// right after the launch is safe for any later user on that stream.
+void csr_spmm(Index rows, Index cols, Index nonzeros, const int* row_start, const int* column, const double* value,
+              Index columns, const double* x, double* y) {
+  cusparseSpMatDescr_t a = nullptr;
+  cusparseDnMatDescr_t b = nullptr, c = nullptr;
+  check_sparse(cusparseCreateCsr(&a, rows, cols, nonzeros, const_cast<int*>(row_start), const_cast<int*>(column),
+                                 const_cast<double*>(value), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                 CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
+               "cusparseCreateCsr");
+  check_sparse(cusparseCreateDnMat(&b, cols, columns, columns, const_cast<double*>(x), CUDA_R_64F, CUSPARSE_ORDER_ROW),
+               "cusparseCreateDnMat");
+  check_sparse(cusparseCreateDnMat(&c, rows, columns, columns, y, CUDA_R_64F, CUSPARSE_ORDER_ROW),
+               "cusparseCreateDnMat");
+  const double one = 1, zero = 0;
+  std::size_t bytes = 0;
+  check_sparse(cusparseSpMM_bufferSize(sparse_handle(), CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                       CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, b, &zero, c, CUDA_R_64F,
+                                       CUSPARSE_SPMM_ALG_DEFAULT, &bytes),
+               "cusparseSpMM_bufferSize");
+  void* buffer = bytes > 0 ? core::device_pool().allocate(bytes) : nullptr;
+  check_sparse(cusparseSpMM(sparse_handle(), CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one,
+                            a, b, &zero, c, CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, buffer),
+               "cusparseSpMM");
+  if (buffer) core::device_pool().deallocate(buffer);
+  cusparseDestroySpMat(a);
+  cusparseDestroyDnMat(b);
+  cusparseDestroyDnMat(c);
+}
 
 // With one matrix the whole tensor is one call; with a matrix per outer index, one call per component.
 void gemm_batched(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,

@@ -16,4 +16,8 @@ void gemm_streamed(const double* matrix, const AxisShape& shape, Index blocks, I
                    double* out);
 void fused(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out);
 
+// y = C x by cuSPARSE SpMM: C in CSR (rows x cols, nonzeros, 32-bit indices), x and y row-major with `columns`.
+void csr_spmm(Index rows, Index cols, Index nonzeros, const int* row_start, const int* column, const double* value,
+              Index columns, const double* x, double* y);
+
 }  // namespace loom::spectral::gpu

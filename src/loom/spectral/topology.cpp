@@ -168,6 +168,20 @@ std::vector<AxisOperator> Shell::filter(const FilterSpec& spec) const {
            [this, l](const double* in, double* out) { sphere_.heaviside_filter(in, out, l); }}};
 }
 
+AxisOperator Shell::angular_transform(bool to_spectral) const {
+  const Index nr = radial_.size(), np = sphere_.physical_size(), ns = sphere_.spectral_size();
+  if (to_spectral)
+    return {{nr, np, ns, 1}, sphere_.description() + "/to_spectral",
+            [this](const double* in, double* out) { sphere_.to_spectral(in, out); }};
+  return {{nr, ns, np, 1}, sphere_.description() + "/to_physical",
+          [this](const double* in, double* out) { sphere_.to_physical(in, out); }};
+}
+
+AxisOperator Shell::radial_filter(const FilterSpec& spec) const {
+  check_filter(spec);
+  return exp_filter_operator(radial_, radial_shape(), spec);
+}
+
 std::vector<AxisOperator> Shell::separable(bool theta_derivative, bool phi_derivative, int l_top) const {
   const Index nr = radial_.size(), nt = sphere_.n_theta(), np = phi_.size();
   const AxisShape phi_shape{nr * nt, np, np, 1};

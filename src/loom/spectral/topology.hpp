@@ -94,6 +94,10 @@ class Shell final : public Topology {
   std::vector<AxisOperator> filter_steps(const FilterSpec& spec, AngularMethod m) const override;
   const Basis1D& radial() const { return radial_; }
   const SphereBasis& sphere() const { return sphere_; }
+  // The angular PhysToSpec ((N_theta N_phi) values to (L+1)^2 per radius) or SpecToPhys, as operators.
+  AxisOperator angular_transform(bool to_spectral) const;
+  // The radial exponential filter alone.
+  AxisOperator radial_filter(const FilterSpec& spec) const;
 
  private:
   AxisShape radial_shape() const;

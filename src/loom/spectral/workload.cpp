@@ -8,14 +8,15 @@
 #include "loom/io/parameters.hpp"
 #include "loom/spectral/jacobian.hpp"
 #include "loom/spectral/operations.hpp"
+#include "loom/spectral/s2_filter.hpp"
 
 namespace loom::spectral {
 
 namespace {
 
 constexpr std::pair<Operation, std::string_view> names[] = {
-    {Operation::deriv, "deriv"}, {Operation::filter, "filter"}, {Operation::diffjac, "diffjac"},
-    {Operation::coordjac, "coordjac"}};
+    {Operation::deriv, "deriv"},     {Operation::filter, "filter"},     {Operation::filter_csr, "filter_csr"},
+    {Operation::diffjac, "diffjac"}, {Operation::coordjac, "coordjac"}};
 
 double rate(int c) { return 0.2 + 0.075 * (c % 4); }
 
@@ -45,7 +46,7 @@ std::string_view to_string(Operation op) {
 Operation parse_operation(std::string_view text, std::string_view key) {
   for (const auto& [o, name] : names)
     if (name == text) return o;
-  throw UsageError(io::invalid_value_message(key, std::string(text), "one of deriv, filter, diffjac, coordjac"));
+  throw UsageError(io::invalid_value_message(key, std::string(text), "one of deriv, filter, filter_csr, diffjac, coordjac"));
 }
 
 double analytic_field(int c, double x, double y, double z) {
@@ -63,6 +64,7 @@ bool Workload::supported(const Topology* t, Operation op, Strategy strategy, con
                          AngularMethod angular) {
   if (op == Operation::deriv) return supports_gradient(*t, strategy, angular);
   if (op == Operation::filter) return supports_filter(*t, strategy, filter, angular);
+  if (op == Operation::filter_csr) return strategy != Strategy::fused;
   return true;
 }
 
@@ -70,8 +72,11 @@ Workload::Workload(const Topology* t, Index points, TensorKind kind, Operation o
                    const FilterSpec& filter, AngularMethod angular)
     : topology_(t), points_(t ? t->size() : points), shape_(shape_of(kind)), op_(op), strategy_(strategy),
       filter_(filter), angular_(angular) {
-  const bool spectral_op = op == Operation::deriv || op == Operation::filter;
+  const bool filtering = op == Operation::filter || op == Operation::filter_csr;
+  const bool spectral_op = op == Operation::deriv || filtering;
   if (spectral_op && t == nullptr) throw UsageError("op = \"" + std::string(to_string(op)) + "\": needs a topology");
+  if (op == Operation::filter_csr && dynamic_cast<const Shell*>(t) == nullptr)
+    throw UsageError("op = \"filter_csr\": expected topology shell (the coupling acts on Y_lm)");
   const Index n = points_, ne = shape_.components();
   jacobian_ = t ? core::Array<double>::from(t->inverse_jacobian()) : random_array(9 * n, 1);
   if (spectral_op) {
@@ -85,11 +90,11 @@ Workload::Workload(const Topology* t, Index points, TensorKind kind, Operation o
     input_ = Tensor(shape_, n);
     input_.data = random_array(size, 2);
   }
-  const Index out_size = (op == Operation::filter ? 1 : op == Operation::coordjac ? 1 : 3) * ne * n;
+  const Index out_size = (filtering || op == Operation::coordjac ? 1 : 3) * ne * n;
   scratch_ = core::Array<double>(static_cast<std::size_t>(out_size));
   output_ = core::Array<double>(static_cast<std::size_t>(out_size));
-  if (op == Operation::filter) filtered_ = Tensor(shape_, n);
-  if (op == Operation::filter) t->filter(filter_);  // checks the filter's parameters now
+  if (filtering) filtered_ = Tensor(shape_, n);
+  if (filtering) t->filter(filter_);  // checks the filter's parameters now
 }
 
 void Workload::run() {
@@ -97,7 +102,8 @@ void Workload::run() {
   switch (op_) {
     case Operation::deriv:
       return cartesian_gradient(*topology_, strategy_, cache_, jacobian_, input_, scratch_, output_, angular_);
-    case Operation::filter: {
+    case Operation::filter:
+    case Operation::filter_csr: {
       // filter a fresh copy each run: the input stays the analytic field
       const core::Where w = core::where(b);
       const double* src = input_.data.read(w);
@@ -106,6 +112,8 @@ void Workload::run() {
         std::copy_n(src, filtered_.data.size(), dst);
       else
         core::device_pool().resource().copy_on_device(dst, src, filtered_.data.bytes());
+      if (op_ == Operation::filter_csr)
+        return filter_csr(dynamic_cast<const Shell&>(*topology_), strategy_, cache_, filter_, filtered_);
       return filter(*topology_, strategy_, cache_, filter_, filtered_, scratch_, angular_);
     }
     case Operation::diffjac:
@@ -122,7 +130,7 @@ void Workload::run() {
 
 double Workload::error() const {
   const Index n = points_, ne = shape_.components();
-  if (op_ == Operation::deriv || op_ == Operation::filter) {
+  if (op_ != Operation::diffjac && op_ != Operation::coordjac) {
     const auto x = topology_->cartesian();
     const double* r = op_ == Operation::deriv ? output_.read(core::Where::host) : filtered_.data.read(core::Where::host);
     double e = 0, scale = 0;
@@ -153,6 +161,7 @@ perf::Work Workload::work() const {
   switch (op_) {
     case Operation::deriv: return gradient_work(*topology_, ne, angular_);
     case Operation::filter: return filter_work(*topology_, filter_, ne, angular_);
+    case Operation::filter_csr: return filter_csr_work(dynamic_cast<const Shell&>(*topology_), filter_, ne);
     case Operation::diffjac: return diff_jac_work(points_, static_cast<int>(ne));
     case Operation::coordjac: return spatial_coord_jac_work(shape_, points_);
   }

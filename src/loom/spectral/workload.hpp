@@ -14,9 +14,9 @@
 
 namespace loom::spectral {
 
-enum class Operation { deriv, filter, diffjac, coordjac };
+enum class Operation { deriv, filter, filter_csr, diffjac, coordjac };
 std::string_view to_string(Operation op);
-// Parses deriv, filter, diffjac, coordjac; UsageError naming `key` otherwise.
+// Parses deriv, filter, filter_csr (shell: the CSR coupling route), diffjac, coordjac; UsageError naming `key` otherwise.
 Operation parse_operation(std::string_view text, std::string_view key = "op");
 
 // The analytic test field, component c at (x, y, z): exp(a_c x) sin(y + c / 10) cos(z / 2), a_c = 0.2 + 0.075 (c % 4),
