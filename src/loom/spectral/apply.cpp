@@ -55,7 +55,7 @@ core::Backend backend_of(Strategy s) {
 }
 
 bool supports(Strategy s, const AxisOperator& op) {
-  return s != Strategy::fused || (op.blocks == 1 && op.shape.n_in * op.shape.n_out <= gpu::fused_max_matrix);
+  return s != Strategy::fused || op.blocks > 1 || op.shape.n_in * op.shape.n_out <= gpu::fused_max_matrix;
 }
 
 std::vector<Strategy> available_strategies() {
@@ -77,7 +77,7 @@ void apply(Strategy s, OperatorCache& cache, const AxisOperator& op, Index compo
     case Strategy::blas: return apply_blas(a, op.shape, op.blocks, components, in, out);
     case Strategy::batched: return gpu::gemm_batched(a, op.shape, op.blocks, components, in, out);
     case Strategy::streamed: return gpu::gemm_streamed(a, op.shape, op.blocks, components, in, out);
-    case Strategy::fused: return gpu::fused(a, op.shape, components, in, out);
+    case Strategy::fused: return gpu::fused(a, op.shape, op.blocks, components, in, out);
     case Strategy::reference: break;
   }
 }

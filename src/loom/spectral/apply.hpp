@@ -3,7 +3,8 @@
 //   blas       the traced matrix by OpenBLAS DGEMM on the CPU (all cores)
 //   batched    the traced matrix by one cuBLAS strided-batched DGEMM for the whole tensor (the dense baseline)
 //   streamed   cuBLAS per component, round-robin over CUDA streams (SpEC's way: one call per component)
-//   fused      one CUDA kernel for the whole tensor, the matrix in shared memory (small extents only)
+//   fused      one CUDA kernel for the whole tensor, the matrix in shared memory (small extents), or per-block
+//              matrices through the cache (the separable S2 route)
 // Because the tensor is one contiguous array, the inner * n * outer slabs of all components are equally spaced:
 // the whole tensor is one strided batch of (inner x n_in) * (n_in x n_out) products (one plain GEMM when inner
 // is 1).
@@ -25,7 +26,8 @@ std::string_view to_string(Strategy s);
 // Parses a strategy name; UsageError naming `key` otherwise.
 Strategy parse_strategy(std::string_view text, std::string_view key = "strategy");
 core::Backend backend_of(Strategy s);
-// Whether the strategy can apply this operator (fused: one matrix that fits in shared memory).
+// Whether the strategy can apply this operator (fused: a single matrix must fit in shared memory; a matrix per
+// block is read through the cache).
 bool supports(Strategy s, const AxisOperator& op);
 // Every strategy this build and machine can run (the GPU ones only with a device).
 std::vector<Strategy> available_strategies();

@@ -87,6 +87,19 @@ cusparseHandle_t sparse_handle() {
   return h;
 }
 
+// The same with a matrix per outer index (blocks = shape.outer), read through the cache rather than shared
+// memory (the separable route's per-m theta matrices: N_phi of them, N_theta^2 each).
+__global__ void fused_blocked_kernel(const double* a, AxisShape s, Index total, const double* in, double* out) {
+  for (Index o = blockIdx.x * Index{blockDim.x} + threadIdx.x; o < total; o += Index{gridDim.x} * blockDim.x) {
+    const Index i = o % s.inner, rb = o / s.inner, r = rb % s.n_out, b = rb / s.n_out;
+    const double* x = in + b * s.inner * s.n_in + i;
+    const double* row = a + ((b % s.outer) * s.n_out + r) * s.n_in;
+    double sum = 0;
+    for (Index k = 0; k < s.n_in; ++k) sum += __ldg(row + k) * x[s.inner * k];
+    out[o] = sum;
+  }
+}
+
 }  // namespace
 
 // The workspace comes from the device pool; SpMM runs on the default stream, so returning the block to the pool
@@ -139,12 +152,17 @@ void gemm_streamed(const double* matrix, const AxisShape& shape, Index blocks, I
   check(cublasSetStream(handle(), nullptr), "cublasSetStream");
 }
 
-void fused(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out) {
+void fused(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,
+           double* out) {
   const Index total = shape.output_size() * components;
   const int threads = 256;
-  const auto blocks = static_cast<unsigned>(std::min<Index>((total + threads - 1) / threads, 4096));
-  const auto shared = static_cast<std::size_t>(shape.n_in * shape.n_out) * sizeof(double);
-  fused_kernel<<<blocks, threads, shared>>>(matrix, shape, total, in, out);
+  const auto grid = static_cast<unsigned>(std::min<Index>((total + threads - 1) / threads, 4096));
+  if (blocks > 1) {
+    fused_blocked_kernel<<<grid, threads>>>(matrix, shape, total, in, out);
+  } else {
+    const auto shared = static_cast<std::size_t>(shape.n_in * shape.n_out) * sizeof(double);
+    fused_kernel<<<grid, threads, shared>>>(matrix, shape, total, in, out);
+  }
   LOOM_CUDA_CHECK_LAUNCH();
 }
 

@@ -14,7 +14,10 @@ void gemm_batched(const double* matrix, const AxisShape& shape, Index blocks, In
                   double* out);
 void gemm_streamed(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,
                    double* out);
-void fused(const double* matrix, const AxisShape& shape, Index components, const double* in, double* out);
+// One launch for the whole tensor: the matrix in shared memory (blocks = 1, n_out n_in <= fused_max_matrix), or
+// a matrix per outer index read through the cache (blocks = shape.outer).
+void fused(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,
+           double* out);
 
 // y = C x by cuSPARSE SpMM: C in CSR (rows x cols, nonzeros, 32-bit indices), x and y row-major with `columns`.
 void csr_spmm(Index rows, Index cols, Index nonzeros, const int* row_start, const int* column, const double* value,
