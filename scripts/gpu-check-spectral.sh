@@ -9,7 +9,7 @@
 #   4. `loom bench spectral --backend all` (GPU, CPU on 1 core and on all): the Jacobian sweep, cubes 8..64, the
 #      SingleBH and BBH shell sequences, every strategy.
 # Files left in $OUT (or ./gpu-check-out): spectral-summary.txt, spectral-shell.txt, bench-spectral.txt,
-# bench-spectral.json, spectral-logs.tar.gz.
+# bench-spectral.json, the plots (tools/plot_spectral.py, where matplotlib is present), spectral-logs.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-check-out}
@@ -68,3 +68,5 @@ read -r -a bench_args <<< "${SPECTRAL_BENCH_ARGS:---repeats 5}"
 timeout 900 "$loom" bench spectral --backend all "${bench_args[@]}" --json "$out/bench-spectral.json" \
   > "$out/bench-spectral.txt" 2> "$logs/bench.err"
 status "loom bench spectral" "rc=$? ($(grep -c . "$out/bench-spectral.txt") lines)"
+python3 tools/plot_spectral.py "$out/bench-spectral.json" "$out/spectral" > /dev/null 2>&1 &&
+  status "plots" "spectral_jacobian.png spectral_cube.png spectral_shells.png"
