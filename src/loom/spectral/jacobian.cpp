@@ -57,10 +57,11 @@ std::vector<int> coord_jac_table(const TensorShape& s) {
   return starts;
 }
 
-// The table of a shape, kept for the run (its device copy is made once).
+// The table of a shape, kept for the run (its device copy is made once). Never destroyed: its device blocks
+// would otherwise be returned at exit to a device pool that may already be gone.
 const core::Array<int>& cached_table(const TensorShape& s) {
-  static std::map<std::tuple<int, int, int, int, bool>, std::unique_ptr<core::Array<int>>> tables;
-  auto& entry = tables[{s.rank, s.dim[0], s.dim[1], s.dim[2], s.symmetric}];
+  static auto* tables = new std::map<std::tuple<int, int, int, int, bool>, std::unique_ptr<core::Array<int>>>;
+  auto& entry = (*tables)[{s.rank, s.dim[0], s.dim[1], s.dim[2], s.symmetric}];
   if (!entry) entry = std::make_unique<core::Array<int>>(core::Array<int>::from(coord_jac_table(s)));
   return *entry;
 }
