@@ -2,6 +2,9 @@
 // any strategy: every component at once, the Jacobian through one DiffJac kernel.
 #pragma once
 
+#include <array>
+#include <vector>
+
 #include "loom/core/array.hpp"
 #include "loom/perf/work.hpp"
 #include "loom/spectral/apply.hpp"
@@ -31,6 +34,34 @@ void filter(const Topology& t, Strategy s, OperatorCache& cache, const FilterSpe
 // Whether strategy s can apply every operator of the gradient (or of the filter).
 bool supports_gradient(const Topology& t, Strategy s, AngularMethod m);
 bool supports_filter(const Topology& t, Strategy s, const FilterSpec& spec, AngularMethod m);
+
+// The same operations with their operator sequences built once (keys formatted, line maps bound), for a system
+// that applies them every step: only the cache lookup and the application remain per call (the paper's
+// differentiator keeps its matrices as members for the same reason). They refer to the topology.
+class Differentiator {
+ public:
+  explicit Differentiator(const Topology& t, AngularMethod m = AngularMethod::dense);
+  void logical_gradient(Strategy s, OperatorCache& cache, Index components, const double* in, double* out) const;
+  void cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
+                          const Tensor& in, core::Array<double>& scratch, core::Array<double>& out) const;
+  bool supports(Strategy s) const;
+  perf::Work work(Index components) const;  // the three derivatives' matrices plus DiffJac
+
+ private:
+  const Topology& topology_;
+  std::array<std::vector<AxisOperator>, 3> steps_;
+};
+
+class SpectralFilter {
+ public:
+  SpectralFilter(const Topology& t, const FilterSpec& spec, AngularMethod m = AngularMethod::dense);
+  void apply(Strategy s, OperatorCache& cache, Tensor& field, core::Array<double>& scratch) const;
+  bool supports(Strategy s) const;
+  perf::Work work(Index components) const;
+
+ private:
+  std::vector<AxisOperator> steps_;
+};
 
 // Models: the three derivative matrices plus DiffJac; the filter's matrices.
 perf::Work gradient_work(const Topology& t, Index components, AngularMethod m = AngularMethod::dense);

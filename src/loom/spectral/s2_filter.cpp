@@ -42,21 +42,31 @@ void spmm(core::Backend backend, const CsrMatrix& c, Index columns, const double
 
 // The spectral array per component is N_r x (L+1)^2 with r fastest: row-major with rows (component, l, m) and
 // N_r columns, the layout the coupling multiplies.
-void filter_csr(const Shell& shell, Strategy s, OperatorCache& cache, const FilterSpec& spec, Tensor& field) {
+CsrFilter::CsrFilter(const Shell& shell, const FilterSpec& spec, Index components)
+    : shell_(shell),
+      components_(components),
+      coupling_(heaviside_coupling(shell.sphere(), spec.l_keep < 0 ? shell.sphere().l_max() - 1 : spec.l_keep,
+                                   components)),
+      radial_(shell.radial_filter(spec)),
+      to_spectral_(shell.angular_transform(true)),
+      to_physical_(shell.angular_transform(false)) {}
+
+void CsrFilter::apply(Strategy s, OperatorCache& cache, Tensor& field) const {
   LOOM_REQUIRE(s != Strategy::fused, "filter_csr: the fused strategy cannot hold the transforms");
+  LOOM_REQUIRE(field.components() == components_, "filter_csr: the coupling was built for another tensor");
   const core::Where w = core::where(backend_of(s));
-  const Index ne = field.components(), nr = shell.radial().size();
-  const int l_keep = spec.l_keep < 0 ? shell.sphere().l_max() - 1 : spec.l_keep;
-  const CsrMatrix coupling = heaviside_coupling(shell.sphere(), l_keep, ne);
-  const auto to_spectral = shell.angular_transform(true);
-  const auto radial = shell.radial_filter(spec);
-  core::Array<double> a(static_cast<std::size_t>(ne * shell.size())),
-      b(static_cast<std::size_t>(ne * to_spectral.shape.output_size())),
-      c(static_cast<std::size_t>(ne * to_spectral.shape.output_size()));
-  apply(s, cache, radial, ne, field.data.read(w), a.write(w));
-  apply(s, cache, to_spectral, ne, a.read(w), b.write(w));
-  spmm(backend_of(s), coupling, nr, b.read(w), c.write(w));
-  apply(s, cache, shell.angular_transform(false), ne, c.read(w), field.data.write(w));
+  const Index ne = components_;
+  core::Array<double> a(static_cast<std::size_t>(ne * shell_.size())),
+      b(static_cast<std::size_t>(ne * to_spectral_.shape.output_size())),
+      c(static_cast<std::size_t>(ne * to_spectral_.shape.output_size()));
+  spectral::apply(s, cache, radial_, ne, field.data.read(w), a.write(w));
+  spectral::apply(s, cache, to_spectral_, ne, a.read(w), b.write(w));
+  spmm(backend_of(s), coupling_, shell_.radial().size(), b.read(w), c.write(w));
+  spectral::apply(s, cache, to_physical_, ne, c.read(w), field.data.write(w));
+}
+
+void filter_csr(const Shell& shell, Strategy s, OperatorCache& cache, const FilterSpec& spec, Tensor& field) {
+  CsrFilter(shell, spec, field.components()).apply(s, cache, field);
 }
 
 perf::Work filter_csr_work(const Shell& shell, const FilterSpec& spec, Index components) {

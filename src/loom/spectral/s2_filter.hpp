@@ -29,6 +29,20 @@ void spmm(core::Backend backend, const CsrMatrix& c, Index columns, const double
 // The shell's filter through the coupling: radial exponential filter, angular PhysToSpec, the Heaviside coupling,
 // SpecToPhys; every matrix traced and cached, applied with strategy s (not fused: the transforms are large).
 void filter_csr(const Shell& shell, Strategy s, OperatorCache& cache, const FilterSpec& spec, Tensor& field);
+
+// The same with the coupling and the operators built once for tensors of `components` components (the coupling's
+// device copy is made on the first GPU call and kept).
+class CsrFilter {
+ public:
+  CsrFilter(const Shell& shell, const FilterSpec& spec, Index components);
+  void apply(Strategy s, OperatorCache& cache, Tensor& field) const;
+
+ private:
+  const Shell& shell_;
+  Index components_;
+  CsrMatrix coupling_;
+  AxisOperator radial_, to_spectral_, to_physical_;
+};
 // Its model: the three matrices plus the coupling (each nonzero reads and writes N_r values).
 perf::Work filter_csr_work(const Shell& shell, const FilterSpec& spec, Index components);
 

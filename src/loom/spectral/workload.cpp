@@ -95,13 +95,17 @@ Workload::Workload(const Topology* t, Index points, TensorKind kind, Operation o
   output_ = core::Array<double>(static_cast<std::size_t>(out_size));
   if (filtering) filtered_ = Tensor(shape_, n);
   if (filtering) t->filter(filter_);  // checks the filter's parameters now
+  if (op == Operation::deriv) differentiator_ = std::make_unique<Differentiator>(*t, angular);
+  if (op == Operation::filter) spectral_filter_ = std::make_unique<SpectralFilter>(*t, filter, angular);
+  if (op == Operation::filter_csr)
+    csr_filter_ = std::make_unique<CsrFilter>(dynamic_cast<const Shell&>(*t), filter, shape_.components());
 }
 
 void Workload::run() {
   const core::Backend b = backend_of(strategy_);
   switch (op_) {
     case Operation::deriv:
-      return cartesian_gradient(*topology_, strategy_, cache_, jacobian_, input_, scratch_, output_, angular_);
+      return differentiator_->cartesian_gradient(strategy_, cache_, jacobian_, input_, scratch_, output_);
     case Operation::filter:
     case Operation::filter_csr: {
       // filter a fresh copy each run: the input stays the analytic field
@@ -113,8 +117,8 @@ void Workload::run() {
       else
         core::device_pool().resource().copy_on_device(dst, src, filtered_.data.bytes());
       if (op_ == Operation::filter_csr)
-        return filter_csr(dynamic_cast<const Shell&>(*topology_), strategy_, cache_, filter_, filtered_);
-      return filter(*topology_, strategy_, cache_, filter_, filtered_, scratch_, angular_);
+        return csr_filter_->apply(strategy_, cache_, filtered_);
+      return spectral_filter_->apply(strategy_, cache_, filtered_, scratch_);
     }
     case Operation::diffjac:
       return diff_jac(b, jacobian_, points_, shape_.components(), input_.data, output_);
@@ -159,8 +163,8 @@ double Workload::error() const {
 perf::Work Workload::work() const {
   const Index ne = shape_.components();
   switch (op_) {
-    case Operation::deriv: return gradient_work(*topology_, ne, angular_);
-    case Operation::filter: return filter_work(*topology_, filter_, ne, angular_);
+    case Operation::deriv: return differentiator_->work(ne);
+    case Operation::filter: return spectral_filter_->work(ne);
     case Operation::filter_csr: return filter_csr_work(dynamic_cast<const Shell&>(*topology_), filter_, ne);
     case Operation::diffjac: return diff_jac_work(points_, static_cast<int>(ne));
     case Operation::coordjac: return spatial_coord_jac_work(shape_, points_);

@@ -8,7 +8,11 @@
 
 #include "loom/core/array.hpp"
 #include "loom/perf/work.hpp"
+#include <memory>
+
 #include "loom/spectral/apply.hpp"
+#include "loom/spectral/operations.hpp"
+#include "loom/spectral/s2_filter.hpp"
 #include "loom/spectral/tensor.hpp"
 #include "loom/spectral/topology.hpp"
 
@@ -50,6 +54,9 @@ class Workload {
   FilterSpec filter_;
   AngularMethod angular_;
   OperatorCache cache_;
+  std::unique_ptr<Differentiator> differentiator_;
+  std::unique_ptr<SpectralFilter> spectral_filter_;
+  std::unique_ptr<CsrFilter> csr_filter_;
   core::Array<double> jacobian_;
   Tensor input_, filtered_;
   core::Array<double> scratch_, output_;
