@@ -1,0 +1,16 @@
+// The CUDA strategies in a build without CUDA: each throws.
+#include "loom/core/error.hpp"
+#include "loom/spectral/gpu_apply.hpp"
+
+namespace loom::spectral::gpu {
+
+namespace {
+[[noreturn]] void no_cuda() { throw Error("spectral: the GPU strategies need a build with CUDA"); }
+}  // namespace
+
+void gemm_batched(const double*, const AxisShape&, Index, Index, const double*, double*) { no_cuda(); }
+void gemm_streamed(const double*, const AxisShape&, Index, Index, const double*, double*) { no_cuda(); }
+void fused(const double*, const AxisShape&, Index, Index, const double*, double*) { no_cuda(); }
+void csr_spmm(Index, Index, Index, const int*, const int*, const double*, Index, const double*, double*) { no_cuda(); }
+
+}  // namespace loom::spectral::gpu

@@ -1,0 +1,65 @@
+// One spectral operation on a whole tensor with known input, ready to run repeatedly and check: what
+// `loom spectral` runs once and `loom bench spectral` times. deriv (Cartesian gradient, the paper's Deriv with
+// Trans) and filter act on an analytic field and are checked against its exact gradient or itself; diffjac and
+// coordjac act on random data and are checked against the CPU kernel.
+#pragma once
+
+#include <string_view>
+
+#include "loom/core/array.hpp"
+#include "loom/perf/work.hpp"
+#include <memory>
+
+#include "loom/spectral/apply.hpp"
+#include "loom/spectral/operations.hpp"
+#include "loom/spectral/s2_filter.hpp"
+#include "loom/spectral/tensor.hpp"
+#include "loom/spectral/topology.hpp"
+
+namespace loom::spectral {
+
+enum class Operation { deriv, filter, filter_csr, diffjac, coordjac };
+std::string_view to_string(Operation op);
+// Parses deriv, filter, filter_csr (shell: the CSR coupling route), diffjac, coordjac; UsageError naming `key` otherwise.
+Operation parse_operation(std::string_view text, std::string_view key = "op");
+
+// The analytic test field, component c at (x, y, z): exp(a_c x) sin(y + c / 10) cos(z / 2), a_c = 0.2 + 0.075 (c % 4),
+// and its gradient (axis 0..2).
+double analytic_field(int c, double x, double y, double z);
+double analytic_gradient(int c, int axis, double x, double y, double z);
+
+class Workload {
+ public:
+  // On topology `t` (deriv, filter; diffjac and coordjac take t's points and inverse Jacobian), or on `points`
+  // random points when t is null (diffjac and coordjac only).
+  Workload(const Topology* t, Index points, TensorKind kind, Operation op, Strategy strategy,
+           const FilterSpec& filter = {}, AngularMethod angular = AngularMethod::dense);
+  // Whether `strategy` can run `op` on t (fused: every matrix in shared memory).
+  static bool supported(const Topology* t, Operation op, Strategy strategy, const FilterSpec& filter,
+                        AngularMethod angular);
+  void run();
+  // deriv: max |gradient - exact| / max |exact|; filter: max |filtered - field| / max |field|; diffjac and
+  // coordjac: max |result - CPU kernel's result|.
+  double error() const;
+  perf::Work work() const;
+  const OperatorCache& cache() const { return cache_; }
+  Index points() const { return points_; }
+
+ private:
+  const Topology* topology_;
+  Index points_;
+  TensorShape shape_;
+  Operation op_;
+  Strategy strategy_;
+  FilterSpec filter_;
+  AngularMethod angular_;
+  OperatorCache cache_;
+  std::unique_ptr<Differentiator> differentiator_;
+  std::unique_ptr<SpectralFilter> spectral_filter_;
+  std::unique_ptr<CsrFilter> csr_filter_;
+  core::Array<double> jacobian_;
+  Tensor input_, filtered_;
+  core::Array<double> scratch_, output_;
+};
+
+}  // namespace loom::spectral

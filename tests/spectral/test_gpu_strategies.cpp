@@ -1,0 +1,87 @@
+// Every GPU strategy equals the CPU reference on whole tensors, for the cube's and the shell's derivatives and
+// filters (skipped without a CUDA device); the Cartesian gradient on the GPU equals the CPU one.
+#include <gtest/gtest.h>
+
+#include "backends.hpp"
+#include "spectral/random_fields.hpp"
+#include "loom/spectral/operations.hpp"
+#include "loom/spectral/s2_filter.hpp"
+
+namespace loom::spectral {
+namespace {
+
+using fields::random_array;
+using fields::random_values;
+
+class SpectralGpuStrategy : public ::testing::TestWithParam<Strategy> {
+ protected:
+  void SetUp() override { test::skip_unless_available(core::Backend::cuda); }
+};
+
+TEST_P(SpectralGpuStrategy, EqualsTheReference) {
+  const auto cube = make_topology("cube", {9, 8, 7}, {0, 0});
+  const auto shell = make_topology("shell", {10, 8, 16}, {1, 3});
+  const Index components = 10;
+  for (const Topology* t : {cube.get(), shell.get()}) {
+    std::vector<AxisOperator> ops;
+    for (int j = 0; j < 3; ++j) ops.push_back(t->derivative(j));
+    for (auto& op : t->filter(FilterSpec{})) ops.push_back(std::move(op));
+    for (int j = 1; j < 3; ++j)
+      for (auto& op : t->derivative_steps(j, AngularMethod::separable)) ops.push_back(std::move(op));
+    OperatorCache cache;
+    for (const auto& op : ops) {
+      if (!supports(GetParam(), op)) continue;
+      const auto in = random_array(op.shape.input_size() * components, 9);
+      core::Array<double> ref(op.shape.output_size() * components), gpu(op.shape.output_size() * components);
+      apply(Strategy::reference, cache, op, components, in.read(core::Where::host), ref.write(core::Where::host));
+      apply(GetParam(), cache, op, components, in.read(core::Where::device), gpu.write(core::Where::device));
+      const double *r = ref.read(core::Where::host), *g = gpu.read(core::Where::host);
+      double scale = 1, e = 0;
+      for (std::size_t i = 0; i < ref.size(); ++i) {
+        scale = std::max(scale, std::abs(r[i]));
+        e = std::max(e, std::abs(r[i] - g[i]));
+      }
+      EXPECT_LT(e, 1e-12 * scale) << op.key << " " << to_string(GetParam());
+    }
+  }
+}
+
+TEST_P(SpectralGpuStrategy, CartesianGradientEqualsTheCpu) {
+  Shell s(6, 6, 1, 3);
+  OperatorCache cache;
+  const Index n = s.size();
+  const auto jac = s.inverse_jacobian();
+  const core::Array<double> ij = core::Array<double>::from(jac);
+  Tensor u(shape_of(TensorKind::aa), n);
+  u.data = random_array(10 * n, 4);
+  core::Array<double> scratch(30 * n), cpu(30 * n), gpu(30 * n);
+  cartesian_gradient(s, Strategy::blas, cache, ij, u, scratch, cpu);
+  for (auto m : {AngularMethod::dense, AngularMethod::separable}) {
+    if (!supports_gradient(s, GetParam(), m)) continue;
+    cartesian_gradient(s, GetParam(), cache, ij, u, scratch, gpu, m);
+    const double *c = cpu.read(core::Where::host), *g = gpu.read(core::Where::host);
+    for (Index i = 0; i < 30 * n; ++i) EXPECT_NEAR(c[i], g[i], 1e-11) << to_string(m);
+  }
+}
+
+TEST_P(SpectralGpuStrategy, CsrFilterEqualsTheCpu) {
+  if (GetParam() == Strategy::fused) GTEST_SKIP() << "the CSR route's transforms are too large for fused";
+  Shell s(7, 8, 1, 3);
+  const Index n = s.size();
+  const auto values = fields::random_values(40 * n, 17);
+  Tensor cpu(shape_of(TensorKind::abb), n), gpu(shape_of(TensorKind::abb), n);
+  cpu.data = core::Array<double>::from(values);
+  gpu.data = core::Array<double>::from(values);
+  OperatorCache cache;
+  filter_csr(s, Strategy::blas, cache, FilterSpec{}, cpu);
+  filter_csr(s, GetParam(), cache, FilterSpec{}, gpu);
+  const double *c = cpu.data.read(core::Where::host), *g = gpu.data.read(core::Where::host);
+  for (Index i = 0; i < 40 * n; ++i) EXPECT_NEAR(c[i], g[i], 1e-12);
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, SpectralGpuStrategy,
+                         ::testing::Values(Strategy::batched, Strategy::streamed, Strategy::fused),
+                         [](const auto& p) { return std::string(to_string(p.param)); });
+
+}  // namespace
+}  // namespace loom::spectral
