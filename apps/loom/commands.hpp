@@ -24,5 +24,6 @@ void add_fmm_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench fmm`, under bench
 void add_gpe_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench gpe`, under bench
+void add_hit_command(CLI::App& app, std::vector<Subcommand>& out);
 
 }  // namespace loom::app

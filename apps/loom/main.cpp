@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
     app::add_lattice_commands(app, subcommands);
     app::add_fmm_command(app, subcommands);
     app::add_gpe_command(app, subcommands);
+    app::add_hit_command(app, subcommands);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
