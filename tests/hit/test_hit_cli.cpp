@@ -116,3 +116,27 @@ TEST(HitCli, StartsFromAFieldSnapshot) {
 
 }  // namespace
 }  // namespace loom::test
+
+namespace loom::test {
+namespace {
+
+TEST(HitCli, BenchmarkWritesItsTable) {
+  TempDir dir;
+  const auto json = dir / "bench.json";
+  const RunResult r =
+      run_loom("bench hit --backend cpu --sizes 16,24 --repeats 1 --warmup 0 --json " + json.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("FFT floor ms"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(json));
+  ASSERT_EQ(j["steps"].size(), 2u);
+  EXPECT_EQ(j["steps"][1]["n"], 24);
+  EXPECT_GT(j["steps"][0]["step_s"].get<double>(), 0);
+  EXPECT_GT(j["steps"][0]["fft_floor_s"].get<double>(), 0);
+  EXPECT_EQ(j["steps"][0]["evaluations_per_step"], 4);
+  const RunResult bad = run_loom("bench hit --backend cpu --sizes 16,17");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err, "error: sizes = \"16,17\": expected a comma-separated list of even n in [8, 4096]\n");
+}
+
+}  // namespace
+}  // namespace loom::test

@@ -94,12 +94,12 @@ double Solver::cross_product(bool want_speed) {
 
 // Kernel C: N = P(k) (u x omega)^ / n^3 on the kept modes (eq. 1), averaged over the shifted grids, then the
 // stage's integrating-factor update (stages.hpp) of acc and of the next input.
-void Solver::finish_stage(const Stage& stage, int shift, int shifts) {
+void Solver::finish_stage(const Stage& stage, double h, int shift, int shifts) {
   const auto where = core::where(backend_);
   const auto g = grid_;
   const Index M = g.modes();
   const Dealiasing d = options_.dealiasing;
-  const double nu = options_.nu, delta = shift_of(g, shift), scale = 1.0 / double(g.points());
+  const double nu = options_.nu, half_step = 0.5 * h, delta = shift_of(g, shift), scale = 1.0 / double(g.points());
   Complex* s = spectral_.write(where);
   fft_->forward(physical_.read_write(where), s, 3);
   const bool keep_partial = shift + 1 < shifts, add_partial = shift > 0;
@@ -112,6 +112,7 @@ void Solver::finish_stage(const Stage& stage, int shift, int shifts) {
     const Wavevector k = g.wavevector(m);
     const Complex factor = retained(d, g.n, k) ? scale * core::conj(shift_phase(k, delta)) : Complex{};
     ModeVector n = project(k, {factor * s[m], factor * s[M + m], factor * s[2 * M + m]});
+    const double e_half = viscous_decay(nu, k, half_step);
     Complex* nc[3] = {&n.x, &n.y, &n.z};
     for (int c = 0; c < 3; ++c) {
       const Index i = c * M + m;
@@ -121,8 +122,8 @@ void Solver::finish_stage(const Stage& stage, int shift, int shifts) {
       }
       const Complex value = add_partial ? 0.5 * (*nc[c] + partial[i]) : *nc[c];
       const Complex start = u[i];
-      if (stage.writes_acc) acc[i] = stage_value(stage.to_acc, nu, k, &acc[i], start, value);
-      next[i] = stage_value(stage.to_next, nu, k, &acc[i], start, value);
+      if (stage.writes_acc) acc[i] = stage_value(stage.to_acc, e_half, &acc[i], start, value);
+      next[i] = stage_value(stage.to_next, e_half, &acc[i], start, value);
     }
   });
 }
@@ -142,7 +143,7 @@ double Solver::step(const StepRule& rule) {
         if (rule.dt <= 0) h = std::min(rule.cfl * grid_.spacing() / std::max(speed, 1e-300), rule.dt_cap);
         table = if_rk_stages(options_.scheme, h);
       }
-      finish_stage(table.stage[std::size_t(s)], shift, shifts);
+      finish_stage(table.stage[std::size_t(s)], table.h, shift, shifts);
     }
     if (table.stage[std::size_t(s)].last) break;
   }

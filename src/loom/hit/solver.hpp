@@ -62,7 +62,7 @@ class Solver {
   // The three parts of one evaluation of N in step() (public only because nvcc's extended lambdas need it).
   void to_physical(const Complex* input, int shift);
   double cross_product(bool want_speed);
-  void finish_stage(const Stage& stage, int shift, int shifts);
+  void finish_stage(const Stage& stage, double h, int shift, int shifts);
 
  private:
 
