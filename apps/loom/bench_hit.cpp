@@ -11,6 +11,7 @@
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/hit/benchmark.hpp"
+#include "loom/hit/config.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/version_info.hpp"
 
@@ -39,9 +40,7 @@ int run_bench_hit(const io::Parameters& p) {
   hit::BenchmarkOptions o;
   o.warmup = int(p.get_int("warmup"));
   o.repeats = int(p.get_int("repeats"));
-  o.solver.scheme = p.get_string("scheme") == "rk2" ? hit::Scheme::rk2 : hit::Scheme::rk4;
-  o.solver.dealiasing = p.get_string("dealias") == "phase_shift" ? hit::Dealiasing::phase_shift : hit::Dealiasing::two_thirds;
-  o.solver.planning = p.get_string("fft.planning") == "measure" ? hit::FftPlanning::measure : hit::FftPlanning::estimate;
+  o.solver = hit::solver_options(p, o.solver.nu);
   std::vector<hit::StepTiming> rows;
   nlohmann::json skipped = nlohmann::json::array();
   for (auto b : backends)
@@ -78,9 +77,7 @@ void add_bench_hit_command(CLI::App& bench, std::vector<Subcommand>& out) {
   io::Parameters p;
   p.add("backend", "all", "backend to measure").one_of({"all", "auto", "cpu", "cuda"});
   p.add("sizes", "64,128,256,512", "grid sizes n (n^3 points), comma-separated");
-  p.add("scheme", "rk4", "time integrator").one_of({"rk4", "rk2"});
-  p.add("dealias", "two_thirds", "dealiasing").one_of({"two_thirds", "phase_shift"});
-  p.add("fft.planning", "estimate", "FFTW planning effort (the CPU)").one_of({"estimate", "measure"});
+  hit::declare_solver_keys(p);
   p.add("repeats", 5, "timed repeats; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs before timing").at_least(0);
   p.add("json", "", "also write the results as JSON to this file");

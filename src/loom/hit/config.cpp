@@ -6,17 +6,30 @@
 
 namespace loom::hit {
 
+void declare_solver_keys(io::Parameters& p) {
+  p.add("scheme", "rk4", "time integrator (integrating-factor Runge-Kutta)").one_of({"rk4", "rk2"});
+  p.add("dealias", "two_thirds",
+        "dealiasing: two_thirds (|k_i| < n/3) or phase_shift (two shifted grids, |k| < sqrt(2) n/3)")
+      .one_of({"two_thirds", "phase_shift"});
+  p.add("fft.planning", "estimate", "FFTW planning effort (the CPU): estimate or measure").one_of({"estimate", "measure"});
+}
+
+SolverOptions solver_options(const io::Parameters& p, double nu) {
+  SolverOptions o;
+  o.nu = nu;
+  o.scheme = p.get_string("scheme") == "rk2" ? Scheme::rk2 : Scheme::rk4;
+  o.dealiasing = p.get_string("dealias") == "phase_shift" ? Dealiasing::phase_shift : Dealiasing::two_thirds;
+  o.planning = p.get_string("fft.planning") == "measure" ? FftPlanning::measure : FftPlanning::estimate;
+  return o;
+}
+
 io::Parameters hit_parameters() {
   io::Parameters p;
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("grid.n", 32, "points per direction of the periodic box [0, 2 pi)^3 (even)").at_least(8).at_most(4096);
   p.add("physics.nu", 0.000625, "kinematic viscosity").greater_than(0);
-  p.add("scheme", "rk4", "time integrator (integrating-factor Runge-Kutta)").one_of({"rk4", "rk2"});
-  p.add("dealias", "two_thirds",
-        "dealiasing: two_thirds (|k_i| < n/3) or phase_shift (two shifted grids, |k| < sqrt(2) n/3)")
-      .one_of({"two_thirds", "phase_shift"});
-  p.add("fft.planning", "estimate", "FFTW planning effort (the CPU): estimate or measure").one_of({"estimate", "measure"});
+  declare_solver_keys(p);
   p.add("initial.type", "taylor_green",
         "initial field: taylor_green, random (solenoidal, prescribed spectrum, from a seed), file (HDF5 "
         "fields/velocity of shape n x n x n x 3, x fastest, e.g. a field snapshot of loom hit), checkpoint")
@@ -75,10 +88,7 @@ HitConfig make_hit_config(const io::Parameters& p) {
   if (c.grid.n % 2 != 0)
     throw UsageError(io::invalid_value_message("grid.n", p.value("grid.n"), "an even integer in [8, 4096]"));
   c.grid_set = p.user_set("grid.n");
-  c.solver.nu = p.get_real("physics.nu");
-  c.solver.scheme = p.get_string("scheme") == "rk2" ? Scheme::rk2 : Scheme::rk4;
-  c.solver.dealiasing = p.get_string("dealias") == "phase_shift" ? Dealiasing::phase_shift : Dealiasing::two_thirds;
-  c.solver.planning = p.get_string("fft.planning") == "measure" ? FftPlanning::measure : FftPlanning::estimate;
+  c.solver = solver_options(p, p.get_real("physics.nu"));
   c.initial = initial_config(p);
   c.time = {p.get_real("time.t_end"), p.get_real("time.dt"), p.get_real("time.cfl"), p.get_bool("time.unsafe")};
   c.output.dir = p.get_string("output.dir");

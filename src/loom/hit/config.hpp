@@ -58,6 +58,10 @@ struct HitConfig {
   OutputConfig output;
 };
 
+// The solver's keys (scheme, dealias, fft.planning), shared by `loom hit` and `loom bench hit`, and their values.
+void declare_solver_keys(io::Parameters& p);
+SolverOptions solver_options(const io::Parameters& p, double nu);
+
 // Every key `loom hit` accepts, with its default, allowed values and help.
 io::Parameters hit_parameters();
 
