@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+
 #include "apps/run_loom.hpp"
 #include "loom/hit/checkpoint.hpp"
 
@@ -30,6 +32,19 @@ TEST(HitCli, BadInputIsRejectedBeforeAnythingIsWritten) {
        "error: initial.file = \"/nonexistent.h5\": no such file\n"},
       {"--time.dt 1.0", ""},
   };
+  const std::string text = (dir / "text.h5").string();
+  std::ofstream(text) << "not HDF5\n";
+  const Case unreadable[] = {
+      {"--initial.type file --initial.file " + text, "error: initial.file = \"" + text + "\": not a readable HDF5"},
+      {"--initial.type checkpoint --initial.file " + text,
+       "error: initial.file = \"" + text + "\": not a checkpoint of loom hit"},
+  };
+  for (const Case& c : unreadable) {
+    const RunResult r = run_loom("hit --grid.n 16 --output.dir " + out + quiet + " " + c.args);
+    EXPECT_EQ(r.code, 2) << c.args;
+    EXPECT_EQ(line_count(r.err), 1u) << r.err;
+    EXPECT_EQ(r.err.rfind(c.message, 0), 0u) << r.err;
+  }
   for (const Case& c : cases) {
     const RunResult r = run_loom("hit --grid.n 16 --output.dir " + out + quiet + " " + c.args);
     EXPECT_EQ(r.code, 2) << c.args << ": " << r.err;

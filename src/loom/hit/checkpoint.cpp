@@ -27,10 +27,13 @@ void write_checkpoint(const std::filesystem::path& path, const Solver& solver, c
 
 Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string& key) {
   if (!std::filesystem::exists(path)) throw UsageError(fmt::format("{} = \"{}\": no such file", key, path.string()));
+  auto refuse = [&](const std::string& why) {
+    return UsageError(fmt::format("{} = \"{}\": {}", key, path.string(), why));
+  };
   try {
     const io::Hdf5Reader h5(path);
     if (!h5.has("modes") || h5.attribute_string("/", "format") != "loom hit checkpoint 1")
-      throw UsageError(fmt::format("{} = \"{}\": not a checkpoint of loom hit", key, path.string()));
+      throw refuse("not a checkpoint of loom hit");
     Checkpoint c;
     c.n = h5.attribute_int64("/", "n");
     c.nu = h5.attribute_double("/", "nu");
@@ -39,15 +42,14 @@ Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string&
     c.input = h5.attribute_string("/", "input");
     const std::vector<double> values = h5.read_double("modes");
     const SpectralGrid g{c.n};
-    LOOM_REQUIRE(values.size() == 6 * std::size_t(g.modes()), "hit checkpoint: modes of the wrong size");
+    if (values.size() != 6 * std::size_t(g.modes())) throw refuse("modes of the wrong size");
     c.modes = core::Array<Complex>(3 * std::size_t(g.modes()));
     Complex* out = c.modes.write(core::Where::host);
     for (std::size_t i = 0; i < values.size() / 2; ++i) out[i] = {values[2 * i], values[2 * i + 1]};
     return c;
-  } catch (const UsageError&) {
-    throw;
   } catch (const std::exception& e) {
-    throw UsageError(fmt::format("{} = \"{}\": not a readable checkpoint ({})", key, path.string(), e.what()));
+    if (std::string(e.what()).rfind(key + " = ", 0) == 0) throw;
+    throw refuse(std::string("not a checkpoint of loom hit (") + e.what() + ")");
   }
 }
 

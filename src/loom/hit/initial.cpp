@@ -81,22 +81,23 @@ core::Array<Complex> random_solenoidal(SpectralGrid g, Dealiasing dealiasing, Sp
   return modes;
 }
 
-Index velocity_file_grid(const std::filesystem::path& path, const std::string& key) {
-  if (!std::filesystem::exists(path)) throw UsageError(fmt::format("{} = \"{}\": no such file", key, path.string()));
+std::vector<std::size_t> velocity_dims(const std::filesystem::path& path, const std::string& key) {
   try {
     const io::Hdf5Reader h5(path);
-    if (!h5.has("fields/velocity"))
-      throw UsageError(fmt::format("{} = \"{}\": no dataset fields/velocity", key, path.string()));
-    const auto d = h5.dims("fields/velocity");
-    if (d.size() != 4 || d[3] != 3 || d[0] != d[1] || d[1] != d[2] || d[0] % 2 != 0 || d[0] < 8)
-      throw UsageError(fmt::format("{} = \"{}\": fields/velocity must be n x n x n x 3 with an even n >= 8", key,
-                                   path.string()));
-    return Index(d[0]);
-  } catch (const UsageError&) {
-    throw;
+    return h5.has("fields/velocity") ? h5.dims("fields/velocity") : std::vector<std::size_t>{};
   } catch (const std::exception& e) {
     throw UsageError(fmt::format("{} = \"{}\": not a readable HDF5 file ({})", key, path.string(), e.what()));
   }
+}
+
+Index velocity_file_grid(const std::filesystem::path& path, const std::string& key) {
+  if (!std::filesystem::exists(path)) throw UsageError(fmt::format("{} = \"{}\": no such file", key, path.string()));
+  const auto d = velocity_dims(path, key);
+  if (d.size() != 4 || d[3] != 3 || d[0] != d[1] || d[1] != d[2] || d[0] % 2 != 0 || d[0] < 8)
+    throw UsageError(fmt::format("{} = \"{}\": expected a dataset fields/velocity of shape n x n x n x 3 with an even "
+                                 "n >= 8",
+                                 key, path.string()));
+  return Index(d[0]);
 }
 
 core::Array<double> read_velocity_file(const std::filesystem::path& path, SpectralGrid g) {
