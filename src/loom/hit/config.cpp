@@ -42,6 +42,10 @@ io::Parameters hit_parameters() {
   p.add("initial.energy", 0.5, "random field: total kinetic energy 0.5 <|u|^2>").greater_than(0);
   p.add("initial.seed", 1, "random field: seed of the random phases").at_least(0);
   p.add("initial.file", "", "HDF5 file for initial.type = file or checkpoint");
+  p.add("forcing.k_max", 0.0,
+        "hold the energy of the modes with 0 < |k| <= forcing.k_max at its initial value (statistically stationary "
+        "runs; the issue's choice is 2); 0: decaying turbulence")
+      .at_least(0);
   p.add("time.t_end", 1.0, "end time").greater_than(0);
   p.add("time.dt", 0.0, "fixed time step; 0: from time.cfl at every step").at_least(0);
   p.add("time.cfl", 0.5, "Courant number dt max(|u|+|v|+|w|) / dx when time.dt = 0")
@@ -91,6 +95,7 @@ HitConfig make_hit_config(const io::Parameters& p) {
   c.solver = solver_options(p, p.get_real("physics.nu"));
   c.initial = initial_config(p);
   c.time = {p.get_real("time.t_end"), p.get_real("time.dt"), p.get_real("time.cfl"), p.get_bool("time.unsafe")};
+  c.forcing_k = p.get_real("forcing.k_max");
   c.output.dir = p.get_string("output.dir");
   c.output.overwrite = p.get_bool("output.overwrite");
   c.output.every = p.get_real("output.every");

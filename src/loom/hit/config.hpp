@@ -56,6 +56,7 @@ struct HitConfig {
   InitialConfig initial;
   TimeConfig time;
   OutputConfig output;
+  double forcing_k = 0;  // > 0: hold the energy of the modes 0 < |k| <= forcing_k at its initial value
 };
 
 // The solver's keys (scheme, dealias, fft.planning), shared by `loom hit` and `loom bench hit`, and their values.

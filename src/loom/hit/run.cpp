@@ -75,6 +75,12 @@ HitRun::HitRun(HitConfig config, std::string input) : config_(std::move(config))
   if (solver_->time() >= config_.time.t_end)
     throw UsageError(fmt::format("time.t_end = {}: expected a time after the checkpoint's t = {}", config_.time.t_end,
                                  solver_->time()));
+  if (config_.forcing_k > 0) {
+    forcing_.emplace(*solver_, config_.forcing_k);
+    if (forcing_->target() <= 0)
+      throw UsageError(fmt::format("forcing.k_max = {}: the initial field has no energy at 0 < |k| <= {}",
+                                   config_.forcing_k, config_.forcing_k));
+  }
   every_ = config_.output.every > 0 ? config_.output.every : config_.time.t_end / 100;
   next_output_ = std::min(solver_->time() + every_, config_.time.t_end);
   next_snapshot_ = solver_->time() + config_.output.fields_every;
@@ -103,6 +109,7 @@ void HitRun::step() {
     rule.dt = config_.time.t_end - solver_->time();  // a fixed step that would pass t_end is shortened
   core::WallTimer timer;
   last_dt_ = solver_->step(rule);
+  if (forcing_) forcing_energy_ += forcing_->apply(*solver_);
   if (config_.backend == core::Backend::cuda) cuda::synchronize();
   stepping_seconds_ += timer.seconds();
   if (output_due()) {
@@ -151,6 +158,11 @@ nlohmann::json HitRun::summary() const {
   if (config_.initial.type == InitialType::random) j["seed"] = config_.initial.seed;
   j["dt"] = config_.time.dt > 0 ? nlohmann::json(config_.time.dt) : nlohmann::json("cfl");
   j["courant_limit_dt"] = dt_limit_;
+  if (forcing_)
+    j["forcing"] = {{"k_max", config_.forcing_k},
+                    {"shell_energy", forcing_->target()},
+                    {"energy_added", forcing_energy_},
+                    {"mean_power", forcing_energy_ / std::max(solver_->time() - initial_.t, 1e-300)}};
   j["steps"] = solver_->steps();
   j["initial"] = to_json(initial_);
   j["final"] = to_json(last_);

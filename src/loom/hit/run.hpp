@@ -11,6 +11,7 @@
 
 #include "loom/core/timer.hpp"
 #include "loom/hit/config.hpp"
+#include "loom/hit/forcing.hpp"
 #include "loom/hit/observables.hpp"
 #include "loom/hit/solver.hpp"
 #include "loom/io/fields.hpp"
@@ -42,6 +43,8 @@ class HitRun {
   HitConfig config_;
   std::string input_;
   std::unique_ptr<Solver> solver_;
+  std::optional<ShellEnergyForcing> forcing_;
+  double forcing_energy_ = 0;  // energy the forcing added over the run
   double dt_limit_ = 0;  // the Courant limit of a fixed step for the initial field
   double every_ = 0, next_output_ = 0, next_snapshot_ = 0, last_dt_ = 0;
   std::optional<io::RunDirectory> run_;

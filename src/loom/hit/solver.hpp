@@ -45,6 +45,8 @@ class Solver {
   double time() const { return t_; }
   Index steps() const { return steps_; }
   const core::Array<Complex>& modes() const { return u_; }
+  // The modes on the backend for an update between steps (forcing); the caller keeps them divergence-free.
+  Complex* modes_for_update() { return u_.read_write(core::where(backend_)); }
   core::Backend backend() const { return backend_; }
   SpectralGrid grid() const { return grid_; }
   const SolverOptions& options() const { return options_; }
