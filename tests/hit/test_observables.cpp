@@ -6,7 +6,10 @@
 
 #include "backends.hpp"
 #include "hit/hit_fields.hpp"
+#include "io/temp_dir.hpp"
 #include "loom/hit/observables.hpp"
+#include "loom/hit/snapshot.hpp"
+#include "loom/io/hdf5_file.hpp"
 
 namespace loom::test {
 namespace {
@@ -40,6 +43,30 @@ TEST_P(HitObservables, TaylorGreenByHand) {
   ASSERT_GE(st.spectrum.size(), 3u);
   EXPECT_NEAR(st.spectrum[2], 0.125, 1e-15);  // |k| = 1.73 rounds to shell 2
   EXPECT_LT(st.spectrum[1], 1e-30);
+}
+
+// The snapshot's vorticity is the curl of Taylor-Green: (-cos x sin y sin z, -sin x cos y sin z, 2 sin x sin y cos z).
+TEST_P(HitObservables, SnapshotHoldsVelocityAndVorticity) {
+  const hit::SpectralGrid g{16};
+  hit::Solver s(GetParam(), g, {0.01});
+  s.set_velocity(hit::taylor_green(g, 1.0));
+  TempDir dir;
+  hit::write_field_snapshot(dir / "f.h5", s);
+  const io::Hdf5Reader h5(dir / "f.h5");
+  const auto u = h5.read_double("fields/velocity"), w = h5.read_double("fields/vorticity"),
+             m = h5.read_double("fields/vorticity_magnitude");
+  ASSERT_EQ(w.size(), 3 * std::size_t(g.points()));
+  double err = 0;
+  for (Index i = 0; i < g.points(); ++i) {
+    const double x = g.spacing() * double(i % 16), y = g.spacing() * double((i / 16) % 16),
+                 z = g.spacing() * double(i / 256);
+    const double expected[3] = {-std::cos(x) * std::sin(y) * std::sin(z), -std::sin(x) * std::cos(y) * std::sin(z),
+                                2 * std::sin(x) * std::sin(y) * std::cos(z)};
+    for (int c = 0; c < 3; ++c) err = std::max(err, std::abs(w[std::size_t(3 * i + c)] - expected[c]));
+    err = std::max(err, std::abs(u[std::size_t(3 * i)] - std::sin(x) * std::cos(y) * std::cos(z)));
+    err = std::max(err, std::abs(m[std::size_t(i)] - std::hypot(expected[0], expected[1], expected[2])));
+  }
+  EXPECT_LT(err, 1e-14);
 }
 
 TEST(HitRandomField, FollowsItsSpectrumShellByShellAndItsSeed) {

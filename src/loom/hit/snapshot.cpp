@@ -23,19 +23,23 @@ std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& s
   });
   solver.transforms().inverse(s, solver.physical_work().write(where), 6);
   const double* r = solver.physical_work().read(core::Where::host);
-  std::vector<double> velocity(3 * std::size_t(N));
-  std::vector<double> vorticity(static_cast<std::size_t>(N));
+  std::vector<double> velocity(3 * std::size_t(N)), vorticity(3 * std::size_t(N));
+  std::vector<double> magnitude(static_cast<std::size_t>(N));
 #pragma omp parallel for schedule(static)
   for (Index i = 0; i < N; ++i) {
-    for (Index c = 0; c < 3; ++c) velocity[std::size_t(3 * i + c)] = r[c * N + i];
-    vorticity[std::size_t(i)] = std::sqrt(r[3 * N + i] * r[3 * N + i] + r[4 * N + i] * r[4 * N + i] +
+    for (Index c = 0; c < 3; ++c) {
+      velocity[std::size_t(3 * i + c)] = r[c * N + i];
+      vorticity[std::size_t(3 * i + c)] = r[(3 + c) * N + i];
+    }
+    magnitude[std::size_t(i)] = std::sqrt(r[3 * N + i] * r[3 * N + i] + r[4 * N + i] * r[4 * N + i] +
                                           r[5 * N + i] * r[5 * N + i]);
   }
   const auto n = std::size_t(g.n);
   io::StructuredGrid grid{{n, n, n}, {0, 0, 0}, {g.spacing(), g.spacing(), g.spacing()}};
   return io::write_structured_fields(h5_path, grid,
                                      {{"velocity", std::span<const double>(velocity), 3},
-                                      {"vorticity_magnitude", std::span<const double>(vorticity), 1}},
+                                      {"vorticity", std::span<const double>(vorticity), 3},
+                                      {"vorticity_magnitude", std::span<const double>(magnitude), 1}},
                                      solver.time());
 }
 

@@ -1,5 +1,6 @@
-// Field snapshots of `loom hit`: the velocity and the vorticity magnitude on the grid as HDF5 + XDMF for
-// ParaView, the velocity in the layout initial.type = file reads back.
+// Field snapshots of `loom hit`: the velocity, the vorticity (the spectral curl, for the vortex method's initial
+// particles) and its magnitude on the grid as HDF5 + XDMF for ParaView; the velocity in the layout
+// initial.type = file reads back.
 #pragma once
 
 #include <filesystem>
@@ -9,7 +10,8 @@
 
 namespace loom::hit {
 
-// Writes fields/velocity (n x n x n x 3) and fields/vorticity_magnitude; returns the XDMF <Grid> element.
+// Writes fields/velocity and fields/vorticity (n x n x n x 3, x fastest) and fields/vorticity_magnitude; returns
+// the XDMF <Grid> element.
 std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver);
 
 }  // namespace loom::hit
