@@ -104,7 +104,9 @@ void HitRun::step() {
   StepRule rule;
   rule.dt = config_.time.dt;
   rule.cfl = config_.time.cfl;
-  rule.dt_cap = next_output_ - solver_->time();
+  // Steps land on t_end; output rows fall on the first step at or past each output time, so that a short
+  // output.every never shortens the Courant step.
+  rule.dt_cap = config_.time.t_end - solver_->time();
   if (rule.dt > 0 && solver_->time() + rule.dt > config_.time.t_end + 1e-9 * rule.dt)
     rule.dt = config_.time.t_end - solver_->time();  // a fixed step that would pass t_end is shortened
   core::WallTimer timer;
@@ -114,7 +116,8 @@ void HitRun::step() {
   stepping_seconds_ += timer.seconds();
   if (output_due()) {
     record();
-    next_output_ = std::min(next_output_ + every_, config_.time.t_end);
+    while (next_output_ <= solver_->time() + 1e-9 * last_dt_) next_output_ += every_;
+    next_output_ = std::min(next_output_, config_.time.t_end);
   }
   const double fields_every = config_.output.fields_every;
   if (fields_every > 0 && !finished() && solver_->time() >= next_snapshot_ - 1e-9 * last_dt_) {
