@@ -15,6 +15,11 @@ add_library(loom::blas ALIAS PkgConfig::OPENBLAS)
 # FFTW3 (pseudo-spectral reference solver).
 pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
 add_library(loom::fftw ALIAS PkgConfig::FFTW3)
+# FFTW's threads through OpenMP (libfftw3-dev ships libfftw3_omp beside libfftw3), for `loom hit` on the CPU.
+find_library(FFTW3_OMP_LIBRARY fftw3_omp HINTS ${FFTW3_LIBRARY_DIRS} REQUIRED)
+add_library(loom_fftw_threads INTERFACE)
+target_link_libraries(loom_fftw_threads INTERFACE ${FFTW3_OMP_LIBRARY} PkgConfig::FFTW3)
+add_library(loom::fftw_threads ALIAS loom_fftw_threads)
 
 # HDF5's C API as one target (FindHDF5 reports variables on older CMake).
 add_library(loom_hdf5 INTERFACE)

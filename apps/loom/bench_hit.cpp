@@ -1,0 +1,90 @@
+// `loom bench hit`: seconds per RK4 step of the pseudo-spectral solver for each grid size on each backend, with
+// the FFT floor of the same step measured in the same run (src/loom/hit/benchmark.hpp); a table, and JSON.
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <ctime>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+#include "loom/hit/benchmark.hpp"
+#include "loom/hit/config.hpp"
+#include "loom/io/atomic_file.hpp"
+#include "loom/version_info.hpp"
+
+namespace loom::app {
+namespace {
+
+std::vector<Index> parse_sizes(const io::Parameters& p) {
+  std::vector<Index> out;
+  std::stringstream s(p.get_string("sizes"));
+  for (std::string item; std::getline(s, item, ',');) {
+    char* end = nullptr;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v < 8 || v > 4096 || v % 2 != 0)
+      throw UsageError(io::invalid_value_message("sizes", p.value("sizes"), "a comma-separated list of even n in [8, 4096]"));
+    out.push_back(v);
+  }
+  if (out.empty()) throw UsageError(io::invalid_value_message("sizes", p.value("sizes"), "at least one n"));
+  return out;
+}
+
+int run_bench_hit(const io::Parameters& p) {
+  const auto sizes = parse_sizes(p);
+  const std::string& choice = p.get_string("backend");
+  const auto backends = choice == "all" ? core::available_backends()
+                                        : std::vector<core::Backend>{core::parse_backend(choice, "backend")};
+  hit::BenchmarkOptions o;
+  o.warmup = int(p.get_int("warmup"));
+  o.repeats = int(p.get_int("repeats"));
+  o.solver = hit::solver_options(p, o.solver.nu);
+  std::vector<hit::StepTiming> rows;
+  nlohmann::json skipped = nlohmann::json::array();
+  for (auto b : backends)
+    for (Index n : sizes) {
+      const double need = hit::solver_bytes(n, o.solver.dealiasing);
+      if (b == core::Backend::cuda && need > 0.9 * double(cuda::device_info(cuda::current_device()).free_memory)) {
+        std::cerr << fmt::format("hit: {}^3 skipped on cuda: needs {:.1f} GiB\n", n, need / double(1 << 30));
+        skipped.push_back({{"backend", "cuda"}, {"n", n}, {"memory_bytes", need}});
+        continue;
+      }
+      std::cerr << fmt::format("hit: timing {}^3 on {}\n", n, core::to_string(b));
+      rows.push_back(hit::time_step(b, n, o));
+    }
+  hit::print_step_table(std::cout, rows);
+  if (const auto& path = p.get_string("json"); !path.empty()) {
+    nlohmann::json j;
+    j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
+    j["date"] = fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::localtime(std::time(nullptr)));
+    j["cpu_threads"] = core::cpu_threads();
+    if (core::backend_available(core::Backend::cuda)) j["device"] = cuda::device_info(cuda::current_device()).name;
+    j["scheme"] = p.get_string("scheme");
+    j["dealias"] = p.get_string("dealias");
+    j["steps"] = hit::to_json(rows);
+    j["skipped"] = skipped;
+    io::write_file_atomically(path, j.dump(2) + "\n");
+    std::cerr << "wrote " << path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_hit_command(CLI::App& bench, std::vector<Subcommand>& out) {
+  io::Parameters p;
+  p.add("backend", "all", "backend to measure").one_of({"all", "auto", "cpu", "cuda"});
+  p.add("sizes", "64,128,256,512", "grid sizes n (n^3 points), comma-separated");
+  hit::declare_solver_keys(p);
+  p.add("repeats", 5, "timed repeats; the median is reported").at_least(1);
+  p.add("warmup", 1, "untimed runs before timing").at_least(0);
+  p.add("json", "", "also write the results as JSON to this file");
+  out.push_back({std::make_unique<io::ParameterCommand>(
+                     bench, "hit", "Pseudo-spectral Navier-Stokes: seconds per RK4 step against its FFT floor",
+                     std::move(p), false),
+                 run_bench_hit});
+}
+
+}  // namespace loom::app

@@ -1,0 +1,86 @@
+#include "loom/hit/benchmark.hpp"
+
+#include <fmt/format.h>
+
+#include <cstring>
+
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/hit/initial.hpp"
+#include "loom/perf/timing.hpp"
+
+namespace loom::hit {
+
+double solver_bytes(Index n, Dealiasing dealiasing) {
+  const SpectralGrid g{n};
+  const double mode_bytes = double(g.modes()) * sizeof(Complex), point_bytes = double(g.points()) * sizeof(double);
+  return (9 + 6 + (dealiasing == Dealiasing::phase_shift ? 3 : 0)) * mode_bytes + 6 * point_bytes;
+}
+
+StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o) {
+  StepTiming t;
+  t.backend = backend;
+  t.n = n;
+  t.memory_bytes = solver_bytes(n, o.solver.dealiasing);
+  const int shifts = o.solver.dealiasing == Dealiasing::phase_shift ? 2 : 1;
+  t.evaluations = (o.solver.scheme == Scheme::rk4 ? 4 : 2) * shifts;
+  Solver solver(backend, {n}, o.solver);
+  solver.set_modes(random_solenoidal({n}, o.solver.dealiasing, SpectrumShape::exponential, 4, 0.5, 1));
+  const StepRule rule{0.1 * solver.grid().spacing()};  // Courant number about 0.1 * max|u|: stable, fixed
+  core::Stopwatch watch(backend);
+  t.step_s = perf::time_repeated(o.warmup, o.repeats, [&] {
+               watch.start();
+               solver.step(rule);
+               return watch.stop();
+             }).median;
+  // Zeros: the repeated unnormalised transforms would otherwise grow the data towards overflow.
+  const auto where = core::where(backend);
+  Complex* modes = solver.spectral_work().write(where);
+  double* points = solver.physical_work().write(where);
+  if (backend == core::Backend::cuda) {
+    cuda::fill_bytes(modes, 0, solver.spectral_work().bytes());
+    cuda::fill_bytes(points, 0, solver.physical_work().bytes());
+  } else {
+    std::memset(static_cast<void*>(modes), 0, solver.spectral_work().bytes());
+    std::memset(static_cast<void*>(points), 0, solver.physical_work().bytes());
+  }
+  Transforms& fft = solver.transforms();
+  t.floor_s = t.evaluations * perf::time_repeated(o.warmup, o.repeats, [&] {
+                                watch.start();
+                                fft.inverse(modes, points, 6);
+                                fft.forward(points, modes, 3);
+                                return watch.stop();
+                              }).median;
+  t.pair_s = perf::time_repeated(o.warmup, o.repeats, [&] {
+               watch.start();
+               fft.forward(points, modes, 1);
+               fft.inverse(modes, points, 1);
+               return watch.stop();
+             }).median;
+  return t;
+}
+
+void print_step_table(std::ostream& out, const std::vector<StepTiming>& rows) {
+  out << fmt::format("{:<8}{:>6}{:>12}{:>14}{:>10}{:>16}{:>14}{:>10}\n", "backend", "n", "step ms", "FFT floor ms",
+                     "step/FFT", "fwd+inv ms (1)", "Mpoints/s", "GiB");
+  for (const auto& r : rows)
+    out << fmt::format("{:<8}{:>6}{:>12.3f}{:>14.3f}{:>10.3f}{:>16.3f}{:>14.1f}{:>10.2f}\n", core::to_string(r.backend),
+                       r.n, 1e3 * r.step_s, 1e3 * r.floor_s, r.step_s / r.floor_s, 1e3 * r.pair_s,
+                       double(r.n * r.n * r.n) / r.step_s / 1e6, r.memory_bytes / double(1 << 30));
+}
+
+nlohmann::json to_json(const std::vector<StepTiming>& rows) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& r : rows)
+    out.push_back({{"backend", std::string(core::to_string(r.backend))},
+                   {"n", r.n},
+                   {"step_s", r.step_s},
+                   {"fft_floor_s", r.floor_s},
+                   {"step_over_floor", r.step_s / r.floor_s},
+                   {"forward_inverse_one_component_s", r.pair_s},
+                   {"evaluations_per_step", r.evaluations},
+                   {"memory_bytes", r.memory_bytes}});
+  return out;
+}
+
+}  // namespace loom::hit

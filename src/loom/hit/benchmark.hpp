@@ -1,0 +1,40 @@
+// `loom bench hit`: the time of one integrating-factor RK4 step of the pseudo-spectral solver per grid size and
+// backend, against its FFT floor measured in the same run: the step's own transforms alone (per evaluation of N,
+// 6 complex-to-real and 3 real-to-complex transforms of the grid; 4 evaluations per RK4 step, twice that with
+// phase-shift dealiasing), on the same arrays.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <vector>
+
+#include "loom/core/backend.hpp"
+#include "loom/hit/solver.hpp"
+
+namespace loom::hit {
+
+struct BenchmarkOptions {
+  int warmup = 1, repeats = 5;
+  SolverOptions solver{0.005};
+};
+
+struct StepTiming {
+  core::Backend backend = core::Backend::cpu;
+  Index n = 0;
+  double step_s = 0;       // median seconds per step
+  double floor_s = 0;      // the step's transforms alone: evaluations x (inverse of 6 + forward of 3), median
+  double pair_s = 0;       // one forward plus one inverse transform of one component, median
+  double memory_bytes = 0; // the solver's arrays
+  int evaluations = 0;     // evaluations of N per step
+};
+
+// Bytes the solver's arrays take at grid size n (3 state arrays, 6 + 6 work components, the phase-shift partial).
+double solver_bytes(Index n, Dealiasing dealiasing);
+
+StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& options);
+
+void print_step_table(std::ostream& out, const std::vector<StepTiming>& rows);
+nlohmann::json to_json(const std::vector<StepTiming>& rows);
+
+}  // namespace loom::hit

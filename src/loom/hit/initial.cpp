@@ -1,0 +1,114 @@
+#include "loom/hit/initial.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "loom/core/error.hpp"
+#include "loom/hit/transforms.hpp"
+#include "loom/io/hdf5_file.hpp"
+
+namespace loom::hit {
+
+core::Array<double> taylor_green(SpectralGrid g, double amplitude) {
+  const Index n = g.n, N = g.points();
+  core::Array<double> u(3 * std::size_t(N));
+  double* v = u.write(core::Where::host);
+  const double h = g.spacing();
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < N; ++i) {
+    const double x = h * double(i % n), y = h * double((i / n) % n), z = h * double(i / (n * n));
+    v[i] = amplitude * std::sin(x) * std::cos(y) * std::cos(z);
+    v[N + i] = -amplitude * std::cos(x) * std::sin(y) * std::cos(z);
+    v[2 * N + i] = 0;
+  }
+  return u;
+}
+
+double spectrum_shape(SpectrumShape shape, double k, double k_peak) {
+  const double q = k / k_peak;
+  if (shape == SpectrumShape::von_karman) return std::pow(q, 4) / std::pow(1 + q * q, 17.0 / 6);
+  return std::pow(q, 4) * std::exp(-2 * q * q);
+}
+
+namespace {
+
+// Standard normal numbers from the raw 64-bit stream, so that every standard library draws the same field.
+std::vector<double> gaussian_noise(std::size_t count, std::uint64_t seed) {
+  std::mt19937_64 engine(seed);
+  auto uniform = [&] { return (double(engine() >> 11) + 0.5) * 0x1.0p-53; };  // in (0, 1)
+  std::vector<double> out(count);
+  for (std::size_t i = 0; i < count; i += 2) {
+    const double r = std::sqrt(-2 * std::log(uniform())), phi = 2 * M_PI * uniform();
+    out[i] = r * std::cos(phi);
+    if (i + 1 < count) out[i + 1] = r * std::sin(phi);
+  }
+  return out;
+}
+
+Index shell_of(Wavevector k) { return Index(std::floor(std::sqrt(k.norm2()) + 0.5)); }
+
+}  // namespace
+
+core::Array<Complex> random_solenoidal(SpectralGrid g, Dealiasing dealiasing, SpectrumShape shape, double k_peak,
+                                       double energy, std::uint64_t seed) {
+  const Index N = g.points(), M = g.modes();
+  std::vector<double> noise = gaussian_noise(3 * std::size_t(N), seed);
+  core::Array<Complex> modes(3 * std::size_t(M));
+  Complex* u = modes.write(core::Where::host);
+  make_fftw_transforms(g, FftPlanning::estimate)->forward(noise.data(), u, 3);
+  const Index shells = g.n;  // |k| < sqrt(3) n / 2 < n
+  std::vector<double> have(std::size_t(shells), 0.0);
+  for (Index m = 0; m < M; ++m) {
+    const Wavevector k = g.wavevector(m);
+    ModeVector v{};
+    if (k.norm2() > 0 && retained(dealiasing, g.n, k)) v = project(k, {u[m], u[M + m], u[2 * M + m]});
+    u[m] = v.x, u[M + m] = v.y, u[2 * M + m] = v.z;
+    have[std::size_t(shell_of(k))] += g.hermitian_weight(m) * 0.5 * (norm2(v.x) + norm2(v.y) + norm2(v.z));
+  }
+  std::vector<double> want(std::size_t(shells), 0.0);
+  double total = 0;
+  for (Index s = 1; s < shells; ++s)
+    if (have[std::size_t(s)] > 0) total += want[std::size_t(s)] = spectrum_shape(shape, double(s), k_peak);
+  LOOM_REQUIRE(total > 0, "hit: the random field's spectrum has no energy on the kept modes");
+  for (Index m = 0; m < M; ++m) {
+    const std::size_t s = std::size_t(shell_of(g.wavevector(m)));
+    const double scale = have[s] > 0 ? std::sqrt(energy * want[s] / total / have[s]) : 0.0;
+    for (int c = 0; c < 3; ++c) u[c * M + m] = scale * u[c * M + m];
+  }
+  return modes;
+}
+
+std::vector<std::size_t> velocity_dims(const std::filesystem::path& path, const std::string& key) {
+  try {
+    const io::Hdf5Reader h5(path);
+    return h5.has("fields/velocity") ? h5.dims("fields/velocity") : std::vector<std::size_t>{};
+  } catch (const std::exception& e) {
+    throw UsageError(fmt::format("{} = \"{}\": not a readable HDF5 file ({})", key, path.string(), e.what()));
+  }
+}
+
+Index velocity_file_grid(const std::filesystem::path& path, const std::string& key) {
+  if (!std::filesystem::exists(path)) throw UsageError(fmt::format("{} = \"{}\": no such file", key, path.string()));
+  const auto d = velocity_dims(path, key);
+  if (d.size() != 4 || d[3] != 3 || d[0] != d[1] || d[1] != d[2] || d[0] % 2 != 0 || d[0] < 8)
+    throw UsageError(fmt::format("{} = \"{}\": expected a dataset fields/velocity of shape n x n x n x 3 with an even "
+                                 "n >= 8",
+                                 key, path.string()));
+  return Index(d[0]);
+}
+
+core::Array<double> read_velocity_file(const std::filesystem::path& path, SpectralGrid g) {
+  const std::vector<double> interleaved = io::Hdf5Reader(path).read_double("fields/velocity");
+  const Index N = g.points();
+  LOOM_REQUIRE(interleaved.size() == 3 * std::size_t(N), "hit: fields/velocity has the wrong size");
+  core::Array<double> u(3 * std::size_t(N));
+  double* v = u.write(core::Where::host);
+  for (Index i = 0; i < N; ++i)
+    for (Index c = 0; c < 3; ++c) v[c * N + i] = interleaved[std::size_t(3 * i + c)];
+  return u;
+}
+
+}  // namespace loom::hit

@@ -1,0 +1,220 @@
+#include "loom/hit/run.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+#include "loom/hit/checkpoint.hpp"
+#include "loom/hit/initial.hpp"
+#include "loom/hit/snapshot.hpp"
+#include "loom/io/plot_script.hpp"
+#include "loom/version_info.hpp"
+
+namespace loom::hit {
+namespace {
+
+std::string_view name(InitialType t) {
+  switch (t) {
+    case InitialType::random: return "random";
+    case InitialType::file: return "file";
+    case InitialType::checkpoint: return "checkpoint";
+    default: return "taylor_green";
+  }
+}
+
+// The grid a file or checkpoint brings, checked against a grid.n the user gave.
+void adopt_grid(HitConfig& c, Index n) {
+  if (c.grid_set && c.grid.n != n)
+    throw UsageError(fmt::format("grid.n = {}: expected {} as in initial.file \"{}\"", c.grid.n, n, c.initial.file));
+  c.grid.n = n;
+}
+
+std::unique_ptr<Solver> initial_solver(HitConfig& c) {
+  if (c.initial.type == InitialType::checkpoint) {
+    Checkpoint cp = read_checkpoint(c.initial.file);
+    adopt_grid(c, cp.n);
+    auto solver = std::make_unique<Solver>(c.backend, c.grid, c.solver);
+    solver->set_modes(std::move(cp.modes), cp.time, cp.step);
+    return solver;
+  }
+  if (c.initial.type == InitialType::file) adopt_grid(c, velocity_file_grid(c.initial.file, "initial.file"));
+  auto solver = std::make_unique<Solver>(c.backend, c.grid, c.solver);
+  if (c.initial.type == InitialType::random)
+    solver->set_modes(random_solenoidal(c.grid, c.solver.dealiasing, c.initial.spectrum, c.initial.k_peak,
+                                       c.initial.energy, c.initial.seed));
+  else if (c.initial.type == InitialType::file)
+    solver->set_velocity(read_velocity_file(c.initial.file, c.grid));
+  else
+    solver->set_velocity(taylor_green(c.grid, c.initial.amplitude));
+  return solver;
+}
+
+nlohmann::json to_json(const Statistics& s) {
+  const auto columns = series_columns();
+  const auto row = series_row(s, 0, 0, 0);
+  nlohmann::json j;
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] != "step" && columns[i] != "dt" && columns[i] != "wall_s") j[columns[i]] = row[i];
+  return j;
+}
+
+}  // namespace
+
+HitRun::HitRun(HitConfig config, std::string input) : config_(std::move(config)), input_(std::move(input)) {
+  solver_ = initial_solver(config_);
+  const double speed = solver_->max_speed_sum();
+  dt_limit_ = speed > 0 ? courant_limit * config_.grid.spacing() / speed : HUGE_VAL;
+  if (config_.time.dt > dt_limit_ && !config_.time.unsafe)
+    throw UsageError(fmt::format(
+        "time.dt = {}: expected a number <= {:.6g}, the Courant limit {} for the initial field (max |u|+|v|+|w| = "
+        "{:.6g}, dx = {:.6g}), or set time.unsafe = true",
+        config_.time.dt, dt_limit_, courant_limit, speed, config_.grid.spacing()));
+  if (solver_->time() >= config_.time.t_end)
+    throw UsageError(fmt::format("time.t_end = {}: expected a time after the checkpoint's t = {}", config_.time.t_end,
+                                 solver_->time()));
+  if (config_.forcing_k > 0) {
+    forcing_.emplace(*solver_, config_.forcing_k);
+    if (forcing_->target() <= 0)
+      throw UsageError(fmt::format("forcing.k_max = {}: the initial field has no energy at 0 < |k| <= {}",
+                                   config_.forcing_k, config_.forcing_k));
+  }
+  every_ = config_.output.every > 0 ? config_.output.every : config_.time.t_end / 100;
+  next_output_ = std::min(solver_->time() + every_, config_.time.t_end);
+  next_snapshot_ = solver_->time() + config_.output.fields_every;
+}
+
+void HitRun::open_outputs(const io::Parameters& params) {
+  const auto dir = config_.output.dir.empty() ? io::RunDirectory::default_path("hit") : config_.output.dir;
+  run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite));
+  run_->write_input(params);
+  series_ = run_->open_series(series_columns());
+  spectra_ = run_->open_series({"t", "k", "E"}, "spectra.csv");
+  if (config_.output.fields) fields_.emplace(run_->file("fields.xdmf"));
+  since_checkpoint_.start();
+}
+
+bool HitRun::finished() const { return solver_->time() >= config_.time.t_end * (1 - 1e-12); }
+
+bool HitRun::output_due() const { return solver_->time() >= next_output_ - 1e-9 * std::max(last_dt_, 1e-300); }
+
+void HitRun::step() {
+  StepRule rule;
+  rule.dt = config_.time.dt;
+  rule.cfl = config_.time.cfl;
+  // Steps land on t_end; output rows fall on the first step at or past each output time, so that a short
+  // output.every never shortens the Courant step.
+  rule.dt_cap = config_.time.t_end - solver_->time();
+  if (rule.dt > 0 && solver_->time() + rule.dt > config_.time.t_end + 1e-9 * rule.dt)
+    rule.dt = config_.time.t_end - solver_->time();  // a fixed step that would pass t_end is shortened
+  core::WallTimer timer;
+  last_dt_ = solver_->step(rule);
+  if (forcing_) forcing_energy_ += forcing_->apply(*solver_);
+  if (config_.backend == core::Backend::cuda) cuda::synchronize();
+  stepping_seconds_ += timer.seconds();
+  if (output_due()) {
+    record();
+    while (next_output_ <= solver_->time() + 1e-9 * last_dt_) next_output_ += every_;
+    next_output_ = std::min(next_output_, config_.time.t_end);
+  }
+  const double fields_every = config_.output.fields_every;
+  if (fields_every > 0 && !finished() && solver_->time() >= next_snapshot_ - 1e-9 * last_dt_) {
+    snapshot();
+    next_snapshot_ += fields_every;
+  }
+  if (config_.output.checkpoint_every > 0 && since_checkpoint_.seconds() > config_.output.checkpoint_every) {
+    checkpoint();
+    since_checkpoint_.start();
+  }
+}
+
+Statistics HitRun::record() {
+  last_ = measure(*solver_);
+  if (solver_->steps() == 0 || series_->rows() == 0) initial_ = last_;
+  series_->append(series_row(last_, solver_->steps(), last_dt_, wall_.seconds()));
+  for (std::size_t k = 0; k < last_.spectrum.size(); ++k)
+    if (k > 0 && last_.spectrum[k] > 0) spectra_->append({last_.t, double(k), last_.spectrum[k]});
+  return last_;
+}
+
+void HitRun::snapshot() {
+  if (!fields_) return;
+  fields_->add(write_field_snapshot(run_->file(fmt::format("fields_{:04d}.h5", snapshots_)), *solver_));
+  ++snapshots_;
+}
+
+void HitRun::checkpoint() { write_checkpoint(run_->file("checkpoint.h5"), *solver_, input_); }
+
+nlohmann::json HitRun::summary() const {
+  nlohmann::json j = to_json(last_);
+  j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
+  j["backend"] = std::string(core::to_string(config_.backend));
+  if (config_.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
+  if (config_.backend == core::Backend::cpu) j["cpu_threads"] = core::cpu_threads();
+  j["grid"] = {{"n", config_.grid.n}, {"box", "[0, 2 pi)^3"}};
+  j["nu"] = config_.solver.nu;
+  j["scheme"] = config_.solver.scheme == Scheme::rk4 ? "rk4" : "rk2";
+  j["dealias"] = config_.solver.dealiasing == Dealiasing::two_thirds ? "two_thirds" : "phase_shift";
+  j["initial_type"] = std::string(name(config_.initial.type));
+  if (config_.initial.type == InitialType::random) j["seed"] = config_.initial.seed;
+  j["dt"] = config_.time.dt > 0 ? nlohmann::json(config_.time.dt) : nlohmann::json("cfl");
+  j["courant_limit_dt"] = dt_limit_;
+  if (forcing_)
+    j["forcing"] = {{"k_max", config_.forcing_k},
+                    {"shell_energy", forcing_->target()},
+                    {"energy_added", forcing_energy_},
+                    {"mean_power", forcing_energy_ / std::max(solver_->time() - initial_.t, 1e-300)}};
+  j["steps"] = solver_->steps();
+  j["initial"] = to_json(initial_);
+  j["final"] = to_json(last_);
+  j["stepping_s"] = stepping_seconds_;
+  j["seconds_per_step"] = solver_->steps() > 0 ? stepping_seconds_ / double(solver_->steps()) : 0.0;
+  j["wall_s"] = wall_.seconds();
+  return j;
+}
+
+void HitRun::finish() {
+  if (series_->rows() == 0 || last_.t != solver_->time()) record();
+  series_->close();
+  spectra_->close();
+  snapshot();
+  checkpoint();
+  run_->write_summary(summary());
+  if (config_.output.plots) {
+    const std::string why = io::run_plot_script("plot_hit.py", {run_->path().string()});
+    if (!why.empty() && !config_.quiet) std::cerr << why << "\n";
+  }
+}
+
+int run_hit(const io::Parameters& params) {
+  HitRun run(make_hit_config(params), params.to_toml());
+  const HitConfig& c = run.config();
+  run.open_outputs(params);
+  const Statistics s0 = run.record();
+  run.snapshot();
+  if (!c.quiet)
+    std::cerr << fmt::format("hit: {}^3 on {}, nu = {:.4g}, {} from t = {:.4g} to {:.4g}, Re_lambda = {:.1f}\n",
+                             c.grid.n, core::to_string(c.backend), c.solver.nu, name(c.initial.type), s0.t,
+                             c.time.t_end, s0.re_lambda);
+  core::WallTimer progress;
+  while (!run.finished()) {
+    run.step();
+    if (!c.quiet && (progress.seconds() > 2 || run.finished())) {
+      std::cerr << fmt::format("hit: step {}, t = {:.4g} ({:.0f}%)\n", run.solver().steps(), run.solver().time(),
+                               100 * run.solver().time() / c.time.t_end);
+      progress.start();
+    }
+  }
+  run.finish();
+  const nlohmann::json j = run.summary();
+  std::cout << fmt::format("hit: {}^3, {} steps to t = {:.4g}: energy {:.9g}, enstrophy {:.9g}, Re_lambda {:.1f}, "
+                           "skewness {:.3f}, max |div u| {:.1e}\n",
+                           c.grid.n, j["steps"].get<Index>(), run.solver().time(), j["energy"].get<double>(),
+                           j["enstrophy"].get<double>(), j["re_lambda"].get<double>(), j["skewness"].get<double>(),
+                           j["divergence_max"].get<double>());
+  return 0;
+}
+
+}  // namespace loom::hit

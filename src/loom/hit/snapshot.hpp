@@ -1,0 +1,17 @@
+// Field snapshots of `loom hit`: the velocity, the vorticity (the spectral curl, for the vortex method's initial
+// particles) and its magnitude on the grid as HDF5 + XDMF for ParaView; the velocity in the layout
+// initial.type = file reads back.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "loom/hit/solver.hpp"
+
+namespace loom::hit {
+
+// Writes fields/velocity and fields/vorticity (n x n x n x 3, x fastest) and fields/vorticity_magnitude; returns
+// the XDMF <Grid> element.
+std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver);
+
+}  // namespace loom::hit

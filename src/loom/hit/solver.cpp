@@ -1,0 +1,173 @@
+#include "loom/hit/solver.hpp"
+
+#include <cmath>
+
+#include "loom/core/error.hpp"
+#include "loom/core/parallel_for.hpp"
+
+namespace loom::hit {
+namespace {
+
+// Half a cell in every direction: the second grid of the phase-shift dealiasing.
+double shift_of(SpectralGrid g, int shift) { return shift == 0 ? 0.0 : 0.5 * g.spacing(); }
+
+}  // namespace
+
+Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options)
+    : backend_(backend),
+      grid_(grid),
+      options_(options),
+      fft_(make_transforms(backend, grid, options.planning)),
+      u_(3 * std::size_t(grid.modes())),
+      w_(3 * std::size_t(grid.modes())),
+      acc_(3 * std::size_t(grid.modes())),
+      partial_(options.dealiasing == Dealiasing::phase_shift ? 3 * std::size_t(grid.modes()) : 0),
+      spectral_(6 * std::size_t(grid.modes())),
+      physical_(6 * std::size_t(grid.points())) {
+  LOOM_REQUIRE(grid.n >= 4 && grid.n % 2 == 0, "hit::Solver: the grid needs an even n >= 4");
+}
+
+void Solver::set_modes(core::Array<Complex> u_hat, double t, Index steps) {
+  LOOM_REQUIRE(u_hat.size() == u_.size(), "hit::Solver::set_modes: 3 grid.modes() values expected");
+  const auto g = grid_;
+  const Index M = g.modes();
+  const Dealiasing d = options_.dealiasing;
+  Complex* u = u_hat.read_write(core::where(backend_));
+  core::parallel_for(backend_, M, [=] LOOM_HOST_DEVICE(Index m) {
+    if (retained(d, g.n, g.wavevector(m))) return;
+    u[m] = u[M + m] = u[2 * M + m] = Complex{};
+  });
+  u_ = std::move(u_hat);
+  t_ = t;
+  steps_ = steps;
+}
+
+void Solver::set_velocity(const core::Array<double>& velocity, double t) {
+  LOOM_REQUIRE(velocity.size() == 3 * std::size_t(grid_.points()), "hit::Solver::set_velocity: 3 n^3 values");
+  const auto where = core::where(backend_);
+  const Index N = grid_.points(), M = grid_.modes();
+  core::Array<Complex> modes(3 * std::size_t(M));
+  double* points = physical_.write(where);
+  const double* in = velocity.read(where);
+  core::parallel_for(backend_, 3 * N, [=] LOOM_HOST_DEVICE(Index i) { points[i] = in[i]; });
+  Complex* out = modes.write(where);
+  fft_->forward(points, out, 3);
+  const double scale = 1.0 / double(N);
+  core::parallel_for(backend_, 3 * M, [=] LOOM_HOST_DEVICE(Index m) { out[m] = scale * out[m]; });
+  set_modes(std::move(modes), t, 0);
+}
+
+// Kernel A: the kept modes of u and omega = i k x u (times the shift's phase) into the 6 spectral components,
+// then to the grid.
+void Solver::to_physical(const Complex* input, int shift) {
+  const auto where = core::where(backend_);
+  const auto g = grid_;
+  const Index M = g.modes();
+  const Dealiasing d = options_.dealiasing;
+  const double delta = shift_of(g, shift);
+  Complex* s = spectral_.write(where);
+  core::parallel_for(backend_, M, [=] LOOM_HOST_DEVICE(Index m) {
+    const Wavevector k = g.wavevector(m);
+    const Complex factor = retained(d, g.n, k) ? shift_phase(k, delta) : Complex{};
+    const ModeVector u{factor * input[m], factor * input[M + m], factor * input[2 * M + m]};
+    const ModeVector omega = curl(k, u);
+    s[m] = u.x, s[M + m] = u.y, s[2 * M + m] = u.z;
+    s[3 * M + m] = omega.x, s[4 * M + m] = omega.y, s[5 * M + m] = omega.z;
+  });
+  fft_->inverse(s, physical_.write(where), 6);
+}
+
+// Kernel B: u x omega on the grid, over the first three components; optionally the largest |u| + |v| + |w|.
+double Solver::cross_product(bool want_speed) {
+  const Index N = grid_.points();
+  double* r = physical_.read_write(core::where(backend_));
+  auto body = [=] LOOM_HOST_DEVICE(Index i) {
+    const PointVector u{r[i], r[N + i], r[2 * N + i]}, omega{r[3 * N + i], r[4 * N + i], r[5 * N + i]};
+    const PointVector c = cross(u, omega);
+    r[i] = c.x, r[N + i] = c.y, r[2 * N + i] = c.z;
+    return std::fabs(u.x) + std::fabs(u.y) + std::fabs(u.z);
+  };
+  if (want_speed) return core::parallel_max(backend_, N, body);
+  core::parallel_for(backend_, N, body);
+  return 0;
+}
+
+// Kernel C: N = P(k) (u x omega)^ / n^3 on the kept modes (eq. 1), averaged over the shifted grids, then the
+// stage's integrating-factor update (stages.hpp) of acc and of the next input.
+void Solver::finish_stage(const Stage& stage, double h, int shift, int shifts) {
+  const auto where = core::where(backend_);
+  const auto g = grid_;
+  const Index M = g.modes();
+  const Dealiasing d = options_.dealiasing;
+  const double nu = options_.nu, half_step = 0.5 * h, delta = shift_of(g, shift), scale = 1.0 / double(g.points());
+  Complex* s = spectral_.write(where);
+  fft_->forward(physical_.read_write(where), s, 3);
+  const bool keep_partial = shift + 1 < shifts, add_partial = shift > 0;
+  // Pointers by what the kernel does with them: arrays it overwrites whole are not read first.
+  Complex* partial = keep_partial ? partial_.write(where) : add_partial ? partial_.read_write(where) : nullptr;
+  Complex* u = u_.read_write(where);
+  Complex* acc = stage.writes_acc && stage.to_acc.from_acc == 0 ? acc_.write(where) : acc_.read_write(where);
+  Complex* next = stage.last ? u : w_.write(where);
+  core::parallel_for(backend_, M, [=] LOOM_HOST_DEVICE(Index m) {
+    const Wavevector k = g.wavevector(m);
+    const Complex factor = retained(d, g.n, k) ? scale * core::conj(shift_phase(k, delta)) : Complex{};
+    ModeVector n = project(k, {factor * s[m], factor * s[M + m], factor * s[2 * M + m]});
+    const double e_half = viscous_decay(nu, k, half_step);
+    Complex* nc[3] = {&n.x, &n.y, &n.z};
+    for (int c = 0; c < 3; ++c) {
+      const Index i = c * M + m;
+      if (keep_partial) {
+        partial[i] = *nc[c];
+        continue;
+      }
+      const Complex value = add_partial ? 0.5 * (*nc[c] + partial[i]) : *nc[c];
+      const Complex start = u[i];
+      if (stage.writes_acc) acc[i] = stage_value(stage.to_acc, e_half, &acc[i], start, value);
+      next[i] = stage_value(stage.to_next, e_half, &acc[i], start, value);
+    }
+  });
+}
+
+double Solver::step(const StepRule& rule) {
+  const auto where = core::where(backend_);
+  const int shifts = options_.dealiasing == Dealiasing::phase_shift ? 2 : 1;
+  double h = rule.dt;
+  StageTable table;
+  for (int s = 0;; ++s) {
+    const Complex* input = s == 0 ? u_.read(where) : w_.read(where);
+    for (int shift = 0; shift < shifts; ++shift) {
+      to_physical(input, shift);
+      const bool first = s == 0 && shift == 0;
+      const double speed = cross_product(first && rule.dt <= 0);
+      if (first) {
+        if (rule.dt <= 0) h = std::min(rule.cfl * grid_.spacing() / std::max(speed, 1e-300), rule.dt_cap);
+        table = if_rk_stages(options_.scheme, h);
+      }
+      finish_stage(table.stage[std::size_t(s)], table.h, shift, shifts);
+    }
+    if (table.stage[std::size_t(s)].last) break;
+  }
+  t_ += h;
+  ++steps_;
+  return h;
+}
+
+const core::Array<double>& Solver::velocity() {
+  const auto where = core::where(backend_);
+  const Index M = grid_.modes();
+  Complex* s = spectral_.write(where);
+  const Complex* u = u_.read(where);
+  core::parallel_for(backend_, 3 * M, [=] LOOM_HOST_DEVICE(Index m) { s[m] = u[m]; });
+  fft_->inverse(s, physical_.write(where), 3);
+  return physical_;
+}
+
+double Solver::max_speed_sum() {
+  const Index N = grid_.points();
+  const double* r = velocity().read(core::where(backend_));
+  return core::parallel_max(backend_, N, [=] LOOM_HOST_DEVICE(Index i) {
+    return std::fabs(r[i]) + std::fabs(r[N + i]) + std::fabs(r[2 * N + i]);
+  });
+}
+
+}  // namespace loom::hit

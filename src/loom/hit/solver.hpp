@@ -1,0 +1,81 @@
+// `loom hit`'s integrator: incompressible Navier-Stokes in [0, 2 pi)^3 for the velocity's modes u_hat,
+//   d u_hat / dt = P(k) [(u x omega)^] - nu k^2 u_hat,                                         (1)
+// the nonlinear term in rotational form evaluated on the grid, projected onto divergence-free fields, dealiased;
+// the viscous term by the integrating factor of stages.hpp. The whole step runs on the backend (kernels and
+// FFTs queued on the device's default stream; no array crosses the bus inside step()).
+#pragma once
+
+#include <limits>
+#include <memory>
+
+#include "loom/core/array.hpp"
+#include "loom/core/backend.hpp"
+#include "loom/hit/model.hpp"
+#include "loom/hit/stages.hpp"
+#include "loom/hit/transforms.hpp"
+
+namespace loom::hit {
+
+// How long a step is: `dt` when it is > 0; otherwise chosen at the step's start so that the Courant number
+// dt max(|u| + |v| + |w|) / dx equals `cfl`, but no longer than `dt_cap` (to land on output times).
+struct StepRule {
+  double dt = 0;
+  double cfl = 0.5;
+  double dt_cap = std::numeric_limits<double>::infinity();
+};
+
+struct SolverOptions {
+  double nu = 0;
+  Scheme scheme = Scheme::rk4;
+  Dealiasing dealiasing = Dealiasing::two_thirds;
+  FftPlanning planning = FftPlanning::estimate;
+};
+
+class Solver {
+ public:
+  Solver(core::Backend backend, SpectralGrid grid, SolverOptions options);
+
+  // The state: three components of grid.modes() modes each (x, then y, then z), truncated to the kept modes.
+  void set_modes(core::Array<Complex> u_hat, double t = 0, Index steps = 0);
+  // The same from the velocity on the grid (3 components of grid.points() values).
+  void set_velocity(const core::Array<double>& u, double t = 0);
+  // One time step by `rule`; returns its length.
+  double step(const StepRule& rule);
+
+  double time() const { return t_; }
+  Index steps() const { return steps_; }
+  const core::Array<Complex>& modes() const { return u_; }
+  // The modes on the backend for an update between steps (forcing); the caller keeps them divergence-free.
+  Complex* modes_for_update() { return u_.read_write(core::where(backend_)); }
+  core::Backend backend() const { return backend_; }
+  SpectralGrid grid() const { return grid_; }
+  const SolverOptions& options() const { return options_; }
+
+  // The velocity on the grid: the first 3 of the 6 components of the solver's work space (so valid until the next
+  // call of anything).
+  const core::Array<double>& velocity();
+  // max over the grid of |u| + |v| + |w|, for the Courant number.
+  double max_speed_sum();
+  // Work space for the observables: 6 components of modes and of points.
+  core::Array<Complex>& spectral_work() { return spectral_; }
+  core::Array<double>& physical_work() { return physical_; }
+  Transforms& transforms() { return *fft_; }
+
+  // The three parts of one evaluation of N in step() (public only because nvcc's extended lambdas need it).
+  void to_physical(const Complex* input, int shift);
+  double cross_product(bool want_speed);
+  void finish_stage(const Stage& stage, double h, int shift, int shifts);
+
+ private:
+
+  core::Backend backend_;
+  SpectralGrid grid_;
+  SolverOptions options_;
+  std::unique_ptr<Transforms> fft_;
+  core::Array<Complex> u_, w_, acc_, partial_, spectral_;
+  core::Array<double> physical_;
+  double t_ = 0;
+  Index steps_ = 0;
+};
+
+}  // namespace loom::hit

@@ -1,0 +1,10 @@
+// The cuFFT transforms in a build without CUDA: the CUDA backend is refused before a solver is made, so reaching
+// this is a direct call from a test or benchmark.
+#include "loom/core/error.hpp"
+#include "loom/hit/transforms.hpp"
+
+namespace loom::hit {
+
+std::unique_ptr<Transforms> make_cufft_transforms(SpectralGrid) { throw Error("hit: this loom was built without CUDA"); }
+
+}  // namespace loom::hit
