@@ -18,67 +18,12 @@
 #include "loom/dec/equal_work.hpp"
 #include "loom/dec/grid_key.hpp"
 #include "loom/dec/replicable_structure.hpp"
+#include "loom/dec/structure_facts.hpp"
 #include "loom/dec/vtk_export.hpp"
 #include "loom/io/run_directory.hpp"
 
 namespace loom::app {
 namespace {
-
-constexpr const char* scale_definition =
-    "equal work: the structure scale at which integrating one time unit costs per unit volume what the cubic grid "
-    "of edge 1 costs. paper (the default; its code, Table 1): m_s F (F h / (2 s^2) + P) operations per structure, F "
-    "= floor(mean faces per cell), h = the largest |F|/(|E*||B|), P = 0 here, and the dual edge its code prints; "
-    "eq11: sum_i #J_i / dt with dt of eq. 11, max_i (1/|B_i|) sum_F |F|/|E*| / s^2, and the mean dual edge. "
-    "Unit-scale lengths are for make_crystal's cell (cube of edge 1; Z: hexagonal a = c = 1); see "
-    "src/loom/dec/equal_work.hpp";
-
-nlohmann::json structure_facts(const dec::ReplicableStructure& s) {
-  std::set<int> faces;
-  double vmin = s.cells.front().volume, vmax = vmin, vsum = 0;
-  for (const auto& c : s.cells) {
-    faces.insert(static_cast<int>(c.faces.size()));
-    vmin = std::min(vmin, c.volume);
-    vmax = std::max(vmax, c.volume);
-    vsum += c.volume;
-  }
-  const auto edges = dec::dual_edge_statistics(s);
-  const auto work = dec::work_figures(s);
-  using dec::EqualWorkRule;
-  const double scale = dec::equal_work_scale(s, EqualWorkRule::paper),
-               eq11 = dec::equal_work_scale(s, EqualWorkRule::eq11);
-  nlohmann::json j;
-  j["grid"] = std::string(dec::to_string(s.grid));
-  j["source"] = dec::make_crystal(s.grid).source;
-  j["structure_size"] = {s.size.x, s.size.y, s.size.z};
-  j["structure_volume"] = s.volume();
-  j["primal_vertices"] = s.primal_vertices.size();
-  j["cells_per_structure"] = s.cell_count();
-  j["faces_per_cell"] = std::vector<int>(faces.begin(), faces.end());
-  j["cell_volume_min"] = vmin;
-  j["cell_volume_max"] = vmax;
-  j["cell_volume_sum"] = vsum;
-  j["dual_edge_min"] = edges.min;
-  j["dual_edge_mean"] = edges.mean;
-  j["dual_edge_max"] = edges.max;
-  j["max_laplacian_diagonal"] = work.max_diagonal;
-  j["stability_time_step"] = dec::stability_time_step(s);
-  j["operations_per_structure"] = work.operations_per_step;
-  j["face_count"] = work.face_count;
-  j["max_face_weight"] = work.max_face_weight;
-  j["equal_work_rule"] = "paper";
-  j["work_per_time_unit"] = dec::structure_work_per_time_unit(EqualWorkRule::paper, s, 1, 0) / s.volume();
-  j["equal_work_scale"] = scale;
-  j["equal_work_dual_edge"] = dec::reported_dual_edge(s.scaled(scale), EqualWorkRule::paper);
-  j["equal_work_dual_edge_mean"] = scale * edges.mean;
-  j["equal_work_dual_edge_min"] = scale * edges.min;
-  j["equal_work_dual_edge_max"] = scale * edges.max;
-  j["equal_work_eq11"] = {{"work_per_time_unit", work.work_per_time_unit()},
-                          {"scale", eq11},
-                          {"dual_edge", dec::reported_dual_edge(s.scaled(eq11), EqualWorkRule::eq11)}};
-  j["paper_table1_dual_edge"] = dec::paper_table1_dual_edge(s.grid);
-  j["scale_definition"] = scale_definition;
-  return j;
-}
 
 void print_facts(const nlohmann::json& j) {
   const auto size = j["structure_size"].get<std::vector<double>>();
@@ -109,12 +54,12 @@ void print_facts(const nlohmann::json& j) {
       j["equal_work_dual_edge_mean"].get<double>(), j["equal_work_dual_edge_min"].get<double>(),
       j["equal_work_dual_edge_max"].get<double>(), j["equal_work_eq11"]["scale"].get<double>(),
       j["equal_work_eq11"]["dual_edge"].get<double>(), j["paper_table1_dual_edge"].get<double>());
-  std::cout << "  (" << scale_definition << ")\n";
+  std::cout << "  (" << dec::equal_work_scale_definition << ")\n";
 }
 
 int run_lattice(const io::Parameters& p) {
   const auto& s = dec::replicable_structure(dec::grid_type(p));
-  const auto j = structure_facts(s);
+  const auto j = dec::structure_facts(s);
   if (p.get_bool("json"))
     std::cout << j.dump(2) << "\n";
   else
@@ -199,7 +144,7 @@ int run_export(const io::Parameters& p) {
   const dec::ReplicableStructure s = p.get_bool("export.equal_work") ? unit.scaled(dec::equal_work_scale(unit)) : unit;
   auto run = open_run(p, "lattice-export");
   const auto files = dec::write_structure_vtk(run.file(std::string(dec::to_string(grid))), s);
-  run.write_summary(structure_facts(unit));
+  run.write_summary(dec::structure_facts(unit));
   std::cout << fmt::format("{} structure (scale {:.4g}): {}, {}\n", dec::display_name(grid), s.scale,
                            files.primal.string(), files.dual.string());
   return 0;

@@ -16,7 +16,7 @@
 namespace loom::gpe::test {
 
 struct Problem {
-  VortexProblem physics;
+  VortexProblem stationary;  // what the stationary state solves
   std::unique_ptr<StationaryVortex> vortex;
   LatticeDomain domain;
   core::Array<Complex> psi0;  // normalised on the lattice
@@ -27,10 +27,9 @@ struct Problem {
 inline Problem make_problem(dec::GridType grid, double lambda, double g, int kappa, double edge,
                             core::Backend backend = core::Backend::cpu, double box_threshold = 1e-5) {
   Problem p;
-  p.physics.lambda = lambda;
-  p.physics.g = g;
-  p.physics.kappa = kappa;
-  p.vortex = std::make_unique<StationaryVortex>(StationaryVortex::solve(p.physics));
+  p.stationary.physics = {lambda, g};
+  p.stationary.kappa = kappa;
+  p.vortex = std::make_unique<StationaryVortex>(StationaryVortex::solve(p.stationary));
   const dec::Vec3 half{p.vortex->rho_extent(box_threshold), p.vortex->rho_extent(box_threshold),
                        p.vortex->z_extent(box_threshold)};
   p.domain = make_lattice_domain(grid, scale_for_dual_edge(grid, edge), half);

@@ -26,8 +26,8 @@ struct AccuracyCase {
 
 AccuracyCase accuracy_case() {
   VortexProblem problem;
-  problem.lambda = 1;
-  problem.g = 300;
+  problem.physics.lambda = 1;
+  problem.physics.g = 300;
   problem.kappa = 10;
   const StationaryVortex v = StationaryVortex::solve(problem);
   const double rho = v.rho_extent(1e-5), z = v.z_extent(1e-5);

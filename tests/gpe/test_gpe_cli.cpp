@@ -141,7 +141,7 @@ TEST(GpeCli, GroundStateMuMatchesAnIndependentRadialSolver) {
   const auto summary = nlohmann::json::parse(slurp(dir / "run" / "summary.json"));
   const double lattice = summary["ground_state"]["mu"].get<double>();
   gpe::VortexProblem problem;
-  problem.g = 300;
+  problem.physics.g = 300;
   const double spectral = gpe::StationaryVortex::solve(problem).chemical_potential();
   std::printf("mu: radial %.10f, the program's continuum solver %.10f, lattice %.10f\n", radial, spectral, lattice);
   EXPECT_NEAR(spectral, radial, 1e-6 * radial);

@@ -25,7 +25,7 @@ class Integrator : public ::testing::TestWithParam<Backend> {
 
 // Runs the stationary state of `p` for time t with step dt (exact start), returns psi(t).
 core::Array<Complex> evolve(Backend b, test::Problem& p, double dt, double t) {
-  LeapfrogIntegrator it(b, p.domain, {p.physics.lambda, p.physics.g});
+  LeapfrogIntegrator it(b, p.domain, p.stationary.physics);
   it.set_state(test::rotated(p.psi0, p.vortex->chemical_potential() * dt), p.psi0.clone(), 0, dt, 0);
   it.step(std::llround(t / dt));
   return it.current().clone();

@@ -62,7 +62,7 @@ TEST(StationaryVortex, NonInteractingIsTheOscillatorState) {
   for (int kappa : {0, 1, 3, 10, -2})
     for (double lambda : {0.5, 1.0, 2.0}) {
       VortexProblem p;
-      p.lambda = lambda;
+      p.physics.lambda = lambda;
       p.kappa = kappa;
       const auto v = StationaryVortex::solve(p);
       const int m = std::abs(kappa);
@@ -85,8 +85,8 @@ TEST(StationaryVortex, VirialTheoremAndChemicalPotential) {
   };
   for (const Case c : {Case{1.0, 300.0, 10}, Case{2.0, 50.0, 0}, Case{0.5, 100.0, -3}, Case{1.0, -5.0, 0}}) {
     VortexProblem p;
-    p.lambda = c.lambda;
-    p.g = c.g;
+    p.physics.lambda = c.lambda;
+    p.physics.g = c.g;
     p.kappa = c.kappa;
     const auto v = StationaryVortex::solve(p);
     const auto e = v.energies();
@@ -101,8 +101,8 @@ TEST(StationaryVortex, VirialTheoremAndChemicalPotential) {
 // spectral machinery that produced it).
 TEST(StationaryVortex, SatisfiesEquation14ByFiniteDifferences) {
   VortexProblem p;
-  p.lambda = 1.0;
-  p.g = 300.0;
+  p.physics.lambda = 1.0;
+  p.physics.g = 300.0;
   p.kappa = 10;
   const auto v = StationaryVortex::solve(p);
   const double mu = v.chemical_potential(), h = 2e-3;
@@ -113,8 +113,8 @@ TEST(StationaryVortex, SatisfiesEquation14ByFiniteDifferences) {
       const double frr = (v.f(rho + h, z) - 2 * f + v.f(rho - h, z)) / (h * h);
       const double fr = (v.f(rho + h, z) - v.f(rho - h, z)) / (2 * h);
       const double fzz = (v.f(rho, z + h) - 2 * f + v.f(rho, z - h)) / (h * h);
-      const double V = 0.5 * (rho * rho + p.lambda * p.lambda * z * z);
-      const double lhs = 0.5 * (p.kappa * p.kappa / (rho * rho) * f - frr - fr / rho - fzz) + (V + p.g * f * f) * f;
+      const double V = 0.5 * (rho * rho + p.physics.lambda * p.physics.lambda * z * z);
+      const double lhs = 0.5 * (p.kappa * p.kappa / (rho * rho) * f - frr - fr / rho - fzz) + (V + p.physics.g * f * f) * f;
       worst = std::max(worst, std::abs(lhs - mu * f));
     }
   EXPECT_LT(worst, 1e-5 * mu * v.max_f());
@@ -122,8 +122,8 @@ TEST(StationaryVortex, SatisfiesEquation14ByFiniteDifferences) {
 
 TEST(StationaryVortex, NormalisedAndTabulatedFaithfully) {
   VortexProblem p;
-  p.lambda = 1.0;
-  p.g = 300.0;
+  p.physics.lambda = 1.0;
+  p.physics.g = 300.0;
   p.kappa = 10;
   const auto v = StationaryVortex::solve(p);
   const double R = v.rho_extent(1e-9), Z = v.z_extent(1e-9);
@@ -163,7 +163,7 @@ TEST(StationaryVortex, ThomasFermiLimit) {
   double previous = 1;
   for (double g : {1e2, 1e3, 1e4}) {
     VortexProblem p;
-    p.g = g;
+    p.physics.g = g;
     const auto v = StationaryVortex::solve(p);
     const double deviation = v.chemical_potential() / thomas_fermi_mu(1.0, g, 0) - 1;
     EXPECT_GT(deviation, 0);  // kinetic energy only adds
@@ -178,8 +178,8 @@ TEST(StationaryVortex, ThomasFermiLimit) {
 // of eq. (15) has that aspect ratio.
 TEST(StationaryVortex, PaperScalingCaseHasThePapersAspectRatio) {
   VortexProblem p;
-  p.lambda = 0.1;
-  p.g = 5000;
+  p.physics.lambda = 0.1;
+  p.physics.g = 5000;
   p.kappa = 20;
   const auto v = StationaryVortex::solve(p);
   EXPECT_NEAR(v.z_extent() / v.rho_extent(), 302.0 / 87.0, 0.03 * 302.0 / 87.0);
@@ -187,7 +187,7 @@ TEST(StationaryVortex, PaperScalingCaseHasThePapersAspectRatio) {
 
 TEST(StationaryVortex, CollapsingAttractiveCondensateIsAnError) {
   VortexProblem p;
-  p.g = -60;
+  p.physics.g = -60;
   p.max_modes = 160;
   EXPECT_THROW(StationaryVortex::solve(p), Error);
 }

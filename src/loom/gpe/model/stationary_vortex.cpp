@@ -148,9 +148,9 @@ double thomas_fermi_mu(double lambda, double g, int kappa) {
 }
 
 StationaryVortex StationaryVortex::solve(const VortexProblem& problem) {
-  LOOM_REQUIRE(problem.lambda > 0, "StationaryVortex: lambda must be positive");
+  LOOM_REQUIRE(problem.physics.lambda > 0, "StationaryVortex: lambda must be positive");
   const int m = std::abs(problem.kappa);
-  const double lambda = problem.lambda, g = problem.g;
+  const double lambda = problem.physics.lambda, g = problem.physics.g;
   // Mode counts from the size of the cloud, then grown until the spectral tail is below tail_tolerance.
   const double mu_guess = g > 0 ? std::max(thomas_fermi_mu(lambda, g, problem.kappa), 1 + m + lambda / 2)
                                 : 1 + m + lambda / 2;
@@ -214,7 +214,7 @@ StationaryVortex StationaryVortex::solve(const VortexProblem& problem) {
       // the amplification 1 + tau (mu + alpha - 3 g f^2) must stay above -(1 + tau (E + alpha))).
       const double alpha = max_nonlinear;
       const double tau = 1.0 / (std::abs(mu) + alpha + 1);
-      if (g < 0 && max_nonlinear > 1e4 * (1 + problem.lambda + m)) break;  // collapsing: give up early
+      if (g < 0 && max_nonlinear > 1e4 * (1 + problem.physics.lambda + m)) break;  // collapsing: give up early
       for (std::size_t k = 0; k < c.size(); ++k)
         c[k] = (c[k] * (1 + tau * (mu + alpha)) - tau * p[k]) / (1 + tau * (d.energy[k] + alpha));
       const double s = 1 / std::sqrt(2 * M_PI * dot(c, c));
@@ -273,7 +273,7 @@ double StationaryVortex::effective_wavelength() const { return 2 * M_PI / std::s
 double StationaryVortex::f(double rho, double z) const {
   std::vector<double> r(static_cast<std::size_t>(radial_modes_)), a(static_cast<std::size_t>(axial_modes_)), scratch;
   radial_values(std::abs(rho), std::abs(problem_.kappa), r);
-  axial_values(z, problem_.lambda, a, scratch);
+  axial_values(z, problem_.physics.lambda, a, scratch);
   double s = 0;
   for (int n = 0; n < radial_modes_; ++n) {
     double inner = 0;
@@ -294,7 +294,7 @@ void StationaryVortex::scan_extents() {
   const int points = 600;
   const int m = std::abs(problem_.kappa);
   const double rho_hi = std::sqrt(4.0 * radial_modes_ + 2 * m + 20);
-  const double z_hi = std::sqrt((8.0 * axial_modes_ + 20) / problem_.lambda);
+  const double z_hi = std::sqrt((8.0 * axial_modes_ + 20) / problem_.physics.lambda);
   std::vector<double> a(static_cast<std::size_t>(points) * radial_modes_), b(static_cast<std::size_t>(points) * axial_modes_);
   std::vector<double> scratch;
   scan_rho_.resize(points);
@@ -304,7 +304,7 @@ void StationaryVortex::scan_extents() {
     scan_z_[static_cast<std::size_t>(i)] = z_hi * i / (points - 1);
     radial_values(scan_rho_[static_cast<std::size_t>(i)], m,
                   {a.data() + static_cast<std::size_t>(i) * radial_modes_, std::size_t(radial_modes_)});
-    axial_values(scan_z_[static_cast<std::size_t>(i)], problem_.lambda,
+    axial_values(scan_z_[static_cast<std::size_t>(i)], problem_.physics.lambda,
                  {b.data() + static_cast<std::size_t>(i) * axial_modes_, std::size_t(axial_modes_)}, scratch);
   }
   std::vector<double> tmp(static_cast<std::size_t>(points) * axial_modes_), values(static_cast<std::size_t>(points) * points);
@@ -347,7 +347,7 @@ VortexTable::VortexTable(const StationaryVortex& vortex, double rho_max, double 
   for (int i = 0; i < n_rho_; ++i)
     radial_values(i * h_rho_, m, {a.data() + static_cast<std::size_t>(i) * nr, std::size_t(nr)});
   for (int j = 0; j < n_z_; ++j)
-    axial_values(z0_ + j * h_z_, vortex.problem().lambda, {b.data() + static_cast<std::size_t>(j) * nz, std::size_t(nz)},
+    axial_values(z0_ + j * h_z_, vortex.problem().physics.lambda, {b.data() + static_cast<std::size_t>(j) * nz, std::size_t(nz)},
                  scratch);
   std::vector<double> tmp(static_cast<std::size_t>(n_rho_) * nz);
   values_.resize(static_cast<std::size_t>(n_rho_) * n_z_);

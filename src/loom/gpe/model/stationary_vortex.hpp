@@ -6,15 +6,16 @@
 // exactly 1 + |kappa| + lambda/2.
 #pragma once
 
+#include "loom/gpe/model/physics.hpp"
+
 #include <complex>
 #include <vector>
 
 namespace loom::gpe {
 
 struct VortexProblem {
-  double lambda = 1.0;  // trap anisotropy
-  double g = 0.0;       // interaction strength (either sign)
-  int kappa = 0;        // winding number
+  Physics physics;  // lambda (trap anisotropy) and g (interaction strength)
+  int kappa = 0;     // winding number
   double tolerance = 1e-10;      // relative residual |H f - mu f| / (mu |f|)
   double tail_tolerance = 1e-9;  // spectral coefficients of the last modes relative to the largest
   int max_iterations = 200000;

@@ -89,8 +89,7 @@ void splitting_ring(const StationaryVortex& v, dec::Vec3 half, InitialSetup& s) 
 void from_vortex(const GpeConfig& config, InitialSetup& s) {
   const auto where = core::where(config.backend);
   VortexProblem problem;
-  problem.lambda = s.physics.lambda;
-  problem.g = s.physics.g;
+  problem.physics = s.physics;
   problem.kappa = s.kappa;
   try {
     s.vortex = StationaryVortex::solve(problem);
