@@ -83,24 +83,43 @@ ChargedBodies read_bodies_csv(const std::filesystem::path& path) {
   return parse_bodies_csv(s.str(), path.string());
 }
 
+namespace {
+
+// A CSV of `header` and one row of `columns` numbers per body, row(i, put) putting them.
+template <class Row>
+void write_rows_csv(const std::filesystem::path& path, const char* header, std::size_t rows, int columns,
+                    const Row& row) {
+  std::string out = std::string(header) + "\n";
+  out.reserve(out.size() + rows * 24 * static_cast<std::size_t>(columns));
+  char buffer[32];
+  int column = 0;
+  auto put = [&](double v) {
+    const auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
+    out.append(buffer, ptr);
+    out.push_back(++column % columns == 0 ? '\n' : ',');
+  };
+  for (std::size_t i = 0; i < rows; ++i) row(i, put);
+  io::write_file_atomically(path, out);
+}
+
+}  // namespace
+
 void write_laplace_csv(const std::filesystem::path& path, std::span<const double> potential,
                        std::span<const Vec3d> gradient) {
   LOOM_REQUIRE(potential.size() == gradient.size(), "write_laplace_csv: sizes differ");
-  std::string out = "potential,grad_x,grad_y,grad_z\n";
-  out.reserve(out.size() + potential.size() * 96);
-  char buffer[32];
-  auto put = [&](double v, char after) {
-    const auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof buffer, v);
-    out.append(buffer, ptr);
-    out.push_back(after);
-  };
-  for (std::size_t i = 0; i < potential.size(); ++i) {
-    put(potential[i], ',');
-    put(gradient[i].x, ',');
-    put(gradient[i].y, ',');
-    put(gradient[i].z, '\n');
-  }
-  io::write_file_atomically(path, out);
+  write_rows_csv(path, "potential,grad_x,grad_y,grad_z", potential.size(), 4, [&](std::size_t i, auto& put) {
+    put(potential[i]);
+    for (double v : {gradient[i].x, gradient[i].y, gradient[i].z}) put(v);
+  });
+}
+
+void write_biot_savart_csv(const std::filesystem::path& path, std::span<const Vec3d> velocity,
+                           std::span<const Vec3d> stretching) {
+  LOOM_REQUIRE(velocity.size() == stretching.size(), "write_biot_savart_csv: sizes differ");
+  write_rows_csv(path, "u_x,u_y,u_z,s_x,s_y,s_z", velocity.size(), 6, [&](std::size_t i, auto& put) {
+    for (const Vec3d& v : {velocity[i], stretching[i]})
+      for (double c : {v.x, v.y, v.z}) put(c);
+  });
 }
 
 }  // namespace loom::fmm

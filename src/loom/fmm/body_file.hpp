@@ -22,5 +22,8 @@ ChargedBodies parse_bodies_csv(std::string_view text, const std::string& name); 
 // Written atomically (io::write_file_atomically); numbers in shortest round-trip form.
 void write_laplace_csv(const std::filesystem::path& path, std::span<const double> potential,
                        std::span<const Vec3d> gradient);
+// u_x,u_y,u_z,s_x,s_y,s_z per body: the Biot-Savart velocity and stretching, in the bodies' order.
+void write_biot_savart_csv(const std::filesystem::path& path, std::span<const Vec3d> velocity,
+                           std::span<const Vec3d> stretching);
 
 }  // namespace loom::fmm

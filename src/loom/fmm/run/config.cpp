@@ -30,7 +30,9 @@ void declare_parameters(io::Parameters& p) {
   p.add("image_levels", 6, "periodic: image levels beyond the 3^3 near images").at_least(0);
   p.add("seed", 1, "seed of the generated bodies").at_least(0);
   p.add("input", "", "CSV file of bodies with header x,y,z,q (instead of generated bodies)");
-  p.add("output", "", "write potential,grad_x,grad_y,grad_z per body to this CSV file");
+  p.add("output", "",
+        "write the results per body to this CSV file: potential,grad_x,grad_y,grad_z (laplace) or "
+        "u_x,u_y,u_z,s_x,s_y,s_z (biot-savart: velocity, stretching)");
   p.add("json", "", "also write the run's figures as JSON to this file");
 }
 
@@ -46,8 +48,6 @@ void check_combinations(const io::Parameters& p, const FmmConfig& c) {
         throw UsageError(std::string(key) + ": does not apply with --input (the bodies come from the file)");
     if (!laplace) throw UsageError("kernel = \"biot-savart\": input files hold charges x,y,z,q; use kernel laplace");
   }
-  if (!c.output.empty() && !laplace)
-    throw UsageError("output = \"" + c.output + "\": only the Laplace kernel writes results (potential, gradient)");
   if (c.options.periodic && c.bodies.distribution != Distribution::cube)
     throw UsageError("periodic = true: needs dist = \"cube\" (the box [-1, 1)^3)");
 }

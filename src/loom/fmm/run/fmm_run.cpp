@@ -76,7 +76,10 @@ const Statistics& FmmRun::statistics() const {
 
 void FmmRun::write(std::ostream& log) const {
   if (!c_.output.empty()) {
-    write_laplace_csv(c_.output, laplace_.potential, laplace_.gradient);
+    if (c_.kernel == Kernel::laplace)
+      write_laplace_csv(c_.output, laplace_.potential, laplace_.gradient);
+    else
+      write_biot_savart_csv(c_.output, biot_savart_.velocity, biot_savart_.stretching);
     log << "wrote " << c_.output << "\n";
   }
   if (!c_.json.empty()) {
