@@ -24,8 +24,8 @@ std::vector<Index> parse_sizes(const io::Parameters& p) {
   for (std::string item; std::getline(s, item, ',');) {
     char* end = nullptr;
     const long v = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || v < 8 || v > 4096 || v % 2 != 0)
-      throw UsageError(io::invalid_value_message("sizes", p.value("sizes"), "a comma-separated list of even n in [8, 4096]"));
+    if (item.empty() || *end != '\0' || v < 8 || v > hit::max_grid_n || v % 2 != 0)
+      throw UsageError(io::invalid_value_message("sizes", p.value("sizes"), "a comma-separated list of even n in [8, " + std::to_string(hit::max_grid_n) + "]"));
     out.push_back(v);
   }
   if (out.empty()) throw UsageError(io::invalid_value_message("sizes", p.value("sizes"), "at least one n"));

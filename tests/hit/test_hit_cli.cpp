@@ -22,8 +22,9 @@ TEST(HitCli, BadInputIsRejectedBeforeAnythingIsWritten) {
     std::string args, message;
   };
   const Case cases[] = {
-      {"--grid.n 33", "error: grid.n = 33: expected an even integer in [8, 4096]\n"},
-      {"--grid.n 6", "error: grid.n = 6: expected an integer in [8, 4096]\n"},
+      {"--grid.n 33", "error: grid.n = 33: expected an even integer in [8, 1024]\n"},
+      {"--grid.n 6", "error: grid.n = 6: expected an integer in [8, 1024]\n"},
+      {"--grid.n 2048", "error: grid.n = 2048: expected an integer in [8, 1024]\n"},  // past the FFTs' int sizes
       {"--physics.nu 0", "error: physics.nu = 0.0: expected a number > 0\n"},
       {"--physics.nu -1e-3", "error: physics.nu = -0.001: expected a number > 0\n"},
       {"--scheme rk3", "error: scheme = \"rk3\": expected one of rk4, rk2\n"},
@@ -150,7 +151,7 @@ TEST(HitCli, BenchmarkWritesItsTable) {
   EXPECT_EQ(j["steps"][0]["evaluations_per_step"], 4);
   const RunResult bad = run_loom("bench hit --backend cpu --sizes 16,17");
   EXPECT_EQ(bad.code, 2);
-  EXPECT_EQ(bad.err, "error: sizes = \"16,17\": expected a comma-separated list of even n in [8, 4096]\n");
+  EXPECT_EQ(bad.err, "error: sizes = \"16,17\": expected a comma-separated list of even n in [8, 1024]\n");
 }
 
 }  // namespace

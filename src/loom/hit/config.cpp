@@ -27,7 +27,7 @@ io::Parameters hit_parameters() {
   io::Parameters p;
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
   p.add("quiet", false, "no progress lines on stderr");
-  p.add("grid.n", 32, "points per direction of the periodic box [0, 2 pi)^3 (even)").at_least(8).at_most(4096);
+  p.add("grid.n", 32, "points per direction of the periodic box [0, 2 pi)^3 (even)").at_least(8).at_most(max_grid_n);
   p.add("physics.nu", 0.000625, "kinematic viscosity").greater_than(0);
   declare_solver_keys(p);
   p.add("initial.type", "taylor_green",
@@ -90,7 +90,7 @@ HitConfig make_hit_config(const io::Parameters& p) {
   c.quiet = p.get_bool("quiet");
   c.grid.n = p.get_int("grid.n");
   if (c.grid.n % 2 != 0)
-    throw UsageError(io::invalid_value_message("grid.n", p.value("grid.n"), "an even integer in [8, 4096]"));
+    throw UsageError(io::invalid_value_message("grid.n", p.value("grid.n"), "an even integer in [8, " + std::to_string(max_grid_n) + "]"));
   c.grid_set = p.user_set("grid.n");
   c.solver = solver_options(p, p.get_real("physics.nu"));
   c.initial = initial_config(p);

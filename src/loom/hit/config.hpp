@@ -12,6 +12,10 @@
 
 namespace loom::hit {
 
+// The largest grid.n: the FFTs take n^3 points in an int (FFTW's plans and cuFFT's sizes), and 1024^3 is the
+// largest power of two that fits (2048^3 does not).
+inline constexpr long max_grid_n = 1024;
+
 enum class InitialType { taylor_green, random, file, checkpoint };
 // The shapes of the random field's spectrum: k^4 exp(-2 (k/k_p)^2), and von Karman's (k/k_p)^4 / (1 + (k/k_p)^2)^(17/6).
 enum class SpectrumShape { exponential, von_karman };
