@@ -22,7 +22,7 @@ std::vector<int> parse_ints(const std::string& key, const std::string& text, std
   for (const auto& item : split(text)) {
     char* end = nullptr;
     const long v = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || v < minimum || v > 1 << 20) {
+    if (item.empty() || *end != '\0' || v < minimum || v > std::numeric_limits<int>::max()) {
       out.clear();
       break;
     }
