@@ -65,6 +65,19 @@ TEST(HitCli, BadInputIsRejectedBeforeAnythingIsWritten) {
             0);
 }
 
+// A field that overflows (an amplitude whose energy is past the doubles) stops the run with exit 1 and one line
+// naming the step and time; no non-finite value is written as a result.
+TEST(HitCli, NonFiniteFieldStopsTheRun) {
+  TempDir dir;
+  const std::string out = (dir / "run").string();
+  const RunResult r = run_loom("hit --grid.n 16 --quiet --output.plots false --initial.amplitude 1e300 --output.dir " +
+                               out);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(line_count(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("not finite at step 0, t = 0"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(out) / "summary.json"));
+}
+
 // The reference case through the command line: Taylor-Green, nu = 1/1600, 32^3, dt = 0.01, t = 0.1,
 // against spectralDNS's published energy and enstrophy (see test_solver.cpp).
 TEST(HitCli, TaylorGreenRunWritesEveryOutput) {

@@ -132,6 +132,11 @@ void HitRun::step() {
 
 Statistics HitRun::record() {
   last_ = measure(*solver_);
+  // A non-finite field is never written as a result: the series keeps its good rows, the last checkpoint stays.
+  if (!std::isfinite(last_.energy) || !std::isfinite(last_.enstrophy))
+    throw Error(fmt::format("hit: the velocity is not finite at step {}, t = {:.6g} (energy {}); the run stops, "
+                            "its last checkpoint is kept",
+                            solver_->steps(), last_.t, last_.energy));
   if (solver_->steps() == 0 || series_->rows() == 0) initial_ = last_;
   series_->append(series_row(last_, solver_->steps(), last_dt_, wall_.seconds()));
   for (std::size_t k = 0; k < last_.spectrum.size(); ++k)
