@@ -64,5 +64,22 @@ TEST(SpectralOperatorCache, FiltersDifferingInOneParameterAreTwoEntries) {
   EXPECT_EQ(cache.statistics().hits, 2u + 1u + 1u);
 }
 
+TEST(SpectralOperatorCache, TransposedHoldsEachBlockTransposed) {
+  Shell s(4, 5, 1, 2);
+  const auto steps = s.derivative_steps(1, AngularMethod::separable);
+  OperatorCache cache;
+  for (const auto& op : steps) {
+    const double* m = cache.matrix(op).read(core::Where::host);
+    const double* t = cache.transposed(op).read(core::Where::host);
+    const Index n_in = op.shape.n_in, n_out = op.shape.n_out;
+    for (Index b = 0; b < op.blocks; ++b)
+      for (Index r = 0; r < n_out; ++r)
+        for (Index k = 0; k < n_in; ++k)
+          ASSERT_EQ(t[(b * n_in + k) * n_out + r], m[(b * n_out + r) * n_in + k]) << op.key;
+  }
+  EXPECT_EQ(cache.statistics().entries, 2 * steps.size());
+  EXPECT_TRUE(cache.contains(steps[0].key + "#transposed"));
+}
+
 }  // namespace
 }  // namespace loom::spectral

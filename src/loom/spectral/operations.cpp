@@ -1,8 +1,10 @@
 #include "loom/spectral/operations.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
+#include "loom/core/error.hpp"
 #include "loom/spectral/jacobian.hpp"
 
 namespace loom::spectral {
@@ -22,12 +24,63 @@ void apply_steps(Strategy s, OperatorCache& cache, const std::vector<AxisOperato
   }
 }
 
+namespace {
+
+// The shapes of one angular sequence; none when a step does not act on whole radii (inner a multiple of n_r).
+std::optional<gpu::AngularSequence> angular_sequence(const std::vector<AxisOperator>& steps, Index n_r) {
+  gpu::AngularSequence q;
+  if (steps.size() > std::size(q.steps)) return std::nullopt;
+  for (const auto& op : steps) {
+    if (op.shape.inner % n_r != 0) return std::nullopt;
+    q.steps[q.count++] = {nullptr, op.shape, op.blocks};
+  }
+  return q;
+}
+
+// The two-launch gradient's plan for a shell whose radial derivative runs along the fastest axis and whose
+// angular sequences fit in shared memory; none otherwise (a cube, the dense angular matrix).
+std::optional<gpu::ShellGradientPlan> plan_shell(const Topology& t,
+                                                 const std::array<std::vector<AxisOperator>, 3>& steps) {
+  if (!dynamic_cast<const Shell*>(&t) || steps[0].size() != 1) return std::nullopt;
+  const AxisShape& radial = steps[0][0].shape;
+  if (radial.inner != 1 || steps[0][0].blocks != 1) return std::nullopt;
+  gpu::ShellGradientPlan plan;
+  plan.n_r = radial.n_in;
+  plan.angular_points = radial.outer;
+  const auto theta = angular_sequence(steps[1], plan.n_r), phi = angular_sequence(steps[2], plan.n_r);
+  if (!theta || !phi) return std::nullopt;
+  plan.theta = *theta;
+  plan.phi = *phi;
+  plan.share_first = steps[1].size() > 1 && steps[2].size() > 1 && steps[1][0].key == steps[2][0].key;
+  if (!gpu::shell_gradient_fits(plan)) return std::nullopt;
+  return plan;
+}
+
+void fill_matrices(OperatorCache& cache, const std::vector<AxisOperator>& steps, gpu::AngularSequence& q) {
+  for (int k = 0; k < q.count; ++k) q.steps[k].matrix = cache.transposed(steps[k]).read(core::Where::device);
+}
+
+}  // namespace
+
 Differentiator::Differentiator(const Topology& t, AngularMethod m) : topology_(t) {
   for (int j = 0; j < 3; ++j) steps_[j] = t.derivative_steps(j, m);
+  shell_plan_ = plan_shell(t, steps_);
+}
+
+gpu::ShellGradientPlan Differentiator::shell_plan(OperatorCache& cache) const {
+  gpu::ShellGradientPlan plan = *shell_plan_;
+  plan.radial = cache.matrix(steps_[0][0]).read(core::Where::device);
+  fill_matrices(cache, steps_[1], plan.theta);
+  fill_matrices(cache, steps_[2], plan.phi);
+  return plan;
 }
 
 void Differentiator::logical_gradient(Strategy s, OperatorCache& cache, Index components, const double* in,
                                       double* out) const {
+  if (fused_shell(s)) {
+    core::Array<double> scratch(static_cast<std::size_t>(2 * components * topology_.size()));
+    return gpu::shell_gradient(shell_plan(cache), components, nullptr, in, scratch.write(core::Where::device), out);
+  }
   const Index block = components * topology_.size();
   for (int j = 0; j < 3; ++j) apply_steps(s, cache, steps_[j], components, in, out + j * block);
 }
@@ -36,11 +89,18 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
                                         const Tensor& in, core::Array<double>& scratch,
                                         core::Array<double>& out) const {
   const core::Where w = core::where(backend_of(s));
+  if (fused_shell(s)) {
+    LOOM_REQUIRE(scratch.size() >= static_cast<std::size_t>(2 * in.components() * topology_.size()),
+                 "cartesian_gradient: scratch too small");
+    return gpu::shell_gradient(shell_plan(cache), in.components(), inverse_jacobian.read(w), in.data.read(w),
+                               scratch.write(w), out.write(w));
+  }
   logical_gradient(s, cache, in.components(), in.data.read(w), scratch.write(w));
   diff_jac(backend_of(s), inverse_jacobian, topology_.size(), in.components(), scratch, out);
 }
 
 bool Differentiator::supports(Strategy s) const {
+  if (fused_shell(s)) return true;
   for (const auto& steps : steps_)
     for (const auto& op : steps)
       if (!spectral::supports(s, op)) return false;

@@ -3,11 +3,13 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "loom/core/array.hpp"
 #include "loom/perf/work.hpp"
 #include "loom/spectral/apply.hpp"
+#include "loom/spectral/gpu_apply.hpp"
 #include "loom/spectral/tensor.hpp"
 #include "loom/spectral/topology.hpp"
 
@@ -38,6 +40,8 @@ bool supports_filter(const Topology& t, Strategy s, const FilterSpec& spec, Angu
 // The same operations with their operator sequences built once (keys formatted, line maps bound), for a system
 // that applies them every step: only the cache lookup and the application remain per call (the paper's
 // differentiator keeps its matrices as members for the same reason). They refer to the topology.
+// On a shell's separable route the fused strategy runs the whole gradient in two launches (gpu::shell_gradient)
+// instead of one launch per step.
 class Differentiator {
  public:
   explicit Differentiator(const Topology& t, AngularMethod m = AngularMethod::dense);
@@ -48,8 +52,12 @@ class Differentiator {
   perf::Work work(Index components) const;  // the three derivatives' matrices plus DiffJac
 
  private:
+  bool fused_shell(Strategy s) const { return s == Strategy::fused && shell_plan_.has_value(); }
+  gpu::ShellGradientPlan shell_plan(OperatorCache& cache) const;
+
   const Topology& topology_;
   std::array<std::vector<AxisOperator>, 3> steps_;
+  std::optional<gpu::ShellGradientPlan> shell_plan_;  // shapes only; matrices filled per call from the cache
 };
 
 class SpectralFilter {

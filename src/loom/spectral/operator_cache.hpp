@@ -27,10 +27,14 @@ class OperatorCache {
  public:
   // The traced matrix of op (traced on the first request for op.key).
   const core::Array<double>& matrix(const AxisOperator& op);
+  // The same matrix with each block transposed, [(b n_in + k) n_out + r]: a kernel whose neighbouring threads
+  // compute neighbouring rows reads it in coalesced order. A separate entry (key + "#transposed").
+  const core::Array<double>& transposed(const AxisOperator& op);
   CacheStatistics statistics() const { return stats_; }
   bool contains(const std::string& key) const { return matrices_.count(key) > 0; }
 
  private:
+  const core::Array<double>& insert(const std::string& key, const std::vector<double>& m);
   std::map<std::string, std::unique_ptr<core::Array<double>>> matrices_;
   CacheStatistics stats_;
 };
