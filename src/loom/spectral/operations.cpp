@@ -67,12 +67,14 @@ Differentiator::Differentiator(const Topology& t, AngularMethod m) : topology_(t
   shell_plan_ = plan_shell(t, steps_);
 }
 
-gpu::ShellGradientPlan Differentiator::shell_plan(OperatorCache& cache) const {
-  gpu::ShellGradientPlan plan = *shell_plan_;
-  plan.radial = cache.matrix(steps_[0][0]).read(core::Where::device);
-  fill_matrices(cache, steps_[1], plan.theta);
-  fill_matrices(cache, steps_[2], plan.phi);
-  return plan;
+const gpu::ShellGradientPlan& Differentiator::shell_plan(OperatorCache& cache) const {
+  if (ready_cache_ == cache.id()) return ready_plan_;
+  ready_plan_ = *shell_plan_;
+  ready_plan_.radial = cache.matrix(steps_[0][0]).read(core::Where::device);
+  fill_matrices(cache, steps_[1], ready_plan_.theta);
+  fill_matrices(cache, steps_[2], ready_plan_.phi);
+  ready_cache_ = cache.id();
+  return ready_plan_;
 }
 
 void Differentiator::logical_gradient(Strategy s, OperatorCache& cache, Index components, const double* in,

@@ -53,11 +53,14 @@ class Differentiator {
 
  private:
   bool fused_shell(Strategy s) const { return s == Strategy::fused && shell_plan_.has_value(); }
-  gpu::ShellGradientPlan shell_plan(OperatorCache& cache) const;
+  const gpu::ShellGradientPlan& shell_plan(OperatorCache& cache) const;
 
   const Topology& topology_;
   std::array<std::vector<AxisOperator>, 3> steps_;
-  std::optional<gpu::ShellGradientPlan> shell_plan_;  // shapes only; matrices filled per call from the cache
+  std::optional<gpu::ShellGradientPlan> shell_plan_;  // shapes only
+  // The plan with the device matrices of one cache, kept between calls (a cache's matrices never move).
+  mutable gpu::ShellGradientPlan ready_plan_;
+  mutable std::uint64_t ready_cache_ = 0;  // OperatorCache::id() of ready_plan_'s matrices
 };
 
 class SpectralFilter {

@@ -1,5 +1,6 @@
 #include "loom/spectral/operator_cache.hpp"
 
+#include <atomic>
 #include <span>
 
 namespace loom::spectral {
@@ -15,6 +16,11 @@ std::vector<double> trace(const AxisOperator& op) {
       for (Index r = 0; r < n_out; ++r) m[(b * n_out + r) * n_in + k] = image[r];
     }
   return m;
+}
+
+OperatorCache::OperatorCache() {
+  static std::atomic<std::uint64_t> next{1};
+  id_ = next++;
 }
 
 const core::Array<double>& OperatorCache::matrix(const AxisOperator& op) {

@@ -5,6 +5,7 @@
 // traces each one once. Matrices live in core::Array, so their device copy is made once, on first GPU use.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,6 +26,9 @@ struct CacheStatistics {
 
 class OperatorCache {
  public:
+  OperatorCache();
+  // Unique per cache object in the process: lets a user keep pointers into one cache and know it is the same.
+  std::uint64_t id() const { return id_; }
   // The traced matrix of op (traced on the first request for op.key).
   const core::Array<double>& matrix(const AxisOperator& op);
   // The same matrix with each block transposed, [(b n_in + k) n_out + r]: a kernel whose neighbouring threads
@@ -36,6 +40,7 @@ class OperatorCache {
  private:
   const core::Array<double>& insert(const std::string& key, const std::vector<double>& m);
   std::map<std::string, std::unique_ptr<core::Array<double>>> matrices_;
+  std::uint64_t id_;
   CacheStatistics stats_;
 };
 

@@ -4,6 +4,7 @@
 // eq. 8). The step-by-step route launches five matrix passes and DiffJac, each a round trip through global
 // memory and a launch (about 98 us for a T_abb on 10 x 19 x 38, launch-bound; docs/performance.md).
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "loom/core/cuda_check.cuh"
@@ -113,14 +114,33 @@ __global__ void __launch_bounds__(1024) angular_kernel(AngularSequence theta, An
 // Shared memory for the matrices, in doubles: the largest single matrix (the phi DFTs), within what this device
 // allows per block. The per-m blocks are read through the cache instead: staging them all (110 KB at 10 x 19 x
 // 38) left one block per SM.
+// The device's shared memory per block (opt-in), queried once per device: the call is per time step.
+int shared_optin() {
+  static std::array<int, 64> optin{};
+  int device = 0;
+  LOOM_CUDA_CHECK(cudaGetDevice(&device));
+  if (device >= static_cast<int>(optin.size())) device = 0;
+  if (optin[device] == 0)
+    LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&optin[device], cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return optin[device];
+}
+
+// Raises the angular kernel's dynamic shared memory limit when a call needs more than any before (an attribute
+// of the function, so only ever raised; setting it costs microseconds per call otherwise).
+void allow_shared(Index bytes) {
+  static Index allowed = 48 * 1024;
+  if (bytes <= allowed) return;
+  LOOM_CUDA_CHECK(cudaFuncSetAttribute(angular_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(bytes)));
+  allowed = bytes;
+}
+
 Index staged_capacity(const ShellGradientPlan& plan, Index buffer_bytes) {
+  const int optin = shared_optin();
   Index largest = 0;
   for (const AngularSequence* q : {&plan.theta, &plan.phi})
     for (int k = 0; k < q->count; ++k)
       if (q->steps[k].blocks == 1) largest = std::max(largest, q->steps[k].shape.n_in * q->steps[k].shape.n_out);
-  int device = 0, optin = 0;
-  LOOM_CUDA_CHECK(cudaGetDevice(&device));
-  LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   return std::max<Index>(0, std::min(largest, (Index{optin} - buffer_bytes) / Index{sizeof(double)}));
 }
 
@@ -170,8 +190,7 @@ void shell_gradient(const ShellGradientPlan& plan, Index components, const doubl
   const Index buffer = shell_gradient_buffer(plan), buffer_bytes = 4 * buffer * Index{sizeof(double)};
   const Index capacity = staged_capacity(plan, buffer_bytes);
   const Index shared = buffer_bytes + capacity * Index{sizeof(double)};
-  LOOM_CUDA_CHECK(cudaFuncSetAttribute(angular_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                       static_cast<int>(shared)));
+  allow_shared(shared);
   const dim3 blocks(static_cast<unsigned>(plan.n_r), static_cast<unsigned>(components));
   const unsigned threads = angular_threads(plan);
   angular_kernel<<<blocks, threads, static_cast<std::size_t>(shared)>>>(plan.theta, plan.phi, plan.share_first,
