@@ -24,8 +24,9 @@ struct SlabLayout {
   LOOM_HOST_DEVICE Index points() const { return pitch * grid.n * nz; }       // stored values, padding included
   LOOM_HOST_DEVICE Index first_mode() const { return z0 * grid.half() * grid.n; }  // global index of local mode 0
   LOOM_HOST_DEVICE Wavevector wavevector(Index m) const { return grid.wavevector(first_mode() + m); }
-  // Whether stored value i is a grid point (not padding) of its row.
-  LOOM_HOST_DEVICE bool is_point(Index i) const { return i % pitch < grid.n; }
+  // Whether stored value i is a grid point (not padding) of its row; no division on one rank (unpadded rows), where
+  // the GPU's kernel B runs at its bandwidth ceiling.
+  LOOM_HOST_DEVICE bool is_point(Index i) const { return pitch == grid.n || i % pitch < grid.n; }
   // The global grid index of stored value i (a point).
   LOOM_HOST_DEVICE Index global_point(Index i) const {
     const Index row = i / pitch;
