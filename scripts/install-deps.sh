@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libcli11-dev libtomlplusplus-dev libfmt-dev nlohmann-json3-dev
-  libhdf5-dev libopenmpi-dev openmpi-bin libfftw3-dev libopenblas-dev
+  libhdf5-dev libopenmpi-dev openmpi-bin libfftw3-dev libfftw3-mpi-dev libopenblas-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy python3-matplotlib python3-h5py
 )

@@ -8,10 +8,12 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "loom/comm/communicator.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/hit/benchmark.hpp"
 #include "loom/hit/config.hpp"
+#include "loom/hit/rank_checks.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/version_info.hpp"
 
@@ -43,23 +45,40 @@ int run_bench_hit(const io::Parameters& p) {
   o.solver = hit::solver_options(p, o.solver.nu);
   std::vector<hit::StepTiming> rows;
   nlohmann::json skipped = nlohmann::json::array();
+  // Under mpiexec: slabs over the ranks on the CPU (hit/rank_checks.hpp), rank 0 reporting.
+  const comm::Communicator world = comm::Communicator::world();
+  const bool root = world.is_root();
   for (auto b : backends)
     for (Index n : sizes) {
+      if (world.size() > 1) {
+        hit::HitConfig c;
+        c.backend = b;
+        c.grid = {n};
+        try {
+          hit::check_ranks(c, world.size());
+        } catch (const UsageError& e) {
+          if (root) std::cerr << fmt::format("hit: {}^3 skipped on {}: {}\n", n, core::to_string(b), e.what());
+          skipped.push_back({{"backend", std::string(core::to_string(b))}, {"n", n}, {"reason", e.what()}});
+          continue;
+        }
+      }
       const double need = hit::solver_bytes(n, o.solver.dealiasing);
       if (b == core::Backend::cuda && need > 0.9 * double(cuda::device_info(cuda::current_device()).free_memory)) {
         std::cerr << fmt::format("hit: {}^3 skipped on cuda: needs {:.1f} GiB\n", n, need / double(1 << 30));
         skipped.push_back({{"backend", "cuda"}, {"n", n}, {"memory_bytes", need}});
         continue;
       }
-      std::cerr << fmt::format("hit: timing {}^3 on {}\n", n, core::to_string(b));
-      rows.push_back(hit::time_step(b, n, o));
+      if (root) std::cerr << fmt::format("hit: timing {}^3 on {} ({} ranks)\n", n, core::to_string(b), world.size());
+      rows.push_back(hit::time_step(b, n, o, world));
     }
+  if (!root) return 0;
   hit::print_step_table(std::cout, rows);
   if (const auto& path = p.get_string("json"); !path.empty()) {
     nlohmann::json j;
     j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
     j["date"] = fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::localtime(std::time(nullptr)));
     j["cpu_threads"] = core::cpu_threads();
+    j["ranks"] = world.size();
     if (core::backend_available(core::Backend::cuda)) j["device"] = cuda::device_info(cuda::current_device()).name;
     j["scheme"] = p.get_string("scheme");
     j["dealias"] = p.get_string("dealias");

@@ -7,6 +7,8 @@
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/hit/initial.hpp"
+#include "loom/hit/slab_fields.hpp"
+#include "loom/hit/traffic.hpp"
 #include "loom/perf/timing.hpp"
 
 namespace loom::hit {
@@ -17,15 +19,19 @@ double solver_bytes(Index n, Dealiasing dealiasing) {
   return (9 + 6 + (dealiasing == Dealiasing::phase_shift ? 3 : 0)) * mode_bytes + 6 * point_bytes;
 }
 
-StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o) {
+StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
+                     std::optional<comm::Communicator> comm) {
   StepTiming t;
   t.backend = backend;
   t.n = n;
   t.memory_bytes = solver_bytes(n, o.solver.dealiasing);
+  t.kernel_bytes = step_traffic({n}, o.solver).total();
+  t.ranks = comm ? comm->size() : 1;
   const int shifts = o.solver.dealiasing == Dealiasing::phase_shift ? 2 : 1;
   t.evaluations = (o.solver.scheme == Scheme::rk4 ? 4 : 2) * shifts;
-  Solver solver(backend, {n}, o.solver);
-  solver.set_modes(random_solenoidal({n}, o.solver.dealiasing, SpectrumShape::exponential, 4, 0.5, 1));
+  Solver solver(backend, {n}, o.solver, comm);
+  solver.set_modes(restrict_modes(
+      solver.layout(), random_solenoidal({n}, o.solver.dealiasing, SpectrumShape::exponential, 4, 0.5, 1)));
   const StepRule rule{0.1 * solver.grid().spacing()};  // Courant number about 0.1 * max|u|: stable, fixed
   core::Stopwatch watch(backend);
   t.step_s = perf::time_repeated(o.warmup, o.repeats, [&] {
@@ -57,16 +63,27 @@ StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o) 
                fft.inverse(modes, points, 1);
                return watch.stop();
              }).median;
+  t.step_s = solver.max_over_ranks(t.step_s);
+  t.floor_s = solver.max_over_ranks(t.floor_s);
+  t.pair_s = solver.max_over_ranks(t.pair_s);
   return t;
 }
 
+double beyond_fft_bandwidth(const StepTiming& r) {
+  return r.step_s > r.floor_s ? r.kernel_bytes / (r.step_s - r.floor_s) : 0.0;
+}
+
 void print_step_table(std::ostream& out, const std::vector<StepTiming>& rows) {
-  out << fmt::format("{:<8}{:>6}{:>12}{:>14}{:>10}{:>16}{:>14}{:>10}\n", "backend", "n", "step ms", "FFT floor ms",
-                     "step/FFT", "fwd+inv ms (1)", "Mpoints/s", "GiB");
+  // kernel GB: the non-FFT passes' bytes per step (traffic.hpp); GB/s beyond FFT: those bytes over the time the
+  // step spends beyond its FFT floor, to hold against the copy bandwidth of `loom bench ceilings`.
+  out << fmt::format("{:<8}{:>6}{:>6}{:>12}{:>14}{:>10}{:>16}{:>14}{:>10}{:>11}{:>18}\n", "backend", "ranks", "n",
+                     "step ms", "FFT floor ms", "step/FFT", "fwd+inv ms (1)", "Mpoints/s", "GiB", "kernel GB",
+                     "GB/s beyond FFT");
   for (const auto& r : rows)
-    out << fmt::format("{:<8}{:>6}{:>12.3f}{:>14.3f}{:>10.3f}{:>16.3f}{:>14.1f}{:>10.2f}\n", core::to_string(r.backend),
-                       r.n, 1e3 * r.step_s, 1e3 * r.floor_s, r.step_s / r.floor_s, 1e3 * r.pair_s,
-                       double(r.n * r.n * r.n) / r.step_s / 1e6, r.memory_bytes / double(1 << 30));
+    out << fmt::format("{:<8}{:>6}{:>6}{:>12.3f}{:>14.3f}{:>10.3f}{:>16.3f}{:>14.1f}{:>10.2f}{:>11.2f}{:>18.1f}\n",
+                       core::to_string(r.backend), r.ranks, r.n, 1e3 * r.step_s, 1e3 * r.floor_s,
+                       r.step_s / r.floor_s, 1e3 * r.pair_s, double(r.n * r.n * r.n) / r.step_s / 1e6,
+                       r.memory_bytes / double(1 << 30), r.kernel_bytes / 1e9, beyond_fft_bandwidth(r) / 1e9);
 }
 
 nlohmann::json to_json(const std::vector<StepTiming>& rows) {
@@ -79,7 +96,10 @@ nlohmann::json to_json(const std::vector<StepTiming>& rows) {
                    {"step_over_floor", r.step_s / r.floor_s},
                    {"forward_inverse_one_component_s", r.pair_s},
                    {"evaluations_per_step", r.evaluations},
-                   {"memory_bytes", r.memory_bytes}});
+                   {"memory_bytes", r.memory_bytes},
+                   {"ranks", r.ranks},
+                   {"kernel_bytes_model", r.kernel_bytes},
+                   {"bandwidth_beyond_fft", beyond_fft_bandwidth(r)}});
   return out;
 }
 

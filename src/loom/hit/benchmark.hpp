@@ -1,7 +1,8 @@
 // `loom bench hit`: the time of one integrating-factor RK4 step of the pseudo-spectral solver per grid size and
 // backend, against its FFT floor measured in the same run: the step's own transforms alone (per evaluation of N,
 // 6 complex-to-real and 3 real-to-complex transforms of the grid; 4 evaluations per RK4 step, twice that with
-// phase-shift dealiasing), on the same arrays.
+// phase-shift dealiasing), on the same arrays. Under mpiexec the grid is split in slabs over the ranks (the CPU
+// only) and the floor is FFTW's MPI transforms, their transposes included; times are the slowest rank's.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,7 @@
 #include <ostream>
 #include <vector>
 
+#include "loom/comm/communicator.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/hit/solver.hpp"
 
@@ -27,12 +29,19 @@ struct StepTiming {
   double pair_s = 0;       // one forward plus one inverse transform of one component, median
   double memory_bytes = 0; // the solver's arrays
   int evaluations = 0;     // evaluations of N per step
+  int ranks = 1;
+  double kernel_bytes = 0; // the non-FFT passes' traffic per step (traffic.hpp), the whole grid
 };
 
 // Bytes the solver's arrays take at grid size n (3 state arrays, 6 + 6 work components, the phase-shift partial).
 double solver_bytes(Index n, Dealiasing dealiasing);
 
-StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& options);
+// On the ranks of `comm` when given (collective), else on this process alone.
+StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& options,
+                     std::optional<comm::Communicator> comm = std::nullopt);
+
+// The non-FFT bytes over the step's time beyond its floor (0 when the step is not slower than the floor).
+double beyond_fft_bandwidth(const StepTiming& row);
 
 void print_step_table(std::ostream& out, const std::vector<StepTiming>& rows);
 nlohmann::json to_json(const std::vector<StepTiming>& rows);

@@ -6,14 +6,16 @@
 #include <vector>
 
 #include "loom/core/error.hpp"
+#include "loom/hit/slab_fields.hpp"
 #include "loom/io/hdf5_file.hpp"
 
 namespace loom::hit {
 
 void write_checkpoint(const std::filesystem::path& path, const Solver& solver, const std::string& input) {
   const SpectralGrid g = solver.grid();
-  const Complex* u = solver.modes().read(core::Where::host);
-  const std::span<const double> values(reinterpret_cast<const double*>(u), 6 * std::size_t(g.modes()));
+  const std::vector<Complex> whole = gather_modes(solver);
+  if (solver.distributed() && !solver.communicator()->is_root()) return;
+  const std::span<const double> values(reinterpret_cast<const double*>(whole.data()), 6 * std::size_t(g.modes()));
   io::Hdf5Writer h5(path);
   h5.write("modes", values, {3, std::size_t(g.n), std::size_t(g.n), std::size_t(g.half()), 2});
   h5.attribute("/", "format", std::string("loom hit checkpoint 1"));

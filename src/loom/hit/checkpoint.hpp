@@ -18,6 +18,8 @@ struct Checkpoint {
   std::string input;           // the run's input.toml
 };
 
+// Collective on several ranks: the modes are gathered and rank 0 writes the file a one-rank run writes (`path` is
+// used on rank 0 only), so that a run continues on any number of ranks.
 void write_checkpoint(const std::filesystem::path& path, const Solver& solver, const std::string& input);
 // Throws UsageError naming `key` when the file is missing or is no checkpoint of loom hit.
 Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string& key = "initial.file");

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "loom/comm/communicator.hpp"
 #include "loom/core/error.hpp"
 
 namespace loom::hit {
@@ -25,7 +26,8 @@ SolverOptions solver_options(const io::Parameters& p, double nu) {
 
 io::Parameters hit_parameters() {
   io::Parameters p;
-  p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
+  p.add("backend", "auto", "where to run (auto: cpu under mpiexec with several ranks, whose slabs run on the CPU)")
+      .one_of({"auto", "cpu", "cuda"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("grid.n", 32, "points per direction of the periodic box [0, 2 pi)^3 (even)").at_least(8).at_most(max_grid_n);
   p.add("physics.nu", 0.000625, "kinematic viscosity").greater_than(0);
@@ -86,7 +88,9 @@ InitialConfig initial_config(const io::Parameters& p) {
 
 HitConfig make_hit_config(const io::Parameters& p) {
   HitConfig c;
-  c.backend = core::parse_backend(p.get_string("backend"), "backend");
+  const bool ranks = comm::Communicator::world().size() > 1;
+  c.backend = ranks && p.get_string("backend") == "auto" ? core::Backend::cpu
+                                                         : core::parse_backend(p.get_string("backend"), "backend");
   c.quiet = p.get_bool("quiet");
   c.grid.n = p.get_int("grid.n");
   if (c.grid.n % 2 != 0)

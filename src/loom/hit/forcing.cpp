@@ -14,24 +14,24 @@ LOOM_HOST_DEVICE inline bool forced(Wavevector k, double k_f) {
 }  // namespace
 
 double low_shell_energy(Solver& solver, double k_f) {
-  const SpectralGrid g = solver.grid();
-  const Index M = g.modes();
+  const SlabLayout L = solver.layout();
+  const Index M = L.mode_stride;
   const Complex* u = solver.modes().read(core::where(solver.backend()));
-  return core::parallel_sum(solver.backend(), M, [=] LOOM_HOST_DEVICE(Index m) {
-    if (!forced(g.wavevector(m), k_f)) return 0.0;
-    return g.hermitian_weight(m) * 0.5 * (norm2(u[m]) + norm2(u[M + m]) + norm2(u[2 * M + m]));
-  });
+  return solver.sum_over_ranks(core::parallel_sum(solver.backend(), L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
+    if (!forced(L.wavevector(m), k_f)) return 0.0;
+    return L.grid.hermitian_weight(m) * 0.5 * (norm2(u[m]) + norm2(u[M + m]) + norm2(u[2 * M + m]));
+  }));
 }
 
 double ShellEnergyForcing::apply(Solver& solver) const {
   const double now = low_shell_energy(solver, k_f_);
   if (now <= 0) return 0;
   const double scale = std::sqrt(target_ / now), k_f = k_f_;
-  const SpectralGrid g = solver.grid();
-  const Index M = g.modes();
+  const SlabLayout L = solver.layout();
+  const Index M = L.mode_stride;
   Complex* u = solver.modes_for_update();
-  core::parallel_for(solver.backend(), M, [=] LOOM_HOST_DEVICE(Index m) {
-    if (!forced(g.wavevector(m), k_f)) return;
+  core::parallel_for(solver.backend(), L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
+    if (!forced(L.wavevector(m), k_f)) return;
     u[m] = scale * u[m], u[M + m] = scale * u[M + m], u[2 * M + m] = scale * u[2 * M + m];
   });
   return target_ - now;

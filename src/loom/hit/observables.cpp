@@ -1,5 +1,6 @@
 #include "loom/hit/observables.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -7,12 +8,13 @@
 
 namespace loom::hit {
 
-SpectralSums spectral_sums(SpectralGrid g, const Complex* u) {
-  const Index M = g.modes();
+SpectralSums spectral_sums(const SlabLayout& L, const Complex* u) {
+  const SpectralGrid g = L.grid;
+  const Index M = L.mode_stride;
   SpectralSums s;
   s.spectrum.assign(std::size_t(g.n), 0.0);  // |k| < sqrt(3) n / 2 < n - 1/2
-  for (Index m = 0; m < M; ++m) {
-    const Wavevector k = g.wavevector(m);
+  for (Index m = 0; m < L.modes(); ++m) {
+    const Wavevector k = L.wavevector(m);
     const double e = g.hermitian_weight(m) * 0.5 * (norm2(u[m]) + norm2(u[M + m]) + norm2(u[2 * M + m]));
     if (e == 0) continue;
     const double k2 = k.norm2(), kk = std::sqrt(k2);
@@ -30,16 +32,27 @@ struct DerivativeMoments {
   double skewness = 0, flatness = 0, divergence_max = 0;
 };
 
-// du_i/dx_i for i = x, y, z on the grid (spectral derivatives), their moments, and max |div u|.
+// The sums over ranks of the spectral sums, added in rank order (the same bits on every rank).
+void sum_over_ranks(const Solver& solver, SpectralSums& s) {
+  if (!solver.distributed()) return;
+  std::vector<double> all = s.spectrum;
+  all.insert(all.end(), {s.energy, s.enstrophy, s.energy_over_k});
+  solver.communicator()->sum_in_rank_order(all);
+  s.energy = all[all.size() - 3], s.enstrophy = all[all.size() - 2], s.energy_over_k = all.back();
+  std::copy(all.begin(), all.begin() + std::ptrdiff_t(s.spectrum.size()), s.spectrum.begin());
+}
+
+// du_i/dx_i for i = x, y, z on the grid (spectral derivatives), their moments, and max |div u|, over all ranks.
 DerivativeMoments derivative_moments(Solver& solver) {
   const auto backend = solver.backend();
   const auto where = core::where(backend);
-  const SpectralGrid g = solver.grid();
-  const Index M = g.modes(), N = g.points();
+  const SlabLayout L = solver.layout();
+  const Index M = L.mode_stride, N = L.point_stride, stored = L.points();
+  const double points = double(L.grid.points());
   const Complex* u = solver.modes().read(where);
   Complex* s = solver.spectral_work().write(where);
-  core::parallel_for(backend, M, [=] LOOM_HOST_DEVICE(Index m) {
-    const Wavevector k = g.wavevector(m);
+  core::parallel_for(backend, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
+    const Wavevector k = L.wavevector(m);
     s[m] = core::times_i(k.x * u[m]);
     s[M + m] = core::times_i(k.y * u[M + m]);
     s[2 * M + m] = core::times_i(k.z * u[2 * M + m]);
@@ -50,13 +63,14 @@ DerivativeMoments derivative_moments(Solver& solver) {
   int counted = 0;  // components with gradients (Taylor-Green's w has none)
   for (Index c = 0; c < 3; ++c) {
     const double* dc = d + c * N;
-    const double m2 = core::parallel_sum(backend, N, [=] LOOM_HOST_DEVICE(Index i) { return dc[i] * dc[i]; }) / N;
-    const double m3 =
-        core::parallel_sum(backend, N, [=] LOOM_HOST_DEVICE(Index i) { return dc[i] * dc[i] * dc[i]; }) / N;
-    const double m4 = core::parallel_sum(backend, N, [=] LOOM_HOST_DEVICE(Index i) {
-                        const double q = dc[i] * dc[i];
-                        return q * q;
-                      }) / N;
+    double moment[5] = {};  // <d^p> for p = 2, 3, 4 (a row's padding counts 0)
+    for (int p = 2; p <= 4; ++p)
+      moment[p] = solver.sum_over_ranks(core::parallel_sum(backend, stored, [=] LOOM_HOST_DEVICE(Index i) {
+                    const double v = L.is_point(i) ? dc[i] : 0.0;
+                    const double q = v * v;
+                    return p == 2 ? q : p == 3 ? q * v : q * q;
+                  })) / points;
+    const double m2 = moment[2], m3 = moment[3], m4 = moment[4];
     if (m2 > 0) {
       out.skewness += m3 / std::pow(m2, 1.5);
       out.flatness += m4 / (m2 * m2);
@@ -64,8 +78,9 @@ DerivativeMoments derivative_moments(Solver& solver) {
     }
   }
   if (counted > 0) out.skewness /= counted, out.flatness /= counted;
-  out.divergence_max = core::parallel_max(
-      backend, N, [=] LOOM_HOST_DEVICE(Index i) { return std::fabs(d[i] + d[N + i] + d[2 * N + i]); });
+  out.divergence_max = solver.max_over_ranks(core::parallel_max(backend, stored, [=] LOOM_HOST_DEVICE(Index i) {
+    return L.is_point(i) ? std::fabs(d[i] + d[N + i] + d[2 * N + i]) : 0.0;
+  }));
   return out;
 }
 
@@ -74,7 +89,8 @@ DerivativeMoments derivative_moments(Solver& solver) {
 Statistics measure(Solver& solver) {
   const SpectralGrid g = solver.grid();
   const double nu = solver.options().nu;
-  const SpectralSums sums = spectral_sums(g, solver.modes().read(core::Where::host));
+  SpectralSums sums = spectral_sums(solver.layout(), solver.modes().read(core::Where::host));
+  sum_over_ranks(solver, sums);
   Statistics s;
   s.t = solver.time();
   s.energy = sums.energy;

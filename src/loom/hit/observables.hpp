@@ -29,14 +29,19 @@ struct Statistics {
   std::vector<double> spectrum;  // E(s) for shells s = 0, 1, ...: |k| in [s - 1/2, s + 1/2)
 };
 
-// The sums over the modes (on the host: the modes are copied there at output steps, never inside a step).
+// The sums over the modes (on the host: the modes are copied there at output steps, never inside a step): over
+// the whole grid, or over a rank's slab of the modes (components layout.mode_stride apart).
 struct SpectralSums {
   double energy = 0, enstrophy = 0, energy_over_k = 0;
   std::vector<double> spectrum;
 };
-SpectralSums spectral_sums(SpectralGrid grid, const Complex* u_hat_host);
+SpectralSums spectral_sums(const SlabLayout& layout, const Complex* u_hat_host);
+inline SpectralSums spectral_sums(SpectralGrid grid, const Complex* u_hat_host) {
+  return spectral_sums(SlabLayout::whole(grid), u_hat_host);
+}
 
-// Everything above for the solver's current field. Uses the solver's work space (so it invalidates velocity()).
+// Everything above for the solver's current field, of all ranks (collective on several). Uses the solver's work
+// space (so it invalidates velocity()).
 Statistics measure(Solver& solver);
 
 // The column names of series.csv, and one row in their order.

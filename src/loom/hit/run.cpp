@@ -3,12 +3,16 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <exception>
 #include <iostream>
 
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/hit/checkpoint.hpp"
 #include "loom/hit/initial.hpp"
+#include "loom/hit/memory.hpp"
+#include "loom/hit/rank_checks.hpp"
+#include "loom/hit/slab_fields.hpp"
 #include "loom/hit/snapshot.hpp"
 #include "loom/io/plot_script.hpp"
 #include "loom/version_info.hpp"
@@ -32,19 +36,29 @@ void adopt_grid(HitConfig& c, Index n) {
   c.grid.n = n;
 }
 
-std::unique_ptr<Solver> initial_solver(HitConfig& c) {
+// Before anything of the grid's size is allocated: the ranks (rank_checks.hpp) and the memory.
+void check_before_allocating(const HitConfig& c, const comm::Communicator& world) {
+  check_ranks(c, world.size());
+  const int ranks_per_node = world.size() > 1 ? int(world.max(double(world.local_rank()))) + 1 : 1;
+  check_memory(c, world.size(), ranks_per_node);
+}
+
+std::unique_ptr<Solver> initial_solver(HitConfig& c, const comm::Communicator& world) {
   if (c.initial.type == InitialType::checkpoint) {
     Checkpoint cp = read_checkpoint(c.initial.file);
     adopt_grid(c, cp.n);
-    auto solver = std::make_unique<Solver>(c.backend, c.grid, c.solver);
-    solver->set_modes(std::move(cp.modes), cp.time, cp.step);
+    check_before_allocating(c, world);
+    auto solver = std::make_unique<Solver>(c.backend, c.grid, c.solver, world);
+    solver->set_modes(restrict_modes(solver->layout(), cp.modes), cp.time, cp.step);
     return solver;
   }
   if (c.initial.type == InitialType::file) adopt_grid(c, velocity_file_grid(c.initial.file, "initial.file"));
-  auto solver = std::make_unique<Solver>(c.backend, c.grid, c.solver);
+  check_before_allocating(c, world);
+  auto solver = std::make_unique<Solver>(c.backend, c.grid, c.solver, world);
   if (c.initial.type == InitialType::random)
-    solver->set_modes(random_solenoidal(c.grid, c.solver.dealiasing, c.initial.spectrum, c.initial.k_peak,
-                                       c.initial.energy, c.initial.seed));
+    solver->set_modes(restrict_modes(solver->layout(),
+                                     random_solenoidal(c.grid, c.solver.dealiasing, c.initial.spectrum,
+                                                       c.initial.k_peak, c.initial.energy, c.initial.seed)));
   else if (c.initial.type == InitialType::file)
     solver->set_velocity(read_velocity_file(c.initial.file, c.grid));
   else
@@ -63,8 +77,9 @@ nlohmann::json to_json(const Statistics& s) {
 
 }  // namespace
 
-HitRun::HitRun(HitConfig config, std::string input) : config_(std::move(config)), input_(std::move(input)) {
-  solver_ = initial_solver(config_);
+HitRun::HitRun(HitConfig config, std::string input, comm::Communicator world)
+    : config_(std::move(config)), input_(std::move(input)), world_(std::move(world)) {
+  solver_ = initial_solver(config_, world_);
   const double speed = solver_->max_speed_sum();
   dt_limit_ = speed > 0 ? courant_limit * config_.grid.spacing() / speed : HUGE_VAL;
   if (config_.time.dt > dt_limit_ && !config_.time.unsafe)
@@ -87,12 +102,22 @@ HitRun::HitRun(HitConfig config, std::string input) : config_(std::move(config))
 }
 
 void HitRun::open_outputs(const io::Parameters& params) {
-  const auto dir = config_.output.dir.empty() ? io::RunDirectory::default_path("hit") : config_.output.dir;
-  run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite));
-  run_->write_input(params);
-  series_ = run_->open_series(series_columns());
-  spectra_ = run_->open_series({"t", "k", "E"}, "spectra.csv");
-  if (config_.output.fields) fields_.emplace(run_->file("fields.xdmf"));
+  // Rank 0 makes the directory; every rank learns whether it could, so that all stop together when not.
+  std::exception_ptr failure;
+  if (root()) try {
+      const auto dir = config_.output.dir.empty() ? io::RunDirectory::default_path("hit") : config_.output.dir;
+      run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite));
+      run_->write_input(params);
+      series_ = run_->open_series(series_columns());
+      spectra_ = run_->open_series({"t", "k", "E"}, "spectra.csv");
+      if (config_.output.fields) fields_.emplace(run_->file("fields.xdmf"));
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  const bool failed = world_.size() > 1 ? world_.max(failure ? 1.0 : 0.0) > 0 : bool(failure);
+  if (failure) std::rethrow_exception(failure);
+  if (failed) throw UsageError(fmt::format("output.dir = \"{}\": rank 0 could not write the run directory",
+                                           config_.output.dir.string()));
   since_checkpoint_.start();
 }
 
@@ -137,7 +162,9 @@ Statistics HitRun::record() {
     throw Error(fmt::format("hit: the velocity is not finite at step {}, t = {:.6g} (energy {}); the run stops, "
                             "its last checkpoint is kept",
                             solver_->steps(), last_.t, last_.energy));
-  if (solver_->steps() == 0 || series_->rows() == 0) initial_ = last_;
+  if (solver_->steps() == 0 || rows_ == 0) initial_ = last_;
+  ++rows_;
+  if (!root()) return last_;
   series_->append(series_row(last_, solver_->steps(), last_dt_, wall_.seconds()));
   for (std::size_t k = 0; k < last_.spectrum.size(); ++k)
     if (k > 0 && last_.spectrum[k] > 0) spectra_->append({last_.t, double(k), last_.spectrum[k]});
@@ -145,12 +172,16 @@ Statistics HitRun::record() {
 }
 
 void HitRun::snapshot() {
-  if (!fields_) return;
-  fields_->add(write_field_snapshot(run_->file(fmt::format("fields_{:04d}.h5", snapshots_)), *solver_));
+  if (!config_.output.fields) return;
+  const std::string name = fmt::format("fields_{:04d}.h5", snapshots_);
+  const std::string grid = write_field_snapshot(root() ? run_->file(name) : std::filesystem::path(name), *solver_);
+  if (root()) fields_->add(grid);
   ++snapshots_;
 }
 
-void HitRun::checkpoint() { write_checkpoint(run_->file("checkpoint.h5"), *solver_, input_); }
+void HitRun::checkpoint() {
+  write_checkpoint(root() ? run_->file("checkpoint.h5") : std::filesystem::path(), *solver_, input_);
+}
 
 nlohmann::json HitRun::summary() const {
   nlohmann::json j = to_json(last_);
@@ -158,6 +189,7 @@ nlohmann::json HitRun::summary() const {
   j["backend"] = std::string(core::to_string(config_.backend));
   if (config_.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
   if (config_.backend == core::Backend::cpu) j["cpu_threads"] = core::cpu_threads();
+  j["ranks"] = world_.size();
   j["grid"] = {{"n", config_.grid.n}, {"box", "[0, 2 pi)^3"}};
   j["nu"] = config_.solver.nu;
   j["scheme"] = config_.solver.scheme == Scheme::rk4 ? "rk4" : "rk2";
@@ -181,11 +213,12 @@ nlohmann::json HitRun::summary() const {
 }
 
 void HitRun::finish() {
-  if (series_->rows() == 0 || last_.t != solver_->time()) record();
-  series_->close();
-  spectra_->close();
+  if (rows_ == 0 || last_.t != solver_->time()) record();
   snapshot();
   checkpoint();
+  if (!root()) return;
+  series_->close();
+  spectra_->close();
   run_->write_summary(summary());
   if (config_.output.plots) {
     const std::string why = io::run_plot_script("plot_hit.py", {run_->path().string()});
@@ -199,20 +232,22 @@ int run_hit(const io::Parameters& params) {
   run.open_outputs(params);
   const Statistics s0 = run.record();
   run.snapshot();
-  if (!c.quiet)
+  const bool speak = !c.quiet && comm::Communicator::world().is_root();
+  if (speak)
     std::cerr << fmt::format("hit: {}^3 on {}, nu = {:.4g}, {} from t = {:.4g} to {:.4g}, Re_lambda = {:.1f}\n",
                              c.grid.n, core::to_string(c.backend), c.solver.nu, name(c.initial.type), s0.t,
                              c.time.t_end, s0.re_lambda);
   core::WallTimer progress;
   while (!run.finished()) {
     run.step();
-    if (!c.quiet && (progress.seconds() > 2 || run.finished())) {
+    if (speak && (progress.seconds() > 2 || run.finished())) {
       std::cerr << fmt::format("hit: step {}, t = {:.4g} ({:.0f}%)\n", run.solver().steps(), run.solver().time(),
                                100 * run.solver().time() / c.time.t_end);
       progress.start();
     }
   }
   run.finish();
+  if (!comm::Communicator::world().is_root()) return 0;
   const nlohmann::json j = run.summary();
   std::cout << fmt::format("hit: {}^3, {} steps to t = {:.4g}: energy {:.9g}, enstrophy {:.9g}, Re_lambda {:.1f}, "
                            "skewness {:.3f}, max |div u| {:.1e}\n",

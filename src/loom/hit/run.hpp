@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "loom/comm/communicator.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/hit/config.hpp"
 #include "loom/hit/forcing.hpp"
@@ -19,13 +20,16 @@
 
 namespace loom::hit {
 
+// On several ranks (mpiexec) every rank runs its slab and every output call is collective; rank 0 writes the
+// files a one-rank run writes.
 class HitRun {
  public:
-  // Builds the initial field and checks everything that needs it (the Courant number of a fixed time.dt, a
-  // file's grid); throws UsageError before anything is written. `input` is the effective input.toml.
-  HitRun(HitConfig config, std::string input);
+  // Checks the ranks and the memory the run needs, builds the initial field and checks everything that needs it
+  // (the Courant number of a fixed time.dt, a file's grid); throws UsageError before anything is written.
+  // `input` is the effective input.toml.
+  HitRun(HitConfig config, std::string input, comm::Communicator world = comm::Communicator::world());
 
-  void open_outputs(const io::Parameters& params);  // the run directory, input.toml, the series files
+  void open_outputs(const io::Parameters& params);  // the run directory, input.toml, the series files (rank 0)
   bool finished() const;
   void step();        // one time step, landing on the next output time
   Statistics record();  // a row of series.csv and of spectra.csv
@@ -40,8 +44,12 @@ class HitRun {
  private:
   bool output_due() const;
 
+  bool root() const { return world_.is_root(); }
+
   HitConfig config_;
   std::string input_;
+  comm::Communicator world_;
+  Index rows_ = 0;  // rows of series.csv so far
   std::unique_ptr<Solver> solver_;
   std::optional<ShellEnergyForcing> forcing_;
   double forcing_energy_ = 0;  // energy the forcing added over the run

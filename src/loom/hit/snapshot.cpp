@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "loom/core/parallel_for.hpp"
+#include "loom/hit/slab_fields.hpp"
 #include "loom/io/fields.hpp"
 
 namespace loom::hit {
@@ -11,18 +12,21 @@ namespace loom::hit {
 std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver) {
   const auto backend = solver.backend();
   const auto where = core::where(backend);
-  const SpectralGrid g = solver.grid();
-  const Index M = g.modes(), N = g.points();
+  const SlabLayout L = solver.layout();
+  const SpectralGrid g = L.grid;
+  const Index M = L.mode_stride, N = g.points();
   const Complex* u = solver.modes().read(where);
   Complex* s = solver.spectral_work().write(where);
-  core::parallel_for(backend, M, [=] LOOM_HOST_DEVICE(Index m) {
+  core::parallel_for(backend, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
     const ModeVector v{u[m], u[M + m], u[2 * M + m]};
-    const ModeVector omega = curl(g.wavevector(m), v);
+    const ModeVector omega = curl(L.wavevector(m), v);
     s[m] = v.x, s[M + m] = v.y, s[2 * M + m] = v.z;
     s[3 * M + m] = omega.x, s[4 * M + m] = omega.y, s[5 * M + m] = omega.z;
   });
   solver.transforms().inverse(s, solver.physical_work().write(where), 6);
-  const double* r = solver.physical_work().read(core::Where::host);
+  const std::vector<double> whole = gather_points(solver, solver.physical_work().read(core::Where::host), 6);
+  if (solver.distributed() && !solver.communicator()->is_root()) return "";
+  const double* r = whole.data();
   std::vector<double> velocity(3 * std::size_t(N)), vorticity(3 * std::size_t(N));
   std::vector<double> magnitude(static_cast<std::size_t>(N));
 #pragma omp parallel for schedule(static)

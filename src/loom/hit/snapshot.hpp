@@ -11,7 +11,8 @@
 namespace loom::hit {
 
 // Writes fields/velocity and fields/vorticity (n x n x n x 3, x fastest) and fields/vorticity_magnitude; returns
-// the XDMF <Grid> element.
+// the XDMF <Grid> element. Collective on several ranks: rank 0 gathers the slabs and writes the one-rank file
+// (`h5_path` is used there only; the others return "").
 std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver);
 
 }  // namespace loom::hit

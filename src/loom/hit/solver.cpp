@@ -11,30 +11,38 @@ namespace {
 // Half a cell in every direction: the second grid of the phase-shift dealiasing.
 double shift_of(SpectralGrid g, int shift) { return shift == 0 ? 0.0 : 0.5 * g.spacing(); }
 
+std::unique_ptr<Transforms> solver_transforms(core::Backend backend, SpectralGrid grid, FftPlanning planning,
+                                              const std::optional<comm::Communicator>& comm) {
+  if (!comm || comm->size() == 1) return make_transforms(backend, grid, planning);
+  LOOM_REQUIRE(backend == core::Backend::cpu, "hit::Solver: several ranks run on the CPU backend only");
+  return make_fftw_mpi_transforms(grid, planning, *comm);
+}
+
 }  // namespace
 
-Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options)
+Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options, std::optional<comm::Communicator> comm)
     : backend_(backend),
       grid_(grid),
       options_(options),
-      fft_(make_transforms(backend, grid, options.planning)),
-      u_(3 * std::size_t(grid.modes())),
-      w_(3 * std::size_t(grid.modes())),
-      acc_(3 * std::size_t(grid.modes())),
-      partial_(options.dealiasing == Dealiasing::phase_shift ? 3 * std::size_t(grid.modes()) : 0),
-      spectral_(6 * std::size_t(grid.modes())),
-      physical_(6 * std::size_t(grid.points())) {
+      comm_(std::move(comm)),
+      fft_(solver_transforms(backend, grid, options.planning, comm_)),
+      u_(3 * std::size_t(layout().mode_stride)),
+      w_(3 * std::size_t(layout().mode_stride)),
+      acc_(3 * std::size_t(layout().mode_stride)),
+      partial_(options.dealiasing == Dealiasing::phase_shift ? 3 * std::size_t(layout().mode_stride) : 0),
+      spectral_(6 * std::size_t(layout().mode_stride)),
+      physical_(6 * std::size_t(layout().point_stride)) {
   LOOM_REQUIRE(grid.n >= 4 && grid.n % 2 == 0, "hit::Solver: the grid needs an even n >= 4");
 }
 
 void Solver::set_modes(core::Array<Complex> u_hat, double t, Index steps) {
-  LOOM_REQUIRE(u_hat.size() == u_.size(), "hit::Solver::set_modes: 3 grid.modes() values expected");
-  const auto g = grid_;
-  const Index M = g.modes();
+  LOOM_REQUIRE(u_hat.size() == u_.size(), "hit::Solver::set_modes: 3 layout().mode_stride values expected");
+  const SlabLayout L = layout();
+  const Index M = L.mode_stride;
   const Dealiasing d = options_.dealiasing;
   Complex* u = u_hat.read_write(core::where(backend_));
-  core::parallel_for(backend_, M, [=] LOOM_HOST_DEVICE(Index m) {
-    if (retained(d, g.n, g.wavevector(m))) return;
+  core::parallel_for(backend_, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
+    if (retained(d, L.grid.n, L.wavevector(m))) return;
     u[m] = u[M + m] = u[2 * M + m] = Complex{};
   });
   u_ = std::move(u_hat);
@@ -45,15 +53,21 @@ void Solver::set_modes(core::Array<Complex> u_hat, double t, Index steps) {
 void Solver::set_velocity(const core::Array<double>& velocity, double t) {
   LOOM_REQUIRE(velocity.size() == 3 * std::size_t(grid_.points()), "hit::Solver::set_velocity: 3 n^3 values");
   const auto where = core::where(backend_);
-  const Index N = grid_.points(), M = grid_.modes();
+  const SlabLayout L = layout();
+  const Index N = grid_.points(), P = L.point_stride, M = L.mode_stride;
   core::Array<Complex> modes(3 * std::size_t(M));
   double* points = physical_.write(where);
   const double* in = velocity.read(where);
-  core::parallel_for(backend_, 3 * N, [=] LOOM_HOST_DEVICE(Index i) { points[i] = in[i]; });
+  core::parallel_for(backend_, L.points(), [=] LOOM_HOST_DEVICE(Index i) {
+    const Index global = L.is_point(i) ? L.global_point(i) : 0;  // padding: any value, the transform skips it
+    for (Index c = 0; c < 3; ++c) points[c * P + i] = in[c * N + global];
+  });
   Complex* out = modes.write(where);
   fft_->forward(points, out, 3);
   const double scale = 1.0 / double(N);
-  core::parallel_for(backend_, 3 * M, [=] LOOM_HOST_DEVICE(Index m) { out[m] = scale * out[m]; });
+  core::parallel_for(backend_, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
+    for (Index c = 0; c < 3; ++c) out[c * M + m] = scale * out[c * M + m];
+  });
   set_modes(std::move(modes), t, 0);
 }
 
@@ -61,14 +75,14 @@ void Solver::set_velocity(const core::Array<double>& velocity, double t) {
 // then to the grid.
 void Solver::to_physical(const Complex* input, int shift) {
   const auto where = core::where(backend_);
-  const auto g = grid_;
-  const Index M = g.modes();
+  const SlabLayout L = layout();
+  const Index M = L.mode_stride;
   const Dealiasing d = options_.dealiasing;
-  const double delta = shift_of(g, shift);
+  const double delta = shift_of(grid_, shift);
   Complex* s = spectral_.write(where);
-  core::parallel_for(backend_, M, [=] LOOM_HOST_DEVICE(Index m) {
-    const Wavevector k = g.wavevector(m);
-    const Complex factor = retained(d, g.n, k) ? shift_phase(k, delta) : Complex{};
+  core::parallel_for(backend_, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
+    const Wavevector k = L.wavevector(m);
+    const Complex factor = retained(d, L.grid.n, k) ? shift_phase(k, delta) : Complex{};
     const ModeVector u{factor * input[m], factor * input[M + m], factor * input[2 * M + m]};
     const ModeVector omega = curl(k, u);
     s[m] = u.x, s[M + m] = u.y, s[2 * M + m] = u.z;
@@ -77,18 +91,20 @@ void Solver::to_physical(const Complex* input, int shift) {
   fft_->inverse(s, physical_.write(where), 6);
 }
 
-// Kernel B: u x omega on the grid, over the first three components; optionally the largest |u| + |v| + |w|.
+// Kernel B: u x omega on the grid, over the first three components; optionally the largest |u| + |v| + |w| (of
+// all ranks; a row's padding is skipped there and crossed harmlessly here).
 double Solver::cross_product(bool want_speed) {
-  const Index N = grid_.points();
+  const SlabLayout L = layout();
+  const Index N = L.point_stride;
   double* r = physical_.read_write(core::where(backend_));
   auto body = [=] LOOM_HOST_DEVICE(Index i) {
     const PointVector u{r[i], r[N + i], r[2 * N + i]}, omega{r[3 * N + i], r[4 * N + i], r[5 * N + i]};
     const PointVector c = cross(u, omega);
     r[i] = c.x, r[N + i] = c.y, r[2 * N + i] = c.z;
-    return std::fabs(u.x) + std::fabs(u.y) + std::fabs(u.z);
+    return L.is_point(i) ? std::fabs(u.x) + std::fabs(u.y) + std::fabs(u.z) : 0.0;
   };
-  if (want_speed) return core::parallel_max(backend_, N, body);
-  core::parallel_for(backend_, N, body);
+  if (want_speed) return max_over_ranks(core::parallel_max(backend_, L.points(), body));
+  core::parallel_for(backend_, L.points(), body);
   return 0;
 }
 
@@ -96,10 +112,11 @@ double Solver::cross_product(bool want_speed) {
 // stage's integrating-factor update (stages.hpp) of acc and of the next input.
 void Solver::finish_stage(const Stage& stage, double h, int shift, int shifts) {
   const auto where = core::where(backend_);
-  const auto g = grid_;
-  const Index M = g.modes();
+  const SlabLayout L = layout();
+  const Index M = L.mode_stride;
   const Dealiasing d = options_.dealiasing;
-  const double nu = options_.nu, half_step = 0.5 * h, delta = shift_of(g, shift), scale = 1.0 / double(g.points());
+  const double nu = options_.nu, half_step = 0.5 * h, delta = shift_of(grid_, shift);
+  const double scale = 1.0 / double(grid_.points());
   Complex* s = spectral_.write(where);
   fft_->forward(physical_.read_write(where), s, 3);
   const bool keep_partial = shift + 1 < shifts, add_partial = shift > 0;
@@ -108,9 +125,9 @@ void Solver::finish_stage(const Stage& stage, double h, int shift, int shifts) {
   Complex* u = u_.read_write(where);
   Complex* acc = stage.writes_acc && stage.to_acc.from_acc == 0 ? acc_.write(where) : acc_.read_write(where);
   Complex* next = stage.last ? u : w_.write(where);
-  core::parallel_for(backend_, M, [=] LOOM_HOST_DEVICE(Index m) {
-    const Wavevector k = g.wavevector(m);
-    const Complex factor = retained(d, g.n, k) ? scale * core::conj(shift_phase(k, delta)) : Complex{};
+  core::parallel_for(backend_, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
+    const Wavevector k = L.wavevector(m);
+    const Complex factor = retained(d, L.grid.n, k) ? scale * core::conj(shift_phase(k, delta)) : Complex{};
     ModeVector n = project(k, {factor * s[m], factor * s[M + m], factor * s[2 * M + m]});
     const double e_half = viscous_decay(nu, k, half_step);
     Complex* nc[3] = {&n.x, &n.y, &n.z};
@@ -154,20 +171,24 @@ double Solver::step(const StepRule& rule) {
 
 const core::Array<double>& Solver::velocity() {
   const auto where = core::where(backend_);
-  const Index M = grid_.modes();
+  const SlabLayout L = layout();
+  const Index M = L.mode_stride;
   Complex* s = spectral_.write(where);
   const Complex* u = u_.read(where);
-  core::parallel_for(backend_, 3 * M, [=] LOOM_HOST_DEVICE(Index m) { s[m] = u[m]; });
+  core::parallel_for(backend_, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
+    for (Index c = 0; c < 3; ++c) s[c * M + m] = u[c * M + m];
+  });
   fft_->inverse(s, physical_.write(where), 3);
   return physical_;
 }
 
 double Solver::max_speed_sum() {
-  const Index N = grid_.points();
+  const SlabLayout L = layout();
+  const Index N = L.point_stride;
   const double* r = velocity().read(core::where(backend_));
-  return core::parallel_max(backend_, N, [=] LOOM_HOST_DEVICE(Index i) {
-    return std::fabs(r[i]) + std::fabs(r[N + i]) + std::fabs(r[2 * N + i]);
-  });
+  return max_over_ranks(core::parallel_max(backend_, L.points(), [=] LOOM_HOST_DEVICE(Index i) {
+    return L.is_point(i) ? std::fabs(r[i]) + std::fabs(r[N + i]) + std::fabs(r[2 * N + i]) : 0.0;
+  }));
 }
 
 }  // namespace loom::hit

@@ -7,6 +7,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
@@ -31,13 +32,17 @@ struct SolverOptions {
   FftPlanning planning = FftPlanning::estimate;
 };
 
+// On several ranks (a communicator of more than one) each rank holds a slab of the modes and of the grid
+// (slab_layout.hpp) and FFTW's MPI transforms connect them; every array below is then the rank's part.
 class Solver {
  public:
-  Solver(core::Backend backend, SpectralGrid grid, SolverOptions options);
+  Solver(core::Backend backend, SpectralGrid grid, SolverOptions options,
+         std::optional<comm::Communicator> comm = std::nullopt);
 
-  // The state: three components of grid.modes() modes each (x, then y, then z), truncated to the kept modes.
+  // The state: three components of layout().modes() modes each (x, then y, then z, layout().mode_stride apart),
+  // truncated to the kept modes.
   void set_modes(core::Array<Complex> u_hat, double t = 0, Index steps = 0);
-  // The same from the velocity on the grid (3 components of grid.points() values).
+  // The same from the velocity on the whole grid (3 components of grid.points() values, on every rank).
   void set_velocity(const core::Array<double>& u, double t = 0);
   // One time step by `rule`; returns its length.
   double step(const StepRule& rule);
@@ -49,14 +54,20 @@ class Solver {
   Complex* modes_for_update() { return u_.read_write(core::where(backend_)); }
   core::Backend backend() const { return backend_; }
   SpectralGrid grid() const { return grid_; }
+  const SlabLayout& layout() const { return fft_->layout(); }
+  bool distributed() const { return comm_.has_value() && comm_->size() > 1; }
+  // Sums and maxima of the ranks' parts (the identity on one rank).
+  double sum_over_ranks(double x) const { return distributed() ? comm_->sum(x) : x; }
+  double max_over_ranks(double x) const { return distributed() ? comm_->max(x) : x; }
+  const std::optional<comm::Communicator>& communicator() const { return comm_; }
   const SolverOptions& options() const { return options_; }
 
   // The velocity on the grid: the first 3 of the 6 components of the solver's work space (so valid until the next
   // call of anything).
   const core::Array<double>& velocity();
-  // max over the grid of |u| + |v| + |w|, for the Courant number.
+  // max over the grid (all ranks) of |u| + |v| + |w|, for the Courant number.
   double max_speed_sum();
-  // Work space for the observables: 6 components of modes and of points.
+  // Work space for the observables: 6 components of modes and of points (strides as the layout's).
   core::Array<Complex>& spectral_work() { return spectral_; }
   core::Array<double>& physical_work() { return physical_; }
   Transforms& transforms() { return *fft_; }
@@ -71,6 +82,7 @@ class Solver {
   core::Backend backend_;
   SpectralGrid grid_;
   SolverOptions options_;
+  std::optional<comm::Communicator> comm_;
   std::unique_ptr<Transforms> fft_;
   core::Array<Complex> u_, w_, acc_, partial_, spectral_;
   core::Array<double> physical_;

@@ -6,7 +6,8 @@
 #include <memory>
 
 #include "loom/core/backend.hpp"
-#include "loom/hit/model.hpp"
+#include "loom/comm/communicator.hpp"
+#include "loom/hit/slab_layout.hpp"
 
 namespace loom::hit {
 
@@ -16,12 +17,21 @@ enum class FftPlanning { estimate, measure };
 
 class Transforms {
  public:
+  explicit Transforms(SlabLayout layout) : layout_(layout) {}
   virtual ~Transforms() = default;
-  // complex-to-real of `count` components, each grid.modes() modes into grid.points() values. Overwrites `modes`
-  // (FFTW and cuFFT both use the input as work space).
+  Transforms(const Transforms&) = delete;
+  Transforms& operator=(const Transforms&) = delete;
+  // The rank's part of the arrays the transforms take (slab_layout.hpp); the whole grid on one rank.
+  const SlabLayout& layout() const { return layout_; }
+  // complex-to-real of `count` components, each layout().modes() modes into layout().points() values, components
+  // layout().mode_stride and point_stride apart. Overwrites `modes` (FFTW and cuFFT use the input as work space).
   virtual void inverse(Complex* modes, double* points, int count) = 0;
-  // real-to-complex of `count` components; `points` is left as it was.
+  // real-to-complex of `count` components; `points` is left as it was on one rank (FFTW's MPI transforms may use
+  // it as work space).
   virtual void forward(double* points, Complex* modes, int count) = 0;
+
+ private:
+  SlabLayout layout_;
 };
 
 // The backend's transforms for grid `grid`; pointers handed to them live on core::where(backend).
@@ -30,5 +40,14 @@ std::unique_ptr<Transforms> make_transforms(core::Backend backend, SpectralGrid 
 // The CPU and GPU implementations (the GPU one throws in a build without CUDA).
 std::unique_ptr<Transforms> make_fftw_transforms(SpectralGrid grid, FftPlanning planning);
 std::unique_ptr<Transforms> make_cufft_transforms(SpectralGrid grid);
+
+// FFTW's threads, initialised once per process (both FFTW transforms use them).
+void init_fftw_threads();
+
+// FFTW's MPI transforms of the grid distributed over the ranks of `comm` in slabs along z (the layout FFTW
+// chooses); throws Error in a build without fftw3-mpi or MPI. Collective: every rank makes and runs the same plans.
+bool fftw_mpi_built();
+std::unique_ptr<Transforms> make_fftw_mpi_transforms(SpectralGrid grid, FftPlanning planning,
+                                                     const comm::Communicator& comm);
 
 }  // namespace loom::hit

@@ -26,7 +26,7 @@ struct Plan {
 
 class CufftTransforms final : public Transforms {
  public:
-  explicit CufftTransforms(SpectralGrid grid) : grid_(grid) {}
+  explicit CufftTransforms(SpectralGrid grid) : Transforms(SlabLayout::whole(grid)), grid_(grid) {}
   ~CufftTransforms() override {
     for (auto* plans : {&inverse_, &forward_})
       for (auto& [count, plan] : *plans) {
@@ -34,9 +34,6 @@ class CufftTransforms final : public Transforms {
         if (plan.work != nullptr) core::device_pool().deallocate(plan.work);
       }
   }
-  CufftTransforms(const CufftTransforms&) = delete;
-  CufftTransforms& operator=(const CufftTransforms&) = delete;
-
   void inverse(Complex* modes, double* points, int count) override {
     LOOM_CUFFT_CHECK(cufftExecZ2D(plan(count, false), reinterpret_cast<cufftDoubleComplex*>(modes), points));
   }

@@ -15,24 +15,16 @@ namespace {
 
 static_assert(sizeof(Complex) == sizeof(fftw_complex), "Complex and fftw_complex share their layout");
 
-void init_fftw_threads() {
-  static std::once_flag once;
-  std::call_once(once, [] { LOOM_REQUIRE(fftw_init_threads() != 0, "fftw_init_threads failed"); });
-}
-
 class FftwTransforms final : public Transforms {
  public:
   FftwTransforms(SpectralGrid grid, FftPlanning planning)
-      : grid_(grid), flags_(planning == FftPlanning::measure ? FFTW_MEASURE : FFTW_ESTIMATE) {
+      : Transforms(SlabLayout::whole(grid)), grid_(grid), flags_(planning == FftPlanning::measure ? FFTW_MEASURE : FFTW_ESTIMATE) {
     init_fftw_threads();
   }
   ~FftwTransforms() override {
     for (auto& [count, plan] : inverse_) fftw_destroy_plan(plan);
     for (auto& [count, plan] : forward_) fftw_destroy_plan(plan);
   }
-  FftwTransforms(const FftwTransforms&) = delete;
-  FftwTransforms& operator=(const FftwTransforms&) = delete;
-
   void inverse(Complex* modes, double* points, int count) override {
     fftw_execute_dft_c2r(plan(count, false), reinterpret_cast<fftw_complex*>(modes), points);
   }
@@ -68,6 +60,11 @@ class FftwTransforms final : public Transforms {
 };
 
 }  // namespace
+
+void init_fftw_threads() {
+  static std::once_flag once;
+  std::call_once(once, [] { LOOM_REQUIRE(fftw_init_threads() != 0, "fftw_init_threads failed"); });
+}
 
 std::unique_ptr<Transforms> make_fftw_transforms(SpectralGrid grid, FftPlanning planning) {
   LOOM_REQUIRE(grid.points() < (Index(1) << 31), "fftw: grids past 2^31 points need the guru64 interface");

@@ -1,0 +1,80 @@
+#include "loom/hit/memory.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+
+namespace loom::hit {
+namespace {
+
+constexpr double gib = double(1 << 30);
+
+}  // namespace
+
+double available_host_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  double kib = 0;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
+MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
+  const SpectralGrid g = c.grid;
+  const double n = double(g.n), half = double(g.half());
+  // The widest slab: FFTW's blocks of ceil(n / ranks) planes; rows padded to 2 half doubles on several ranks.
+  const double planes = ranks > 1 ? std::ceil(n / ranks) : n;
+  const double modes = half * n * planes, points = (ranks > 1 ? 2 * half : n) * n * planes;
+  const double mode_bytes = modes * 16, point_bytes = points * 8;
+  const bool phase_shift = c.solver.dealiasing == Dealiasing::phase_shift;
+  // u, w, acc, the phase-shift partial and 6 spectral work components; 6 grid components.
+  const double solver = (9 + (phase_shift ? 3 : 0) + 6) * mode_bytes + 6 * point_bytes;
+  // cuFFT's work area, about one batch of 6 components; FFTW_MEASURE plans on scratch arrays of the largest batch
+  // (FFTW_ESTIMATE never touches its scratch, so its pages are never used).
+  double transforms = 0;
+  if (c.backend == core::Backend::cuda) transforms = 6 * mode_bytes;
+  if (c.backend == core::Backend::cpu && c.solver.planning == FftPlanning::measure)
+    transforms = 6 * (mode_bytes + point_bytes);
+  // The initial field, whole on every rank: the random field's noise and modes, a velocity (and a file's copy).
+  const double whole_points = n * n * n * 8, whole_modes = half * n * n * 16;
+  double initial = 3 * whole_points;
+  if (c.initial.type == InitialType::random) initial = 3 * whole_points + 3 * whole_modes;
+  if (c.initial.type == InitialType::file) initial = 6 * whole_points;
+  if (c.initial.type == InitialType::checkpoint) initial = 6 * whole_modes;
+  // Rank 0's outputs: a snapshot gathers 6 grid components and writes 7 interleaved ones; a checkpoint 3 modes.
+  double outputs = 3 * whole_modes;
+  if (c.output.fields) outputs = std::max(outputs, 13 * whole_points);
+  MemoryEstimate e;
+  if (c.backend == core::Backend::cuda) {
+    e.device_bytes = solver + transforms;
+    e.host_bytes = 3 * mode_bytes + 6 * point_bytes + std::max(initial, outputs);  // host copies of modes and fields
+  } else {
+    e.host_bytes = solver + transforms + std::max(initial, outputs);
+  }
+  return e;
+}
+
+void check_memory(const HitConfig& c, int ranks, int ranks_per_node) {
+  const MemoryEstimate e = estimate_memory(c, ranks);
+  const double host = available_host_bytes() / std::max(ranks_per_node, 1);
+  auto refuse = [&](double need, double have, const char* where) {
+    return UsageError(fmt::format("grid.n = {}: needs {:.1f} GiB of {} memory per rank{}, has {:.1f} GiB; use a "
+                                  "smaller grid.n{}",
+                                  c.grid.n, need / gib, where, ranks > 1 ? fmt::format(" on {} ranks", ranks) : "",
+                                  have / gib, c.backend == core::Backend::cuda ? " or more GPUs" : " or more nodes"));
+  };
+  if (host > 0 && e.host_bytes > host) throw refuse(e.host_bytes, host, "host");
+  if (c.backend == core::Backend::cuda) {
+    const double device = double(cuda::device_info(cuda::current_device()).free_memory);
+    if (e.device_bytes > device) throw refuse(e.device_bytes, device, "device");
+  }
+}
+
+}  // namespace loom::hit

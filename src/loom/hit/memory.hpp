@@ -1,0 +1,27 @@
+// What a run of `loom hit` needs in memory, counted before anything is allocated, so that a grid too large for
+// the machine is refused with exit 2 ("grid.n = 1024: needs X GiB ..., has Y GiB") rather than ending in
+// bad_alloc or a CUDA out-of-memory error mid-run. Per rank; rank 0 is counted, the largest (the widest slab, and
+// the whole fields it gathers for snapshots and checkpoints).
+#pragma once
+
+#include "loom/hit/config.hpp"
+
+namespace loom::hit {
+
+struct MemoryEstimate {
+  double host_bytes = 0;    // CPU memory of one rank
+  double device_bytes = 0;  // GPU memory of one rank (0 on the CPU backend)
+};
+
+// The solver's arrays on the slab of the widest rank (SlabLayout's sizes for FFTW's blocks), the transforms' work
+// space, the initial field (built whole on every rank), and on rank 0 the gathered outputs.
+MemoryEstimate estimate_memory(const HitConfig& config, int ranks = 1);
+
+// Bytes of MemAvailable in /proc/meminfo (0 where there is none: no check).
+double available_host_bytes();
+
+// Throws UsageError naming grid.n when a rank's estimate exceeds what the machine has: MemAvailable of
+// /proc/meminfo shared by the `ranks_per_node` ranks of a node, and the current device's free memory.
+void check_memory(const HitConfig& config, int ranks, int ranks_per_node);
+
+}  // namespace loom::hit

@@ -1,0 +1,125 @@
+// `mpiexec -n N loom hit` as a user meets it (issue 20, item 4): on 2 and 3 ranks (16 planes: uneven slabs of
+// 6, 6, 4) the run writes the outputs of the one-rank run to rounding (series, spectra, summary, field snapshots,
+// checkpoint); a checkpoint written on 2 ranks continues on 3 to the straight one-rank result; more ranks than
+// FFTW's slabs can feed, or a run directory that cannot be made, stop every rank with one message (exit 2).
+// Launches mpiexec itself (label mpi).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "apps/mpi_runs.hpp"
+#include "gpe/relative_difference.hpp"
+#include "loom/hit/checkpoint.hpp"
+#include "loom/io/hdf5_file.hpp"
+
+namespace loom::test {
+namespace {
+
+// A random field on 16^3 at Courant steps (their length needs the speed of every rank), snapshots every 0.1.
+const std::string problem =
+    "hit --grid.n 16 --initial.type random --initial.k_peak 3 --physics.nu 0.01 --output.every 0.05 "
+    "--output.fields_every 0.1 --quiet --output.plots false";
+constexpr double tolerance = 1e-12;
+constexpr int wall_column = 16;  // series.csv's wall_s
+
+std::vector<double> modes_of(const std::filesystem::path& file) {
+  const auto c = hit::read_checkpoint(file);
+  const auto m = c.modes.host();
+  std::vector<double> out;
+  for (const auto& v : m) out.push_back(v.re), out.push_back(v.im);
+  return out;
+}
+
+TEST(HitMpiCli, OutputsOnSeveralRanksEqualOneRank) {
+  TempDir dir;
+  const auto one = dir / "one";
+  const RunResult r1 = run_on_ranks(1, problem + " --time.t_end 0.3 --output.dir " + one.string());
+  ASSERT_EQ(r1.code, 0) << r1.err;
+  for (int ranks : {2, 3}) {
+    const auto many = dir / ("ranks" + std::to_string(ranks));
+    const RunResult r = run_on_ranks(ranks, problem + " --time.t_end 0.3 --output.dir " + many.string());
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string what = std::to_string(ranks) + " ranks";
+    EXPECT_EQ(line_count(r.out), 1u) << "rank 0 alone reports: " << r.out;
+    for (const char* f : {"input.toml", "series.csv", "spectra.csv", "summary.json", "fields.xdmf", "fields_0000.h5",
+                          "fields_0003.h5", "checkpoint.h5"})
+      EXPECT_TRUE(std::filesystem::exists(many / f)) << f << ", " << what;
+    EXPECT_LT(csv_difference(many / "series.csv", one / "series.csv", wall_column), tolerance) << what;
+    EXPECT_LT(csv_difference(many / "spectra.csv", one / "spectra.csv"), tolerance) << what;
+    for (const char* f : {"fields_0000.h5", "fields_0003.h5"}) {
+      const io::Hdf5Reader a(many / f), b(one / f);
+      for (const char* field : {"fields/velocity", "fields/vorticity", "fields/vorticity_magnitude"})
+        EXPECT_LT(max_relative_difference(a.read_double(field), b.read_double(field)), tolerance)
+            << f << " " << field << ", " << what;
+    }
+    EXPECT_LT(max_relative_difference(modes_of(many / "checkpoint.h5"), modes_of(one / "checkpoint.h5")), tolerance)
+        << what;
+    const auto sa = nlohmann::json::parse(slurp(many / "summary.json")),
+               sb = nlohmann::json::parse(slurp(one / "summary.json"));
+    EXPECT_EQ(sa["ranks"], ranks);
+    EXPECT_EQ(sb["ranks"], 1);
+    EXPECT_EQ(sa["steps"], sb["steps"]);
+    for (const char* key : {"energy", "enstrophy", "dissipation", "skewness", "re_lambda"})
+      EXPECT_NEAR(sa[key].get<double>(), sb[key].get<double>(), tolerance * std::abs(sb[key].get<double>()))
+          << key << ", " << what;
+  }
+}
+
+// Fixed steps, so that the run split at t = 0.04 takes the steps of the straight one.
+TEST(HitMpiCli, CheckpointsContinueOnAnotherNumberOfRanks) {
+  TempDir dir;
+  const auto straight = dir / "straight", first = dir / "first", second = dir / "second";
+  const std::string fixed = problem + " --time.dt 0.02";
+  ASSERT_EQ(run_on_ranks(1, fixed + " --time.t_end 0.1 --output.dir " + straight.string()).code, 0);
+  const RunResult a = run_on_ranks(2, fixed + " --time.t_end 0.04 --output.dir " + first.string());
+  ASSERT_EQ(a.code, 0) << a.err;
+  const RunResult b = run_on_ranks(3, fixed + " --time.t_end 0.1 --initial.type checkpoint --initial.file " +
+                                          (first / "checkpoint.h5").string() + " --output.dir " + second.string());
+  ASSERT_EQ(b.code, 0) << b.err;
+  const auto c = hit::read_checkpoint(second / "checkpoint.h5");
+  const auto reference = hit::read_checkpoint(straight / "checkpoint.h5");
+  EXPECT_EQ(c.step, 5);
+  EXPECT_EQ(c.step, reference.step);
+  EXPECT_NEAR(c.time, reference.time, 1e-15);
+  EXPECT_LT(max_relative_difference(modes_of(second / "checkpoint.h5"), modes_of(straight / "checkpoint.h5")),
+            tolerance);
+}
+
+std::size_t errors_in(const std::string& err) {
+  std::size_t errors = 0;
+  for (std::size_t at = err.find("error: "); at != std::string::npos; at = err.find("error: ", at + 1)) ++errors;
+  return errors;
+}
+
+TEST(HitMpiCli, RanksWithoutAPlaneAreRefusedWithOneMessage) {
+  TempDir dir;
+  // 8 planes on 5 ranks: FFTW's blocks of 2 feed 4 ranks.
+  const RunResult r = run_on_ranks(5, problem + " --grid.n 8 --time.t_end 0.01 --output.dir " + (dir / "x").string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(errors_in(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("grid.n = 8 on 5 ranks"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at most 4 ranks"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "x"));
+  // The same on 4 ranks runs (and on 3: uneven 3, 3, 2).
+  for (int ranks : {3, 4})
+    EXPECT_EQ(run_on_ranks(ranks, problem + " --grid.n 8 --time.t_end 0.01 --output.dir " +
+                                      (dir / std::to_string(ranks)).string())
+                  .code,
+              0)
+        << ranks;
+}
+
+TEST(HitMpiCli, AnUnusableRunDirectoryStopsEveryRankWithOneMessage) {
+  TempDir dir;
+  const auto taken = dir / "taken";
+  std::filesystem::create_directories(taken);
+  { std::ofstream(taken / "something") << "x"; }
+  const RunResult r = run_on_ranks(3, problem + " --time.t_end 0.01 --output.dir " + taken.string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(errors_in(r.err), 1u) << r.err;
+  EXPECT_NE(r.err.find("output.dir"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace loom::test
