@@ -163,3 +163,14 @@ def test_the_gil_is_released_while_the_fmm_evaluates():
     inside = [t for t in ticks if start < t < end]
     # Holding the GIL, the thread could not run a single bytecode until the call returned.
     assert len(inside) >= 10
+
+
+@pytest.mark.skipif("cuda" not in loom.backends(), reason="no CUDA device in this process")
+@pytest.mark.parametrize("precision, tolerance", [("double", 1e-8), ("single", 1e-5)])
+def test_laplace_on_the_gpu_matches_the_direct_sum(precision, tolerance):
+    x, q = bodies(20000)
+    targets = np.arange(0, 20000, 100)
+    phi_ref, grad_ref = direct_laplace(x, q, targets)
+    phi, grad = loom.fmm.laplace(x, q, p=10, theta=0.4, backend="cuda", precision=precision)
+    assert relative_l2(phi[targets], phi_ref) < tolerance
+    assert relative_l2(grad[targets], grad_ref) < 2 * tolerance
