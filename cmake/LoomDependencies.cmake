@@ -29,19 +29,20 @@ target_compile_definitions(loom_hdf5 INTERFACE ${HDF5_DEFINITIONS} ${HDF5_C_DEFI
 add_library(loom::hdf5 ALIAS loom_hdf5)
 
 # toml++ is header-only; Debian has it, the GPU machine does not (carry its headers and set
-# LOOM_TOMLPP_INCLUDE_DIR). Without it loom reads parameters from flags only.
+# LOOM_TOMLPP_INCLUDE_DIR). Without it loom reads parameters from flags only. Needed to build loom_io only: an
+# installed loom (LoomInstall.cmake) does not ask for it.
 set(LOOM_HAVE_TOMLPP OFF)
 add_library(loom_tomlpp INTERFACE)
 pkg_check_modules(TOMLPP QUIET IMPORTED_TARGET tomlplusplus)
 if(TOMLPP_FOUND)
-  target_link_libraries(loom_tomlpp INTERFACE PkgConfig::TOMLPP)
+  target_link_libraries(loom_tomlpp INTERFACE $<BUILD_INTERFACE:PkgConfig::TOMLPP>)
   set(LOOM_HAVE_TOMLPP ON)
 elseif(LOOM_TOMLPP_INCLUDE_DIR AND EXISTS "${LOOM_TOMLPP_INCLUDE_DIR}/toml++/toml.h")
-  target_include_directories(loom_tomlpp SYSTEM INTERFACE ${LOOM_TOMLPP_INCLUDE_DIR})
+  target_include_directories(loom_tomlpp SYSTEM INTERFACE $<BUILD_INTERFACE:${LOOM_TOMLPP_INCLUDE_DIR}>)
   set(LOOM_HAVE_TOMLPP ON)
 endif()
 if(LOOM_HAVE_TOMLPP)
-  target_compile_definitions(loom_tomlpp INTERFACE LOOM_HAVE_TOMLPP=1)
+  target_compile_definitions(loom_tomlpp INTERFACE $<BUILD_INTERFACE:LOOM_HAVE_TOMLPP=1>)
 else()
   message(WARNING "toml++ not found: input files are disabled, parameters come from flags only")
 endif()

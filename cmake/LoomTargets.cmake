@@ -1,8 +1,8 @@
 # Helpers every loom target uses: warnings, optimisation flags, and the dual-backend sources.
 
-# Flags shared by all loom targets (not by dependencies).
+# Flags shared by all loom targets (not by dependencies, nor by projects using an installed loom: BUILD_INTERFACE).
 add_library(loom_options INTERFACE)
-target_compile_options(loom_options INTERFACE
+set(loom_flags
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wno-unknown-pragmas>
   # GCC 12 reports false -Wrestrict positives inside std::string at -O3 (GCC bug 105329)
   $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<CXX_COMPILER_ID:GNU>>:-Wno-restrict>
@@ -11,7 +11,9 @@ target_compile_options(loom_options INTERFACE
   $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcompiler=-Wall,-Wextra,-fopenmp>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${LOOM_NATIVE}>>:-Xcompiler=-march=native>
   $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${LOOM_WERROR}>>:-Werror=all-warnings>)
-target_include_directories(loom_options INTERFACE ${PROJECT_SOURCE_DIR}/src ${PROJECT_BINARY_DIR}/src)
+target_compile_options(loom_options INTERFACE "$<BUILD_INTERFACE:${loom_flags}>")
+target_include_directories(loom_options INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>
+                                                  $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/src> $<INSTALL_INTERFACE:include>)
 target_link_libraries(loom_options INTERFACE OpenMP::OpenMP_CXX)
 if(LOOM_HAVE_CUDA)
   target_compile_definitions(loom_options INTERFACE LOOM_HAVE_CUDA=1)

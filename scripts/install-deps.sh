@@ -8,7 +8,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev libfmt-dev nlohmann-json3-dev
   libhdf5-dev libopenmpi-dev openmpi-bin libfftw3-dev libfftw3-mpi-dev libopenblas-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-numpy python3-matplotlib python3-h5py
+  python3 python3-numpy python3-matplotlib python3-h5py python3-dev pybind11-dev python3-pytest
 )
 
 missing=()

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Copies what the GPU machine lacks into .carry/ (git-ignored), for the device tool's `carry`: toml++'s headers
-# (Debian's libtomlplusplus-dev; the GPU machine's Ubuntu image has no toml++). Used header-only there.
+# (Debian's libtomlplusplus-dev; the GPU machine's Ubuntu image has no toml++). Used header-only there. Also
+# pybind11's headers and CMake package (pybind11-dev) as a prefix, .carry/pybind11: configure there with
+# -DLOOM_PYBIND11_DIR=$PWD/.carry/pybind11 to build the Python module (it needs the interpreter's headers too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .carry/include
@@ -10,4 +12,13 @@ if [[ -f /usr/include/toml++/toml.h ]]; then
   echo "prepared .carry/include/toml++"
 else
   echo "toml++ not installed here (scripts/install-deps.sh installs it); the GPU build will take flags only" >&2
+fi
+if [[ -f /usr/lib/cmake/pybind11/pybind11Config.cmake ]]; then
+  rm -rf .carry/pybind11
+  mkdir -p .carry/pybind11/include .carry/pybind11/lib/cmake
+  cp -r /usr/include/pybind11 .carry/pybind11/include/
+  cp -r /usr/lib/cmake/pybind11 .carry/pybind11/lib/cmake/
+  echo "prepared .carry/pybind11"
+else
+  echo "pybind11 not installed here (scripts/install-deps.sh installs it); the GPU build will skip the Python module" >&2
 fi

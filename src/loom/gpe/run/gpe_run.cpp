@@ -12,6 +12,7 @@
 #include "loom/gpe/parallel/slab_observables.hpp"
 #include "loom/gpe/run/checkpoint.hpp"
 #include "loom/gpe/run/field_outputs.hpp"
+#include "loom/gpe/run/leapfrog_start.hpp"
 #include "loom/gpe/run/summary.hpp"
 #include "loom/gpe/splitting.hpp"
 #include "loom/io/plot_script.hpp"
@@ -51,27 +52,7 @@ void GpeRun::open_outputs() {
 }
 
 void GpeRun::start() {
-  if (config_.initial.type == InitialType::checkpoint) {
-    integrator_.set_state(slab_.restrict_to_slab(std::move(s_.previous)), slab_.restrict_to_slab(std::move(s_.current)),
-                          s_.t0, s_.dt, s_.step0);
-  } else if (config_.time.starter == Starter::exact && config_.initial.perturbation == 0) {
-    // The exact time dependence of a stationary state: psi(-dt) = psi(0) e^{+i mu dt} (section 5).
-    core::Array<Complex> previous = s_.current.clone();
-    const Complex phase = core::polar(1.0, s_.mu_reference * s_.dt);
-    Complex* pp = previous.read_write(core::Where::host);
-    for (std::size_t i = 0; i < previous.size(); ++i) pp[i] = phase * pp[i];
-    s_.starter = config_.initial.type == InitialType::ground ? "discrete ground state, exact phase e^{i mu dt}"
-                                                             : "stationary vortex, exact phase e^{i mu dt}";
-    integrator_.set_state(slab_.restrict_to_slab(std::move(previous)), slab_.restrict_to_slab(std::move(s_.current)),
-                          0.0, s_.dt, 0);
-  } else {
-    // The continuum stationary state is not stationary on the lattice: its exact phase would start every lattice
-    // mode k with the wrong frequency and excite the leapfrog's parasitic (step-to-step alternating) root with
-    // amplitude ~ (omega_k - mu) dt. One RK4 step follows the lattice dynamics instead (BCC, 10 edges per
-    // wavelength, kappa = 10: norm oscillation 4e-6 instead of 3e-4).
-    s_.starter = "one RK4 step backwards from psi(0)";
-    integrator_.start_from(slab_.restrict_to_slab(std::move(s_.current)), 0.0, s_.dt);
-  }
+  start_leapfrog(config_, s_, slab_, integrator_);
   h_ = integrator_.hamiltonian();
   host_h_ = s_.domain.hamiltonian(core::Where::host, s_.physics);
   const double t_end = config_.time.t_end, dt = s_.dt;
