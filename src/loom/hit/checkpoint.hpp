@@ -19,7 +19,8 @@ struct Checkpoint {
 };
 
 void write_checkpoint(const std::filesystem::path& path, const Solver& solver, const std::string& input);
-// Throws UsageError naming `key` when the file is missing or is no checkpoint of loom hit.
+// Throws UsageError naming `key` when the file is missing, is no checkpoint of loom hit or is corrupted (its
+// checksum, io/checkpoint_file.hpp). Writing refuses non-finite modes (loom::Error; the old file stays).
 Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string& key = "initial.file");
 
 }  // namespace loom::hit

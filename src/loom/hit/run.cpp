@@ -10,7 +10,9 @@
 #include "loom/hit/checkpoint.hpp"
 #include "loom/hit/initial.hpp"
 #include "loom/hit/snapshot.hpp"
+#include "loom/io/finite_state.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::hit {
@@ -133,10 +135,8 @@ void HitRun::step() {
 Statistics HitRun::record() {
   last_ = measure(*solver_);
   // A non-finite field is never written as a result: the series keeps its good rows, the last checkpoint stays.
-  if (!std::isfinite(last_.energy) || !std::isfinite(last_.enstrophy))
-    throw Error(fmt::format("hit: the velocity is not finite at step {}, t = {:.6g} (energy {}); the run stops, "
-                            "its last checkpoint is kept",
-                            solver_->steps(), last_.t, last_.energy));
+  io::require_finite("hit", "the energy", last_.energy, solver_->steps(), last_.t, run_->file("checkpoint.h5"));
+  io::require_finite("hit", "the enstrophy", last_.enstrophy, solver_->steps(), last_.t, run_->file("checkpoint.h5"));
   if (solver_->steps() == 0 || series_->rows() == 0) initial_ = last_;
   series_->append(series_row(last_, solver_->steps(), last_dt_, wall_.seconds()));
   for (std::size_t k = 0; k < last_.spectrum.size(); ++k)
@@ -148,6 +148,8 @@ void HitRun::snapshot() {
   if (!fields_) return;
   fields_->add(write_field_snapshot(run_->file(fmt::format("fields_{:04d}.h5", snapshots_)), *solver_));
   ++snapshots_;
+  series_->flush();  // the rows up to each snapshot are on disk with it
+  spectra_->flush();
 }
 
 void HitRun::checkpoint() { write_checkpoint(run_->file("checkpoint.h5"), *solver_, input_); }
@@ -180,13 +182,20 @@ nlohmann::json HitRun::summary() const {
   return j;
 }
 
-void HitRun::finish() {
+void HitRun::finish(int stop_signal) {
   if (series_->rows() == 0 || last_.t != solver_->time()) record();
   series_->close();
   spectra_->close();
   snapshot();
   checkpoint();
-  run_->write_summary(summary());
+  nlohmann::json j = summary();
+  if (stop_signal != 0) j["stopped_by"] = io::signal_name(stop_signal);
+  run_->write_summary(j);
+  if (stop_signal != 0) {  // no plots: the user wants the run to end
+    std::cerr << fmt::format("hit: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
+                             io::signal_name(stop_signal), solver_->steps(), solver_->time(), run_->path().string());
+    return;
+  }
   if (config_.output.plots) {
     const std::string why = io::run_plot_script("plot_hit.py", {run_->path().string()});
     if (!why.empty() && !config_.quiet) std::cerr << why << "\n";
@@ -204,7 +213,8 @@ int run_hit(const io::Parameters& params) {
                              c.grid.n, core::to_string(c.backend), c.solver.nu, name(c.initial.type), s0.t,
                              c.time.t_end, s0.re_lambda);
   core::WallTimer progress;
-  while (!run.finished()) {
+  const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run after its step, with its outputs
+  while (!run.finished() && io::stop_signal() == 0) {
     run.step();
     if (!c.quiet && (progress.seconds() > 2 || run.finished())) {
       std::cerr << fmt::format("hit: step {}, t = {:.4g} ({:.0f}%)\n", run.solver().steps(), run.solver().time(),
@@ -212,7 +222,9 @@ int run_hit(const io::Parameters& params) {
       progress.start();
     }
   }
-  run.finish();
+  const int stop = io::stop_signal();
+  run.finish(stop);
+  if (stop != 0) return io::stop_exit_code(stop);
   const nlohmann::json j = run.summary();
   std::cout << fmt::format("hit: {}^3, {} steps to t = {:.4g}: energy {:.9g}, enstrophy {:.9g}, Re_lambda {:.1f}, "
                            "skewness {:.3f}, max |div u| {:.1e}\n",

@@ -3,6 +3,8 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <ctime>
 
 #include "loom/core/error.hpp"
@@ -10,19 +12,49 @@
 
 namespace loom::io {
 
+namespace {
+
+// Replaces the non-empty folder `path` by an empty one: a fresh sibling is made, the old folder is renamed away,
+// the sibling takes its name, and the old one is removed. Only hidden siblings ever hold the old files.
+void replace_whole(const std::filesystem::path& path, const std::string& key) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::absolute(path).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();
+  const std::string pid = std::to_string(::getpid());
+  const fs::path fresh = dir.parent_path() / ("." + dir.filename().string() + ".new-" + pid);
+  const fs::path old = dir.parent_path() / ("." + dir.filename().string() + ".old-" + pid);
+  std::error_code ec;
+  fs::create_directory(fresh, ec);
+  if (!ec) fs::rename(dir, old, ec);
+  if (!ec) fs::rename(fresh, dir, ec);
+  if (ec) {
+    fs::remove(fresh, ec);
+    throw UsageError(fmt::format("{} = \"{}\": cannot replace the directory: {}", key, path.string(), ec.message()));
+  }
+  fs::remove_all(old, ec);
+  if (ec) throw Error(fmt::format("cannot remove the old run directory {}: {}", old.string(), ec.message()));
+}
+
+}  // namespace
+
 RunDirectory RunDirectory::create(const std::filesystem::path& path, bool overwrite, const std::string& key) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::exists(path, ec)) {
-    if (!fs::is_directory(path, ec))
-      throw UsageError(fmt::format("{} = \"{}\": exists and is not a directory", key, path.string()));
-    if (!overwrite && !fs::is_empty(path, ec))
+  if (fs::exists(path, ec) && !fs::is_directory(path, ec))
+    throw UsageError(fmt::format("{} = \"{}\": exists and is not a directory", key, path.string()));
+  const fs::path parent = fs::absolute(path).lexically_normal().parent_path();
+  fs::create_directories(parent, ec);
+  if (ec) throw UsageError(fmt::format("{} = \"{}\": cannot create directory: {}", key, path.string(), ec.message()));
+  auto lock = std::make_shared<RunLock>(path, key);
+  if (fs::exists(path, ec) && !fs::is_empty(path, ec)) {
+    if (!overwrite)
       throw UsageError(fmt::format("{} = \"{}\": directory exists and is not empty (choose another, or allow "
                                    "overwriting)", key, path.string()));
+    replace_whole(path, key);
   }
   fs::create_directories(path, ec);
   if (ec) throw UsageError(fmt::format("{} = \"{}\": cannot create directory: {}", key, path.string(), ec.message()));
-  return RunDirectory(path);
+  return RunDirectory(path, std::move(lock));
 }
 
 std::filesystem::path RunDirectory::default_path(const std::string& command) {
