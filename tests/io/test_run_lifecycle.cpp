@@ -78,6 +78,21 @@ TEST(RunDirectory, OverwriteReplacesTheDirectoryWhole) {
   EXPECT_EQ(dir.files(), std::vector<std::string>{"run"});  // no sibling of the swap, no lock
 }
 
+TEST(RunDirectory, OverwriteNeverDeletesTheRunsInput) {
+  test::TempDir dir;
+  const auto path = dir / "run";
+  RunDirectory::create(path, false).write_text("checkpoint.h5", "the state to restart from");
+  const std::string why = usage_message([&] {
+    RunDirectory::create(path, true, "output.dir", {{"initial.checkpoint", path / "checkpoint.h5"}});
+  });
+  EXPECT_EQ(why, "output.dir = \"" + path.string() + "\": holds the input initial.checkpoint = \"" +
+                     (path / "checkpoint.h5").string() +
+                     "\", which overwriting would delete; choose another directory");
+  EXPECT_TRUE(std::filesystem::exists(path / "checkpoint.h5"));
+  EXPECT_NO_THROW(
+      RunDirectory::create(dir / "run2", true, "output.dir", {{"initial.checkpoint", path / "checkpoint.h5"}}));
+}
+
 TEST(OutputFile, ExistingFilesInputsAndDirectories) {
   test::TempDir dir;
   const auto input = dir / "b.csv", output = dir / "r.csv";

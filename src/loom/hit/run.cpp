@@ -90,7 +90,8 @@ HitRun::HitRun(HitConfig config, std::string input) : config_(std::move(config))
 
 void HitRun::open_outputs(const io::Parameters& params) {
   const auto dir = config_.output.dir.empty() ? io::RunDirectory::default_path("hit") : config_.output.dir;
-  run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite));
+  run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite, "output.dir",
+                                        {{"initial.file", config_.initial.file}}));
   run_->write_input(params);
   series_ = run_->open_series(series_columns());
   spectra_ = run_->open_series({"t", "k", "E"}, "spectra.csv");

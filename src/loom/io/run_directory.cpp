@@ -35,9 +35,22 @@ void replace_whole(const std::filesystem::path& path, const std::string& key) {
   if (ec) throw Error(fmt::format("cannot remove the old run directory {}: {}", old.string(), ec.message()));
 }
 
+// Refuses to replace a directory that holds one of the run's inputs (restarting from runs/x/checkpoint.h5 into
+// runs/x would delete the checkpoint, and with it the way back should the new run fail).
+void keep_inputs(const std::filesystem::path& path, const std::string& key, const std::vector<NamedPath>& inputs) {
+  std::error_code ec;
+  const std::string dir = std::filesystem::weakly_canonical(path, ec).string() + "/";
+  for (const auto& in : inputs)
+    if (!in.path.empty() && std::filesystem::weakly_canonical(in.path, ec).string().rfind(dir, 0) == 0)
+      throw UsageError(fmt::format("{} = \"{}\": holds the input {} = \"{}\", which overwriting would delete; choose "
+                                   "another directory",
+                                   key, path.string(), in.key, in.path.string()));
+}
+
 }  // namespace
 
-RunDirectory RunDirectory::create(const std::filesystem::path& path, bool overwrite, const std::string& key) {
+RunDirectory RunDirectory::create(const std::filesystem::path& path, bool overwrite, const std::string& key,
+                                  const std::vector<NamedPath>& inputs) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (fs::exists(path, ec) && !fs::is_directory(path, ec))
@@ -50,6 +63,7 @@ RunDirectory RunDirectory::create(const std::filesystem::path& path, bool overwr
     if (!overwrite)
       throw UsageError(fmt::format("{} = \"{}\": directory exists and is not empty (choose another, or allow "
                                    "overwriting)", key, path.string()));
+    keep_inputs(path, key, inputs);
     replace_whole(path, key);
   }
   fs::create_directories(path, ec);

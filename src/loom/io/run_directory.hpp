@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "loom/io/output_file.hpp"
 #include "loom/io/parameters.hpp"
 #include "loom/io/run_lock.hpp"
 #include "loom/io/series.hpp"
@@ -22,7 +23,9 @@ class RunDirectory {
   // Creates `path` (and parents) and locks it. An existing non-empty folder is an error unless `overwrite`, and
   // is then replaced by a fresh one (made beside it, then swapped in; the old one is removed); a folder another
   // live run holds is an error even with `overwrite`. `key` names the parameter that chose the path.
-  static RunDirectory create(const std::filesystem::path& path, bool overwrite, const std::string& key = "output.dir");
+  // An input of the run (a checkpoint to restart from) inside a directory that overwriting would remove is refused.
+  static RunDirectory create(const std::filesystem::path& path, bool overwrite, const std::string& key = "output.dir",
+                             const std::vector<NamedPath>& inputs = {});
   // A default name for a command's runs: runs/<command>-<YYYYmmdd-HHMMSS>.
   static std::filesystem::path default_path(const std::string& command);
 

@@ -44,7 +44,8 @@ GpeRun::GpeRun(const GpeConfig& config, const comm::Communicator& world)
 }
 
 void GpeRun::open_outputs() {
-  run_ = create_run_directory(config_.output.dir, config_.output.overwrite, config_.effective_input, world_);
+  run_ = create_run_directory(config_.output.dir, config_.output.overwrite, config_.effective_input, world_,
+                              {{"initial.checkpoint", config_.initial.checkpoint}});
   if (slab_.distributed() && root_) reference_global_ = to_vector(s_.reference);
   reference_local_ = slab_.restrict_to_slab(std::move(s_.reference));
   if (!root_) return;
