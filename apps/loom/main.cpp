@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "loom/comm/communicator.hpp"
 #include "loom/core/error.hpp"
+#include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
     std::cerr << "loom failed: " << e.what() << "\n";
     return 1;
   }
+  io::install_stop_handlers();  // a signal never leaves a temporary file; runs that poll stop cleanly
   const comm::Communicator world = comm::Communicator::world();
   auto usage_error = [&](const std::string& text) {
     if (world.is_root()) std::cerr << text << std::flush;

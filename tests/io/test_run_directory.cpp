@@ -32,8 +32,10 @@ TEST(AtomicFile, ReplacesContentsAndLeavesNoTemporary) {
 
 TEST(RunDirectory, CreatesAndRefusesToOverwrite) {
   test::TempDir dir;
-  const auto run = RunDirectory::create(dir / "runs" / "a", false);
-  run.write_text("note.txt", "x");
+  {
+    const auto run = RunDirectory::create(dir / "runs" / "a", false);
+    run.write_text("note.txt", "x");
+  }  // the run ends: its lock is released (run_lock.hpp; a live run's directory is refused, test_run_lifecycle)
   EXPECT_THROW(RunDirectory::create(dir / "runs" / "a", false), UsageError);
   EXPECT_NO_THROW(RunDirectory::create(dir / "runs" / "a", true));
   try {
@@ -74,7 +76,7 @@ TEST(RunDirectory, EffectiveInputSummaryAndSeries) {
     EXPECT_EQ(q.get_string("grid.type"), "c15");
     EXPECT_EQ(q.get_real("physics.g"), 300.0);
   }
-  EXPECT_EQ(dir.files(), std::vector<std::string>{"run"});
+  EXPECT_EQ(dir.files(), (std::vector<std::string>{".run.lock", "run"}));  // no temporary file; the live run's lock
 }
 
 TEST(Series, RowWidthMustMatchColumns) {

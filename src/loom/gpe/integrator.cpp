@@ -106,39 +106,56 @@ const Complex* time_derivative(core::Backend backend, const Hamiltonian& h, cons
                      [=] LOOM_HOST_DEVICE(Index i) { out[i] = -core::times_i(h.apply(psi, i)); });
   return out;
 }
-}  // namespace
 
-void LeapfrogIntegrator::start_from(core::Array<Complex> initial, double t, double dt) {
-  const auto w = core::where(backend_);
-  const Hamiltonian h = h_;
-  const Index n = n_;
-  // RK4 for d psi / dt = -i M(psi) psi with step -dt.
-  const double step = -dt;
+// psi advanced by one classical RK4 step of `step` (negative: backwards); on a slab (`exchange` set), halos
+// exchanged after each stage.
+core::Array<Complex> rk4_step(core::Backend backend, const Hamiltonian& h, Index n, SlabExchange* slab_exchange,
+                              const core::Array<Complex>& from, double step) {
+  const auto w = core::where(backend);
+  // RK4 for d psi / dt = -i M(psi) psi.
   const auto size = static_cast<std::size_t>(n);
-  core::Array<Complex> k1(size), k2(size), k3(size), k4(size), stage(size), previous(size);
-  const Complex* p0 = initial.read(w);
+  core::Array<Complex> k1(size), k2(size), k3(size), k4(size), stage(size), result(size);
+  const Complex* p0 = from.read(w);
   Complex* s = stage.write(w);
   // On a slab each stage's halos are wrong after a local update (its neighbours' neighbours are missing): they
   // are exchanged before the next derivative, so the owned values are those of the global computation.
   auto exchange = [&](Complex* field) {
-    if (exchange_) exchange_->exchange(field);
+    if (slab_exchange) slab_exchange->exchange(field);
   };
-  const Complex* r1 = time_derivative(backend_, h, p0, k1.write(w));
-  core::parallel_for(backend_, n, [=] LOOM_HOST_DEVICE(Index i) { s[i] = p0[i] + (0.5 * step) * r1[i]; });
+  const Complex* r1 = time_derivative(backend, h, p0, k1.write(w));
+  core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index i) { s[i] = p0[i] + (0.5 * step) * r1[i]; });
   exchange(s);
-  const Complex* r2 = time_derivative(backend_, h, s, k2.write(w));
-  core::parallel_for(backend_, n, [=] LOOM_HOST_DEVICE(Index i) { s[i] = p0[i] + (0.5 * step) * r2[i]; });
+  const Complex* r2 = time_derivative(backend, h, s, k2.write(w));
+  core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index i) { s[i] = p0[i] + (0.5 * step) * r2[i]; });
   exchange(s);
-  const Complex* r3 = time_derivative(backend_, h, s, k3.write(w));
-  core::parallel_for(backend_, n, [=] LOOM_HOST_DEVICE(Index i) { s[i] = p0[i] + step * r3[i]; });
+  const Complex* r3 = time_derivative(backend, h, s, k3.write(w));
+  core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index i) { s[i] = p0[i] + step * r3[i]; });
   exchange(s);
-  const Complex* r4 = time_derivative(backend_, h, s, k4.write(w));
-  Complex* out = previous.write(w);
-  core::parallel_for(backend_, n, [=] LOOM_HOST_DEVICE(Index i) {
+  const Complex* r4 = time_derivative(backend, h, s, k4.write(w));
+  Complex* out = result.write(w);
+  core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index i) {
     out[i] = p0[i] + (step / 6) * (r1[i] + 2.0 * r2[i] + 2.0 * r3[i] + r4[i]);
   });
   exchange(out);
+  return result;
+}
+
+}  // namespace
+
+void LeapfrogIntegrator::start_from(core::Array<Complex> initial, double t, double dt) {
+  core::Array<Complex> previous = rk4_step(backend_, h_, n_, exchange_.get(), initial, -dt);
   set_state(std::move(previous), std::move(initial), t, dt, 0);
+}
+
+void LeapfrogIntegrator::finish_at(double t_end) {
+  const double h = t_end - t_;
+  LOOM_REQUIRE(h > 0 && h <= dt_ * (1 + 1e-12), "finish_at: t_end is not within one step of the time");
+  // A leapfrog step of h would need psi(t - h), which the two levels do not hold: psi(t_end) comes from one RK4
+  // step of h from psi(n) instead, and psi(t_end - dt) from one RK4 step back, as at a start, so that stepping
+  // (or a restart from the checkpoint) continues with the same dt.
+  core::Array<Complex> end = rk4_step(backend_, h_, n_, exchange_.get(), current(), h);
+  core::Array<Complex> previous = rk4_step(backend_, h_, n_, exchange_.get(), end, -dt_);
+  set_state(std::move(previous), std::move(end), t_end, dt_, step_ + 1);
 }
 
 void LeapfrogIntegrator::step(std::int64_t steps) {

@@ -32,6 +32,10 @@ class LeapfrogIntegrator {
   void start_from(core::Array<Complex> initial, double t, double dt);
 
   void step(std::int64_t steps = 1);
+  // The last step of a run, shortened to land on t_end (time() < t_end <= time() + dt): psi(t_end) by one RK4
+  // step from psi(n) and psi(t_end - dt) by one RK4 step back, so the state stays a leapfrog pair with step dt
+  // (stepping on continues as from a fresh start at t_end; a run checkpoints before, on the dt grid).
+  void finish_at(double t_end);
 
   // Which implementation step() uses (default: default_leapfrog_kernel); see kernels/registry.hpp. Each setter
   // makes the kernel again, with the state in the lattice's layout.

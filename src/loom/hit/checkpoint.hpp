@@ -21,7 +21,8 @@ struct Checkpoint {
 // Collective on several ranks: the modes are gathered and rank 0 writes the file a one-rank run writes (`path` is
 // used on rank 0 only), so that a run continues on any number of ranks.
 void write_checkpoint(const std::filesystem::path& path, const Solver& solver, const std::string& input);
-// Throws UsageError naming `key` when the file is missing or is no checkpoint of loom hit.
+// Throws UsageError naming `key` when the file is missing, is no checkpoint of loom hit or is corrupted (its
+// checksum, io/checkpoint_file.hpp). Writing refuses non-finite modes (loom::Error; the old file stays).
 Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string& key = "initial.file");
 
 }  // namespace loom::hit

@@ -14,7 +14,9 @@
 #include "loom/hit/rank_checks.hpp"
 #include "loom/hit/slab_fields.hpp"
 #include "loom/hit/snapshot.hpp"
+#include "loom/io/finite_state.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::hit {
@@ -75,6 +77,14 @@ nlohmann::json to_json(const Statistics& s) {
   return j;
 }
 
+// The stop signal as every rank sees it: a signal may reach some ranks first, and ranks that stepped on alone
+// would wait in the next transform's collective forever.
+int agreed_stop_signal() {
+  const comm::Communicator& world = comm::Communicator::world();
+  if (world.size() == 1) return io::stop_signal();
+  return static_cast<int>(world.max(static_cast<double>(io::stop_signal())));
+}
+
 }  // namespace
 
 HitRun::HitRun(HitConfig config, std::string input, comm::Communicator world)
@@ -106,7 +116,8 @@ void HitRun::open_outputs(const io::Parameters& params) {
   std::exception_ptr failure;
   if (root()) try {
       const auto dir = config_.output.dir.empty() ? io::RunDirectory::default_path("hit") : config_.output.dir;
-      run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite));
+      run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite, "output.dir",
+                                            {{"initial.file", config_.initial.file}}));
       run_->write_input(params);
       series_ = run_->open_series(series_columns());
       spectra_ = run_->open_series({"t", "k", "E"}, "spectra.csv");
@@ -158,10 +169,9 @@ void HitRun::step() {
 Statistics HitRun::record() {
   last_ = measure(*solver_);
   // A non-finite field is never written as a result: the series keeps its good rows, the last checkpoint stays.
-  if (!std::isfinite(last_.energy) || !std::isfinite(last_.enstrophy))
-    throw Error(fmt::format("hit: the velocity is not finite at step {}, t = {:.6g} (energy {}); the run stops, "
-                            "its last checkpoint is kept",
-                            solver_->steps(), last_.t, last_.energy));
+  const std::filesystem::path kept = root() ? run_->file("checkpoint.h5") : std::filesystem::path();
+  io::require_finite("hit", "the energy", last_.energy, solver_->steps(), last_.t, kept);
+  io::require_finite("hit", "the enstrophy", last_.enstrophy, solver_->steps(), last_.t, kept);
   if (solver_->steps() == 0 || rows_ == 0) initial_ = last_;
   ++rows_;
   if (!root()) return last_;
@@ -177,6 +187,9 @@ void HitRun::snapshot() {
   const std::string grid = write_field_snapshot(root() ? run_->file(name) : std::filesystem::path(name), *solver_);
   if (root()) fields_->add(grid);
   ++snapshots_;
+  if (!root()) return;
+  series_->flush();  // the rows up to each snapshot are on disk with it
+  spectra_->flush();
 }
 
 void HitRun::checkpoint() {
@@ -212,14 +225,21 @@ nlohmann::json HitRun::summary() const {
   return j;
 }
 
-void HitRun::finish() {
+void HitRun::finish(int stop_signal) {
   if (rows_ == 0 || last_.t != solver_->time()) record();
   snapshot();
   checkpoint();
   if (!root()) return;
   series_->close();
   spectra_->close();
-  run_->write_summary(summary());
+  nlohmann::json j = summary();
+  if (stop_signal != 0) j["stopped_by"] = io::signal_name(stop_signal);
+  run_->write_summary(j);
+  if (stop_signal != 0) {  // no plots: the user wants the run to end
+    std::cerr << fmt::format("hit: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
+                             io::signal_name(stop_signal), solver_->steps(), solver_->time(), run_->path().string());
+    return;
+  }
   if (config_.output.plots) {
     const std::string why = io::run_plot_script("plot_hit.py", {run_->path().string()});
     if (!why.empty() && !config_.quiet) std::cerr << why << "\n";
@@ -238,7 +258,8 @@ int run_hit(const io::Parameters& params) {
                              c.grid.n, core::to_string(c.backend), c.solver.nu, name(c.initial.type), s0.t,
                              c.time.t_end, s0.re_lambda);
   core::WallTimer progress;
-  while (!run.finished()) {
+  const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run after its step, with its outputs
+  while (!run.finished() && agreed_stop_signal() == 0) {
     run.step();
     if (speak && (progress.seconds() > 2 || run.finished())) {
       std::cerr << fmt::format("hit: step {}, t = {:.4g} ({:.0f}%)\n", run.solver().steps(), run.solver().time(),
@@ -246,7 +267,9 @@ int run_hit(const io::Parameters& params) {
       progress.start();
     }
   }
-  run.finish();
+  const int stop = agreed_stop_signal();
+  run.finish(stop);
+  if (stop != 0) return io::stop_exit_code(stop);
   if (!comm::Communicator::world().is_root()) return 0;
   const nlohmann::json j = run.summary();
   std::cout << fmt::format("hit: {}^3, {} steps to t = {:.4g}: energy {:.9g}, enstrophy {:.9g}, Re_lambda {:.1f}, "

@@ -36,7 +36,9 @@ class HitRun {
   void snapshot();    // fields_<index>.h5 and the XDMF collection
   void checkpoint();  // checkpoint.h5
   nlohmann::json summary() const;
-  void finish();      // closes the series, the final snapshot and checkpoint, summary.json, plots
+  // Closes the series, the final snapshot and checkpoint, summary.json and plots; after a stop signal (its
+  // number, io/stop_signal.hpp) the summary says so and no plots are drawn.
+  void finish(int stop_signal = 0);
 
   Solver& solver() { return *solver_; }
   const HitConfig& config() const { return config_; }

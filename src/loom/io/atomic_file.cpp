@@ -26,7 +26,8 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   file.commit();
 }
 
-AtomicFile::AtomicFile(std::filesystem::path path) : path_(std::move(path)), tmp_(temporary_path_for(path_)) {}
+AtomicFile::AtomicFile(std::filesystem::path path)
+    : path_(std::move(path)), tmp_(temporary_path_for(path_)), remove_on_signal_(tmp_) {}
 
 AtomicFile::~AtomicFile() {
   if (!committed_) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "loom/io/stop_signal.hpp"
+
 namespace loom::io {
 
 // The temporary name used while `path` is being written: "<dir>/.<name>.tmp-<pid>".
@@ -15,7 +17,7 @@ std::filesystem::path temporary_path_for(const std::filesystem::path& path);
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
 // For writers that produce a file themselves (HDF5): write to tmp(), then commit(). Without commit() the
-// destructor removes the temporary file.
+// destructor removes the temporary file, and so does a signal that ends the process (stop_signal.hpp).
 class AtomicFile {
  public:
   explicit AtomicFile(std::filesystem::path path);
@@ -28,6 +30,7 @@ class AtomicFile {
 
  private:
   std::filesystem::path path_, tmp_;
+  RemoveOnSignal remove_on_signal_;  // a run ended at once by a signal leaves no temporary file
   bool committed_ = false;
 };
 

@@ -143,6 +143,10 @@ bool Hdf5Reader::has(const std::string& name) const {
   return true;
 }
 
+bool Hdf5Reader::has_attribute(const std::string& object, const std::string& name) const {
+  return H5Aexists_by_name(static_cast<hid_t>(id_), object.c_str(), name.c_str(), H5P_DEFAULT) > 0;
+}
+
 std::vector<std::size_t> Hdf5Reader::dims(const std::string& name) const {
   Handle set{check(H5Dopen2(static_cast<hid_t>(id_), name.c_str(), H5P_DEFAULT), "open dataset " + name, path_),
              H5Dclose};

@@ -48,6 +48,7 @@ class Hdf5Reader {
   Hdf5Reader& operator=(const Hdf5Reader&) = delete;
 
   bool has(const std::string& name) const;
+  bool has_attribute(const std::string& object, const std::string& name) const;
   std::vector<std::size_t> dims(const std::string& name) const;
   std::vector<double> read_double(const std::string& name) const;
   std::vector<float> read_float(const std::string& name) const;

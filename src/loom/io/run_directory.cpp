@@ -3,6 +3,8 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <ctime>
 
 #include "loom/core/error.hpp"
@@ -10,19 +12,63 @@
 
 namespace loom::io {
 
-RunDirectory RunDirectory::create(const std::filesystem::path& path, bool overwrite, const std::string& key) {
+namespace {
+
+// Replaces the non-empty folder `path` by an empty one: a fresh sibling is made, the old folder is renamed away,
+// the sibling takes its name, and the old one is removed. Only hidden siblings ever hold the old files.
+void replace_whole(const std::filesystem::path& path, const std::string& key) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::absolute(path).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();
+  const std::string pid = std::to_string(::getpid());
+  const fs::path fresh = dir.parent_path() / ("." + dir.filename().string() + ".new-" + pid);
+  const fs::path old = dir.parent_path() / ("." + dir.filename().string() + ".old-" + pid);
+  std::error_code ec;
+  fs::create_directory(fresh, ec);
+  if (!ec) fs::rename(dir, old, ec);
+  if (!ec) fs::rename(fresh, dir, ec);
+  if (ec) {
+    fs::remove(fresh, ec);
+    throw UsageError(fmt::format("{} = \"{}\": cannot replace the directory: {}", key, path.string(), ec.message()));
+  }
+  fs::remove_all(old, ec);
+  if (ec) throw Error(fmt::format("cannot remove the old run directory {}: {}", old.string(), ec.message()));
+}
+
+// Refuses to replace a directory that holds one of the run's inputs (restarting from runs/x/checkpoint.h5 into
+// runs/x would delete the checkpoint, and with it the way back should the new run fail).
+void keep_inputs(const std::filesystem::path& path, const std::string& key, const std::vector<NamedPath>& inputs) {
+  std::error_code ec;
+  const std::string dir = std::filesystem::weakly_canonical(path, ec).string() + "/";
+  for (const auto& in : inputs)
+    if (!in.path.empty() && std::filesystem::weakly_canonical(in.path, ec).string().rfind(dir, 0) == 0)
+      throw UsageError(fmt::format("{} = \"{}\": holds the input {} = \"{}\", which overwriting would delete; choose "
+                                   "another directory",
+                                   key, path.string(), in.key, in.path.string()));
+}
+
+}  // namespace
+
+RunDirectory RunDirectory::create(const std::filesystem::path& path, bool overwrite, const std::string& key,
+                                  const std::vector<NamedPath>& inputs) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  if (fs::exists(path, ec)) {
-    if (!fs::is_directory(path, ec))
-      throw UsageError(fmt::format("{} = \"{}\": exists and is not a directory", key, path.string()));
-    if (!overwrite && !fs::is_empty(path, ec))
+  if (fs::exists(path, ec) && !fs::is_directory(path, ec))
+    throw UsageError(fmt::format("{} = \"{}\": exists and is not a directory", key, path.string()));
+  const fs::path parent = fs::absolute(path).lexically_normal().parent_path();
+  fs::create_directories(parent, ec);
+  if (ec) throw UsageError(fmt::format("{} = \"{}\": cannot create directory: {}", key, path.string(), ec.message()));
+  auto lock = std::make_shared<RunLock>(path, key);
+  if (fs::exists(path, ec) && !fs::is_empty(path, ec)) {
+    if (!overwrite)
       throw UsageError(fmt::format("{} = \"{}\": directory exists and is not empty (choose another, or allow "
                                    "overwriting)", key, path.string()));
+    keep_inputs(path, key, inputs);
+    replace_whole(path, key);
   }
   fs::create_directories(path, ec);
   if (ec) throw UsageError(fmt::format("{} = \"{}\": cannot create directory: {}", key, path.string(), ec.message()));
-  return RunDirectory(path);
+  return RunDirectory(path, std::move(lock));
 }
 
 std::filesystem::path RunDirectory::default_path(const std::string& command) {

@@ -1,5 +1,7 @@
 // A run's output folder: the effective input (input.toml, re-runnable as it is), summary.json, series.csv and
-// field files. Created only after every parameter has been validated, so bad input leaves nothing behind.
+// field files. Created only after every parameter has been validated, so bad input leaves nothing behind. The
+// run holds a lock on it while any copy of the RunDirectory lives (run_lock.hpp); overwriting replaces the
+// directory whole, so no file of the old run stays beside the new run's.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,16 +11,21 @@
 #include <string>
 #include <vector>
 
+#include "loom/io/output_file.hpp"
 #include "loom/io/parameters.hpp"
+#include "loom/io/run_lock.hpp"
 #include "loom/io/series.hpp"
 
 namespace loom::io {
 
 class RunDirectory {
  public:
-  // Creates `path` (and parents). An existing non-empty folder is an error unless `overwrite`; `key` names the
-  // parameter that chose the path, for the message.
-  static RunDirectory create(const std::filesystem::path& path, bool overwrite, const std::string& key = "output.dir");
+  // Creates `path` (and parents) and locks it. An existing non-empty folder is an error unless `overwrite`, and
+  // is then replaced by a fresh one (made beside it, then swapped in; the old one is removed); a folder another
+  // live run holds is an error even with `overwrite`. `key` names the parameter that chose the path.
+  // An input of the run (a checkpoint to restart from) inside a directory that overwriting would remove is refused.
+  static RunDirectory create(const std::filesystem::path& path, bool overwrite, const std::string& key = "output.dir",
+                             const std::vector<NamedPath>& inputs = {});
   // A default name for a command's runs: runs/<command>-<YYYYmmdd-HHMMSS>.
   static std::filesystem::path default_path(const std::string& command);
 
@@ -33,8 +40,10 @@ class RunDirectory {
                                             double flush_seconds = 2.0) const;
 
  private:
-  explicit RunDirectory(std::filesystem::path path) : path_(std::move(path)) {}
+  RunDirectory(std::filesystem::path path, std::shared_ptr<RunLock> lock)
+      : path_(std::move(path)), lock_(std::move(lock)) {}
   std::filesystem::path path_;
+  std::shared_ptr<RunLock> lock_;  // released when the last copy goes
 };
 
 }  // namespace loom::io

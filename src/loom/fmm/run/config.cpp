@@ -7,6 +7,7 @@
 #include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
+#include "loom/io/output_file.hpp"
 
 namespace loom::fmm {
 
@@ -34,6 +35,7 @@ void declare_parameters(io::Parameters& p) {
         "write the results per body to this CSV file: potential,grad_x,grad_y,grad_z (laplace) or "
         "u_x,u_y,u_z,s_x,s_y,s_z (biot-savart: velocity, stretching)");
   p.add("json", "", "also write the run's figures as JSON to this file");
+  p.add("overwrite", false, "replace existing --output and --json files (never the --input file)");
 }
 
 namespace {
@@ -78,6 +80,9 @@ FmmConfig make_config(const io::Parameters& p) {
   c.output = p.get_string("output");
   c.json = p.get_string("json");
   check_combinations(p, c);
+  const bool overwrite = p.get_bool("overwrite");
+  io::check_output_file({"output", c.output}, overwrite, "overwrite", {{"input", c.bodies.input}});
+  io::check_output_file({"json", c.json}, overwrite, "overwrite", {{"input", c.bodies.input}, {"output", c.output}});
   c.sigma = p.get_real("sigma") > 0 ? p.get_real("sigma") : 2.0 / std::cbrt(double(std::max<Index>(c.bodies.n, 1)));
   validate(o);
   return c;

@@ -10,10 +10,12 @@ namespace loom::gpe {
 
 std::optional<io::RunDirectory> create_run_directory(const std::string& dir, bool overwrite,
                                                      const std::string& effective_input,
-                                                     const comm::Communicator& world) {
+                                                     const comm::Communicator& world,
+                                                     const std::vector<io::NamedPath>& inputs) {
   auto create = [&] {
     auto run = io::RunDirectory::create(
-        dir.empty() ? io::RunDirectory::default_path("gpe") : std::filesystem::path(dir), overwrite);
+        dir.empty() ? io::RunDirectory::default_path("gpe") : std::filesystem::path(dir), overwrite, "output.dir",
+        inputs);
     run.write_input(effective_input);
     return run;
   };

@@ -17,9 +17,11 @@ namespace loom::gpe {
 // `overwrite`) and writes input.toml from `effective_input`; every rank learns whether it could, so that all stop
 // together when not (rank 0 with its exception, the others with a UsageError). Collective. Empty on ranks other
 // than 0.
+// `inputs`: files the run read, which overwriting must not delete (io::RunDirectory::create).
 std::optional<io::RunDirectory> create_run_directory(const std::string& dir, bool overwrite,
                                                      const std::string& effective_input,
-                                                     const comm::Communicator& world);
+                                                     const comm::Communicator& world,
+                                                     const std::vector<io::NamedPath>& inputs = {});
 
 // The global field assembled on rank 0. Every call is collective.
 class RootView {

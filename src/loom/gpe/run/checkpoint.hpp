@@ -25,7 +25,8 @@ struct Checkpoint {
 };
 
 void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
-// Throws UsageError naming the file when it is missing or not a loom GPE checkpoint.
-Checkpoint read_checkpoint(const std::filesystem::path& path);
+// Throws UsageError naming `key` and the file when it is missing, not a loom GPE checkpoint or corrupted (its
+// checksum, io/checkpoint_file.hpp). Writing refuses a non-finite state (loom::Error; the old file stays).
+Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string& key = "initial.checkpoint");
 
 }  // namespace loom::gpe

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -15,7 +16,9 @@
 #include "loom/gpe/run/leapfrog_start.hpp"
 #include "loom/gpe/run/summary.hpp"
 #include "loom/gpe/splitting.hpp"
+#include "loom/io/finite_state.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/stop_signal.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -42,7 +45,8 @@ GpeRun::GpeRun(const GpeConfig& config, const comm::Communicator& world)
 }
 
 void GpeRun::open_outputs() {
-  run_ = create_run_directory(config_.output.dir, config_.output.overwrite, config_.effective_input, world_);
+  run_ = create_run_directory(config_.output.dir, config_.output.overwrite, config_.effective_input, world_,
+                              {{"initial.checkpoint", config_.initial.checkpoint}});
   if (slab_.distributed() && root_) reference_global_ = to_vector(s_.reference);
   reference_local_ = slab_.restrict_to_slab(std::move(s_.reference));
   if (!root_) return;
@@ -58,7 +62,11 @@ void GpeRun::start() {
   const double t_end = config_.time.t_end, dt = s_.dt;
   const double every = config_.output.every > 0 ? config_.output.every : t_end / 200;
   steps_per_row_ = std::max<std::int64_t>(1, std::llround(every / dt));
-  total_steps_ = std::max<std::int64_t>(0, std::llround(std::ceil((t_end - integrator_.time()) / dt - 1e-9)));
+  // Whole steps of dt that fit before t_end, and one shortened last step for the rest (finish_at), so that the
+  // run ends at t_end exactly.
+  const double span = (t_end - integrator_.time()) / dt;
+  full_steps_ = std::max<std::int64_t>(0, std::llround(std::floor(span + 1e-9)));
+  total_steps_ = full_steps_ + (span - double(full_steps_) > 1e-9 ? 1 : 0);
   const double fields_every = config_.output.fields_every;
   steps_per_snapshot_ = fields_every > 0 ? std::max<std::int64_t>(1, std::llround(fields_every / dt)) : 0;
   slice_half_height_ = 0.6 * s_.domain.edges.mean;
@@ -72,6 +80,11 @@ Observables GpeRun::record() {
   const Complex* psi = integrator_.current().read(where);
   const Observables o = measure(slab_, config_.backend, h_, psi);
   const double t = integrator_.time();
+  // A non-finite state is never written as a result; every rank sees the same sums and stops alike.
+  const auto kept = run_ ? run_->file("checkpoint.h5") : std::filesystem::path();  // rank 0 writes it
+  io::require_finite("gpe", "the norm of psi", o.norm, integrator_.steps_done(), t, kept);
+  io::require_finite("gpe", "the energy", o.energy(), integrator_.steps_done(), t, kept);
+  recorded_step_ = integrator_.steps_done();
   const Complex* reference = reference_local_.read(where);
   const Complex overlap = inner_product(slab_, config_.backend, h_, reference, psi);
   const double e_error = 1 - core::abs(overlap);
@@ -101,7 +114,10 @@ Observables GpeRun::record() {
 
 void GpeRun::snapshot() {
   const Complex* psi = gathered_.all(integrator_.current());
-  if (root_) fields_->add(field_snapshot(*run_, host_h_, psi, integrator_.time(), snapshot_index_));
+  if (root_) {
+    fields_->add(field_snapshot(*run_, host_h_, psi, integrator_.time(), snapshot_index_));
+    series_->flush();  // the rows up to each snapshot are on disk with it
+  }
   ++snapshot_index_;
 }
 
@@ -132,18 +148,39 @@ void GpeRun::checkpoint() {
   write_checkpoint(run_->file("checkpoint.h5"), c);
 }
 
+// How many steps fit before the next output, snapshot or stop poll (every ~0.25 s of stepping, so that a stop
+// signal waits for one short chunk; every rank takes the same).
+std::int64_t GpeRun::next_chunk(std::int64_t done) const {
+  const std::int64_t now = integrator_.steps_done();
+  std::int64_t chunk = std::min({steps_per_row_ - now % steps_per_row_, full_steps_ - done, steps_per_poll_});
+  if (steps_per_snapshot_ > 0) chunk = std::min(chunk, steps_per_snapshot_ - now % steps_per_snapshot_);
+  return chunk;
+}
+
+// Every rank learns whether any received a stop signal, and agrees on the next chunk's length.
+void GpeRun::poll_stop(std::int64_t chunk, double seconds) {
+  double per_poll = std::clamp(0.25 * double(chunk) / std::max(seconds, 1e-9), 1.0, 1e9);
+  double signal = io::stop_signal();
+  if (slab_.distributed()) {
+    per_poll = world_.min(per_poll);
+    signal = world_.max(signal);
+  }
+  steps_per_poll_ = std::llround(per_poll);
+  stop_signal_ = static_cast<int>(signal);
+}
+
 void GpeRun::step_to_end() {
   core::WallTimer since_checkpoint, since_progress, stepping;
-  for (std::int64_t done = 0; done < total_steps_;) {
-    const std::int64_t chunk =
-        std::min(steps_per_row_ - (integrator_.steps_done() % steps_per_row_), total_steps_ - done);
+  for (std::int64_t done = 0; done < full_steps_ && stop_signal_ == 0;) {
+    const std::int64_t chunk = next_chunk(done);
     stepping.start();
     integrator_.step(chunk);
     if (config_.backend == core::Backend::cuda) cuda::synchronize();
-    stepping_seconds_ += stepping.seconds();
+    const double seconds = stepping.seconds();
+    stepping_seconds_ += seconds;
     done += chunk;
-    if (integrator_.steps_done() % steps_per_row_ == 0 || done == total_steps_) record();
-    if (steps_per_snapshot_ > 0 && integrator_.steps_done() % steps_per_snapshot_ == 0 && done < total_steps_)
+    if (integrator_.steps_done() % steps_per_row_ == 0 || done == full_steps_) record();
+    if (steps_per_snapshot_ > 0 && integrator_.steps_done() % steps_per_snapshot_ == 0 && done < full_steps_)
       snapshot();
     // Every rank must agree that a checkpoint is due: the gather is collective.
     const double checkpoint_every = config_.output.checkpoint_every;
@@ -153,7 +190,8 @@ void GpeRun::step_to_end() {
       checkpoint();
       since_checkpoint.start();
     }
-    if (!quiet_ && (since_progress.seconds() > 2 || done == total_steps_)) {
+    poll_stop(chunk, seconds);
+    if (!quiet_ && (since_progress.seconds() > 2 || done == full_steps_)) {
       const double rate = done / std::max(stepping_seconds_, 1e-9);
       std::cerr << fmt::format("gpe: step {}/{} ({:.0f}%), t = {:.4g}, {:.0f} steps/s, ETA {:.0f} s\n", done,
                                total_steps_, 100.0 * done / std::max<std::int64_t>(total_steps_, 1), integrator_.time(),
@@ -161,9 +199,12 @@ void GpeRun::step_to_end() {
       since_progress.start();
     }
   }
+  // Stopped by a signal: the series ends with the state the checkpoint holds.
+  if (stop_signal_ != 0 && recorded_step_ != integrator_.steps_done()) record();
 }
 
 int GpeRun::run() {
+  const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run after its step, with its outputs
   // Everything is valid: from here on, outputs are written (by rank 0).
   open_outputs();
   start();
@@ -185,16 +226,23 @@ int GpeRun::run() {
   write_slice("slice_z0_initial.csv");
   snapshot();
   step_to_end();
+  // The leapfrog pair on the dt grid, from which a restart continues exactly as an unbroken run would.
+  checkpoint();
+  if (stop_signal_ == 0 && full_steps_ < total_steps_) {
+    const core::WallTimer last;
+    integrator_.finish_at(config_.time.t_end);  // the shortened last step: the outputs are at t_end exactly
+    stepping_seconds_ += last.seconds();
+    record();
+  }
   if (root_) series_->close();
   const Observables final = measure(slab_, config_.backend, h_, integrator_.current().read(where));
   snapshot();
   write_slice("slice_z0_final.csv");
-  checkpoint();
   const double final_error = 1 - core::abs(inner_product(slab_, config_.backend, h_, reference_local_.read(where),
                                                          integrator_.current().read(where)));
   stepping_seconds_ = world_.max(stepping_seconds_);  // the slowest rank's
   if (root_) summary(final, final_error);
-  return 0;
+  return stop_signal_ != 0 ? io::stop_exit_code(stop_signal_) : 0;
 }
 
 void GpeRun::summary(const Observables& final, double final_error) {
@@ -206,11 +254,18 @@ void GpeRun::summary(const Observables& final, double final_error) {
                      splitting_,
                      world_.size(),
                      slab_.distributed(),
-                     total_steps_,
+                     integrator_.steps_done() - s_.step0,
                      wall_.seconds(),
                      stepping_seconds_};
-  const nlohmann::json j = summary_json(figures);
+  nlohmann::json j = summary_json(figures);
+  if (stop_signal_ != 0) j["stopped_by"] = io::signal_name(stop_signal_);
   run_->write_summary(j);
+  if (stop_signal_ != 0) {  // no plots: the user wants the run to end
+    std::cerr << fmt::format("gpe: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
+                             io::signal_name(stop_signal_), integrator_.steps_done(), integrator_.time(),
+                             run_->path().string());
+    return;
+  }
   if (config_.output.plots) {
     const std::string why = io::run_plot_script("plot_gpe.py", {run_->path().string()});
     if (!why.empty() && !quiet_) std::cerr << why << "\n";

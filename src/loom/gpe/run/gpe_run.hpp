@@ -41,6 +41,8 @@ class GpeRun {
   void write_slice(const std::string& name);  // the z = 0 cross-section
   void checkpoint();                          // both time levels, restartable
   void step_to_end();                         // the time loop with its outputs and progress lines
+  std::int64_t next_chunk(std::int64_t done) const;  // steps until the next output, snapshot or stop poll
+  void poll_stop(std::int64_t chunk, double seconds);  // a stop signal on any rank; the next chunk's length
   void summary(const Observables& final, double final_error);
 
   const GpeConfig& config_;
@@ -56,7 +58,9 @@ class GpeRun {
   std::vector<Complex> reference_global_;
   core::Array<Complex> reference_local_;
   Hamiltonian h_, host_h_;  // the slab's on the backend, the global lattice's on the host
-  std::int64_t steps_per_row_ = 1, total_steps_ = 0, steps_per_snapshot_ = 0;
+  std::int64_t steps_per_row_ = 1, total_steps_ = 0, full_steps_ = 0, steps_per_snapshot_ = 0;
+  std::int64_t steps_per_poll_ = 1, recorded_step_ = -1;
+  int stop_signal_ = 0;  // the signal that stopped the run (io/stop_signal.hpp), or 0
   double slice_half_height_ = 0;
   std::pair<int, int> slice_layers_, ring_layers_;
   std::unique_ptr<io::SeriesWriter> series_;
