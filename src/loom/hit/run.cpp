@@ -9,7 +9,9 @@
 #include "loom/core/error.hpp"
 #include "loom/hit/checkpoint.hpp"
 #include "loom/hit/initial.hpp"
+#include "loom/hit/memory_need.hpp"
 #include "loom/hit/snapshot.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/io/plot_script.hpp"
 #include "loom/version_info.hpp"
 
@@ -64,6 +66,8 @@ nlohmann::json to_json(const Statistics& s) {
 }  // namespace
 
 HitRun::HitRun(HitConfig config, std::string input) : config_(std::move(config)), input_(std::move(input)) {
+  core::check_memory(hit_memory_need(config_), config_.backend == core::Backend::cuda,
+                     fmt::format("grid.n = {}", config_.grid.n));
   solver_ = initial_solver(config_);
   const double speed = solver_->max_speed_sum();
   dt_limit_ = speed > 0 ? courant_limit * config_.grid.spacing() / speed : HUGE_VAL;
@@ -75,6 +79,11 @@ HitRun::HitRun(HitConfig config, std::string input) : config_(std::move(config))
   if (solver_->time() >= config_.time.t_end)
     throw UsageError(fmt::format("time.t_end = {}: expected a time after the checkpoint's t = {}", config_.time.t_end,
                                  solver_->time()));
+  // The CFL step of the initial field stands for the steps to come (they shrink only as the flow speeds up).
+  const double dt = config_.time.dt > 0 ? config_.time.dt : config_.time.cfl * dt_limit_ / courant_limit;
+  if (config_.time.dt > 0)
+    io::checked_step_count(config_.time.t_end - solver_->time(), dt, "time.dt", config_.time.dt);
+  io::checked_step_count(config_.time.t_end - solver_->time(), dt, "time.t_end", config_.time.t_end);
   if (config_.forcing_k > 0) {
     forcing_.emplace(*solver_, config_.forcing_k);
     if (forcing_->target() <= 0)
