@@ -60,14 +60,14 @@ TEST(ImpossibleRequests, MemoryBeyondTheMachineIsRefused) {
 TEST(ImpossibleRequests, OutputsThatCannotBeWrittenAreRefusedFirst) {
   TempDir cwd;
   const Refusal cases[] = {
-      {"fmm --n 1000 --json /nonexistent-loom/x.json", "json", "existing folder"},
-      {"fmm --n 1000 --output /nonexistent-loom/x.csv", "output", "existing folder"},
+      {"fmm --n 1000 --json /dev/null/loom/x.json", "json", "existing folder"},
+      {"fmm --n 1000 --output /dev/null/loom/x.csv", "output", "existing folder"},
       {"fmm --n 1000 --output " + cwd.path().string(), "output", "not a folder"},
-      {"bench ceilings --quick --json /nonexistent-loom/c.json", "json", "existing folder"},
-      {"gpe --output.dir /proc/loom-run", "output.dir", "folder"},
+      {"bench ceilings --quick --json /dev/null/loom/c.json", "json", "existing folder"},
+      {"gpe --output.dir /dev/null/loom-run", "output.dir", "folder"},
       {"bench fmm --cpu_orders 99", "cpu_orders", "orders in [1, 16]"},
       {"bench gpe --kernels march --backend cpu", "kernels", "on the cpu"},
-      {"gpe --initial.type checkpoint --initial.checkpoint /nonexistent-loom/c.h5", "initial.checkpoint",
+      {"gpe --initial.type checkpoint --initial.checkpoint /dev/null/loom/c.h5", "initial.checkpoint",
        "existing checkpoint file"},
   };
   for (const Refusal& c : cases) expect_refused(c, cwd);

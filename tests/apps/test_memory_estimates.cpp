@@ -78,12 +78,12 @@ TEST(MemoryEstimates, HitHostEstimateMatchesPeakRss) {
 
 TEST(MemoryEstimates, FmmHostEstimateMatchesPeakRss) {
   TempDir dir;
-  const Measured m = run_measured("fmm --n 2000000 --samples 10 --backend cpu", dir);
+  const Measured m = run_measured("fmm --n 500000 --samples 10 --backend cpu", dir);
   ASSERT_EQ(m.code, 0) << m.err;
   io::Parameters p;
   fmm::declare_parameters(p);
-  p.set_text("n", "2000000", io::ParamSource::flag);
-  expect_close(fmm::memory_need(fmm::make_config(p)).host_bytes, m.peak_rss, "fmm, 2e6 bodies");
+  p.set_text("n", "500000", io::ParamSource::flag);
+  expect_close(fmm::memory_need(fmm::make_config(p)).host_bytes, m.peak_rss, "fmm, 5e5 bodies");
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ io::Parameters hit_parameters() {
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("grid.n", 32, "points per direction of the periodic box [0, 2 pi)^3 (even)").at_least(8).at_most(max_grid_n);
-  p.add("physics.nu", 0.000625, "kinematic viscosity").greater_than(0);
+  p.add("physics.nu", 0.000625, "kinematic viscosity").greater_than(0).at_most(1e3);
   declare_solver_keys(p);
   p.add("initial.type", "taylor_green",
         "initial field: taylor_green, random (solenoidal, prescribed spectrum, from a seed), file (HDF5 "
@@ -83,8 +83,12 @@ InitialConfig initial_config(const io::Parameters& p) {
   c.energy = p.get_real("initial.energy");
   c.seed = static_cast<std::uint64_t>(p.get_int("initial.seed"));
   c.file = p.get_string("initial.file");
-  if ((c.type == InitialType::file || c.type == InitialType::checkpoint) && c.file.empty())
+  const bool reads_file = c.type == InitialType::file || c.type == InitialType::checkpoint;
+  if (reads_file && c.file.empty())
     throw UsageError(fmt::format("initial.file = \"\": initial.type = {} needs an HDF5 file", type));
+  if (!reads_file && p.source("initial.file") == io::ParamSource::flag)  // not silently ignored
+    throw UsageError(
+        io::invalid_value_message("initial.file", c.file, "no value unless initial.type = file or checkpoint"));
   return c;
 }
 

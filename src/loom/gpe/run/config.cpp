@@ -1,5 +1,7 @@
 #include "loom/gpe/run/config.hpp"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 #include "loom/core/error.hpp"
@@ -96,6 +98,29 @@ GridScaling grid_scaling(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+// A flag for a key the chosen grid.scaling or initial.type does not read is refused, not silently ignored (an
+// input file may hold every key: input.toml does).
+void refuse_unused_flags(const io::Parameters& p) {
+  struct Needs {
+    const char* key;
+    const char* on;
+    const char* value;
+  };
+  const Needs needs[] = {{"grid.points_per_wavelength", "grid.scaling", "wavelength"},
+                         {"grid.dual_edge", "grid.scaling", "dual_edge"},
+                         {"grid.work_per_time_unit", "grid.scaling", "equal_work"},
+                         {"grid.equal_work_rule", "grid.scaling", "equal_work"},
+                         {"initial.checkpoint", "initial.type", "checkpoint"}};
+  for (const Needs& n : needs)
+    if (p.source(n.key) == io::ParamSource::flag && p.get_string(n.on) != n.value)
+      throw UsageError(io::invalid_value_message(n.key, p.value(n.key),
+                                                 fmt::format("no value unless {} = \"{}\"", n.on, n.value)));
+}
+
+}  // namespace
+
 std::string_view to_string(InitialType type) {
   switch (type) {
     case InitialType::vortex:
@@ -133,6 +158,7 @@ GpeConfig gpe_config(const io::Parameters& p) {
   c.grid.work_per_time_unit = p.get_real("grid.work_per_time_unit");
   c.grid.equal_work_rule = dec::parse_equal_work_rule(p.get_string("grid.equal_work_rule"), "grid.equal_work_rule");
   c.grid.dual_edge = p.get_real("grid.dual_edge");
+  refuse_unused_flags(p);
   c.physics = {p.get_real("physics.lambda"), p.get_real("physics.g")};
   c.initial.type = initial_type(p.get_string("initial.type"));
   c.initial.kappa = static_cast<int>(p.get_int("initial.kappa"));
