@@ -3,12 +3,16 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <iostream>
 
 #include "commands.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/memory_budget.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/version_info.hpp"
@@ -27,7 +31,14 @@ int run_ceilings(const io::Parameters& p) {
   if (p.user_set("repeats")) options.repeats = static_cast<int>(p.get_int("repeats"));
   if (p.user_set("warmup")) options.warmup = static_cast<int>(p.get_int("warmup"));
   if (p.user_set("stream_mib")) options.stream_bytes = p.get_real("stream_mib") * (1 << 20);
-  if (p.user_set("gemm_n")) options.gemm_n = static_cast<int>(p.get_int("gemm_n"));
+  io::check_output_file("json", p.get_string("json"));
+  // Three streamed arrays (the CPU's a quarter the size) and three DGEMM matrices (the CPU's half the size).
+  const bool on_device = std::count(backends.begin(), backends.end(), core::Backend::cuda) > 0;
+  const double stream = options.stream_bytes, n = p.user_set("gemm_n") ? double(p.get_int("gemm_n")) : options.gemm_n;
+  core::check_memory({3 * stream / 4, 3 * stream}, on_device, fmt::format("stream_mib = {}", stream / (1 << 20)));
+  core::check_memory({3 * 8 * n * n / 4, 3 * 8 * n * n}, on_device, fmt::format("gemm_n = {}", n));
+  if (n > 46340) throw UsageError(fmt::format("gemm_n = {}: expected at most 46340 (n^2 within int)", n));
+  options.gemm_n = static_cast<int>(n);
 
   nlohmann::json devices = nlohmann::json::array();
   std::cerr << fmt::format("measuring ceilings on {} backend(s); CPU: {} threads\n", backends.size(),

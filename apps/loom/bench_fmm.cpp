@@ -20,12 +20,14 @@
 #include "loom/core/timer.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
 #include "loom/fmm/fmm.hpp"
 #include "loom/fmm/gpu/kernels.hpp"
 #include "loom/fmm/tree/reorder.hpp"
 #include "loom/fmm/run/checks.hpp"
 #include "loom/fmm/tree/tree.hpp"
 #include "loom/io/atomic_file.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/perf/timing.hpp"
 #include "loom/perf/work.hpp"
@@ -51,6 +53,16 @@ std::vector<double> parse_list(const std::string& key, const std::string& text) 
     }
   }
   if (out.empty()) throw UsageError(key + " = \"" + text + "\": expected a comma-separated list of positive numbers");
+  return out;
+}
+
+// Expansion orders: whole numbers in [1, fmm::max_order], checked before any timing.
+std::vector<double> parse_orders(const std::string& key, const std::string& text) {
+  const auto out = parse_list(key, text);
+  for (double v : out)
+    if (v != std::floor(v) || v > fmm::max_order)
+      throw UsageError(fmt::format("{} = \"{}\": expected a comma-separated list of orders in [1, {}]", key, text,
+                                   fmm::max_order));
   return out;
 }
 
@@ -244,6 +256,7 @@ int run_host_reorder(const io::Parameters& p) {
 }
 
 int run_bench_fmm(const io::Parameters& p) {
+  io::check_output_file("json", p.get_string("json"));  // before any timing
   if (!p.get_string("host_reorder").empty()) return run_host_reorder(p);
   const std::string choice = p.get_string("backend");
   const std::vector<core::Backend> backends =
@@ -252,7 +265,8 @@ int run_bench_fmm(const io::Parameters& p) {
   Bench bench{
       p, static_cast<int>(p.get_int("warmup")), static_cast<int>(p.get_int("repeats")), p.get_int("samples"), {}};
   const auto sizes = parse_list("sizes", quick ? std::string("5000,10000") : p.get_string("sizes"));
-  const auto orders = parse_list("orders", quick ? std::string("4,8") : p.get_string("orders"));
+  const auto orders = parse_orders("orders", quick ? std::string("4,8") : p.get_string("orders"));
+  const auto cpu_orders = parse_orders("cpu_orders", quick ? std::string("4,8") : p.get_string("cpu_orders"));
   const auto thetas = parse_list("thetas", p.get_string("thetas"));
   const Index sweep_n = quick ? 10000 : p.get_int("sweep_n");
   const Index cpu_max_n = p.get_int("cpu_max_n");
@@ -275,7 +289,12 @@ int run_bench_fmm(const io::Parameters& p) {
   {
     std::stringstream list(p.get_string("sweep_precisions"));
     std::string item;
-    while (std::getline(list, item, ',')) sweep_precisions.push_back(fmm::parse_precision(item));
+    while (std::getline(list, item, ',')) try {
+        sweep_precisions.push_back(fmm::parse_precision(item));
+      } catch (const UsageError&) {
+        throw UsageError(io::invalid_value_message("sweep_precisions", p.value("sweep_precisions"),
+                                                   "a comma-separated list of single, single-fast, double"));
+      }
     if (sweep_precisions.empty()) sweep_precisions.push_back(precision);
   }
   const std::string kernels = p.get_string("kernel");
@@ -390,7 +409,6 @@ int run_bench_fmm(const io::Parameters& p) {
     const auto x = fmm::make_positions(fmm::Distribution::cube, sweep_n, 1);
     const auto q = fmm::make_uniform(sweep_n, -1, 1, 2);
     const fmm::Reference ref = reference(sweep_n, "laplace", x, q, {}, {});
-    const auto cpu_orders = parse_list("cpu_orders", quick ? std::string("4,8") : p.get_string("cpu_orders"));
     for (auto b : backends) {
       if (b == core::Backend::cpu && sweep_n > cpu_max_n) continue;
       const auto& use_orders = b == core::Backend::cpu ? cpu_orders : orders;

@@ -21,6 +21,7 @@
 #include "loom/gpe/bench/benchmark.hpp"
 #include "loom/gpe/bench/scaling_benchmark.hpp"
 #include "loom/io/atomic_file.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/version_info.hpp"
 
@@ -275,6 +276,7 @@ int run_on_ranks(const io::Parameters& p, const comm::Communicator& world) {
 
 // As `loom gpe`: bad input (found by every rank) is reported by rank 0; another failure ends the job.
 int run_bench_gpe(const io::Parameters& p) {
+  io::check_output_file("json", p.get_string("json"));  // before any timing
   const comm::Communicator world = comm::Communicator::world();
   if (world.size() == 1) return run_on_ranks(p, world);
   try {
@@ -314,8 +316,16 @@ int run_single_rank_table(const io::Parameters& p) {
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
   if (p.get_string("kernels") != "all")
-    for (const auto& k : split_list(p.get_string("kernels")))
-      kernels.emplace_back(gpe::to_string(gpe::parse_leapfrog_kernel(k, "kernels")));
+    for (const auto& k : split_list(p.get_string("kernels"))) {
+      const gpe::LeapfrogKernel kernel = gpe::parse_leapfrog_kernel(k, "kernels");
+      // A kernel none of the chosen backends runs would leave an empty table.
+      if (std::none_of(backends.begin(), backends.end(), [&](core::Backend b) {
+            return b == core::Backend::cuda || gpe::runs_on_cpu(kernel);
+          }))
+        throw UsageError(io::invalid_value_message("kernels", p.value("kernels"),
+                                                   "kernels the chosen backend runs (on the cpu: plain, soa)"));
+      kernels.emplace_back(gpe::to_string(kernel));
+    }
 
   perf::CeilingOptions stream;
   stream.stream_only = true;

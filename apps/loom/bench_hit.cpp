@@ -15,6 +15,7 @@
 #include "loom/hit/config.hpp"
 #include "loom/hit/rank_checks.hpp"
 #include "loom/io/atomic_file.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::app {
@@ -35,6 +36,7 @@ std::vector<Index> parse_sizes(const io::Parameters& p) {
 }
 
 int run_bench_hit(const io::Parameters& p) {
+  io::check_output_file("json", p.get_string("json"));  // before any timing
   const auto sizes = parse_sizes(p);
   const std::string& choice = p.get_string("backend");
   const auto backends = choice == "all" ? core::available_backends()

@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/io/atomic_file.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/version_info.hpp"
 #include "spectral_common.hpp"
@@ -114,6 +115,7 @@ std::vector<int> range(int first, int last) {
 }
 
 int run_bench_spectral(const io::Parameters& p) {
+  io::check_output_file("json", p.get_string("json"));  // before any timing
   const bool quick = p.get_bool("quick");
   Context c;
   c.warmup = static_cast<int>(p.get_int("warmup"));

@@ -7,12 +7,15 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "commands.hpp"
 #include "dispersion_plot.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/dec/crystal.hpp"
 #include "loom/dec/dispersion.hpp"
 #include "loom/dec/equal_work.hpp"
@@ -94,7 +97,13 @@ std::string dispersion_csv(const std::vector<std::pair<dec::GridType, dec::Dispe
 int run_dispersion(const io::Parameters& p) {
   const auto grid = dec::grid_type(p);
   const double k_edge = p.get_real("dispersion.k_edge");
-  const int directions = static_cast<int>(p.get_int("dispersion.directions"));
+  const std::int64_t asked = p.get_int("dispersion.directions");
+  // Each direction keeps a sample (direction, eigenvalue, ratio) and a CSV row, for this grid and the cubic one.
+  core::check_memory({1e8 + 2 * 200.0 * double(asked), 0}, false,
+                     fmt::format("dispersion.directions = {}", asked));
+  if (asked > std::numeric_limits<int>::max())
+    throw UsageError(io::invalid_value_message("dispersion.directions", asked, "an integer in [2, 2147483647]"));
+  const int directions = static_cast<int>(asked);
   auto run = open_run(p, "lattice-dispersion");
   // The cubic grid at the same |k| times dual edge is the reference every other grid is compared with.
   std::vector<std::pair<dec::GridType, dec::DispersionReport>> reports;
@@ -168,7 +177,8 @@ void add_lattice_commands(CLI::App& app, std::vector<Subcommand>& out) {
 
   io::Parameters d;
   dec::add_grid_type_key(d, "the crystal lattice");
-  d.add("dispersion.k_edge", 0.5, "|k| times the grid's mean dual edge length").greater_than(0);
+  // Beyond pi a wave has fewer than two dual edges per wavelength: the lattice cannot carry it.
+  d.add("dispersion.k_edge", 0.5, "|k| times the grid's mean dual edge length").greater_than(0).at_most(M_PI);
   d.add("dispersion.directions", 400, "directions of k, spread over the sphere").at_least(2);
   d.add("plot", true, "also plot dispersion.png (needs /usr/bin/python3 with matplotlib)");
   add_output_keys(d);

@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <new>
 #include <memory>
 
 #include "commands.hpp"
 #include "loom/comm/communicator.hpp"
 #include "loom/core/error.hpp"
 #include "loom/io/stop_signal.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/version_info.hpp"
 
 int main(int argc, char** argv) {
@@ -41,6 +43,7 @@ int main(int argc, char** argv) {
     app::add_gpe_command(app, subcommands);
     app::add_spectral_command(app, subcommands);
     app::add_hit_command(app, subcommands);
+    app::add_registry_command(app, subcommands);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -62,6 +65,10 @@ int main(int argc, char** argv) {
     return usage_error(level->help() + "\nerror: " + io::command_path(*level) + ": no command given\n");
   } catch (const UsageError& e) {
     return usage_error(std::string("error: ") + e.what() + "\n");
+  } catch (const std::bad_alloc&) {
+    // A request too large for the estimates to catch is still bad input, not a crash (issue 17).
+    std::cerr << "error: " << core::out_of_memory_message() << "\n";
+    return 2;
   } catch (const std::exception& e) {
     if (world.size() == 1) {
       std::cerr << "loom failed: " << e.what() << "\n";

@@ -11,6 +11,7 @@
 #include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
 #include "loom/io/atomic_file.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "spectral_common.hpp"
 
 namespace loom::app {
@@ -47,6 +48,7 @@ spectral::Strategy strategy_from(const io::Parameters& p, core::Backend backend,
 }
 
 int run_spectral(const io::Parameters& p) {
+  io::check_output_file("json", p.get_string("json"));  // before any timing
   const auto topology = topology_from(p);
   const auto kind = spectral::parse_tensor_kind(p.get_string("tensor"), "tensor");
   const auto op = spectral::parse_operation(p.get_string("op"), "op");

@@ -76,7 +76,7 @@ TEST(LatticeCli, BadInputExitsTwoWithOneLine) {
                 "error: grid.type = \"hex\": expected one of cubic, fcc, bcc, a15, c15, z\n"},
            Case{"lattice dispersion --grid.type hcp",
                 "error: grid.type = \"hcp\": expected one of cubic, fcc, bcc, a15, c15, z\n"},
-           Case{"lattice dispersion --dispersion.k_edge 0", "error: dispersion.k_edge = 0.0: expected a number > 0\n"},
+           Case{"lattice dispersion --dispersion.k_edge 0", "error: dispersion.k_edge = 0.0: expected a number in (0, 3.141592653589793]\n"},
            Case{"lattice export --grid.typ c15",
                 "error: loom lattice export: unknown flag --grid.typ (did you mean --grid.type?); see loom lattice "
                 "export --help\n"},

@@ -49,7 +49,8 @@ TEST(FmmConfig, IsTypedAndResolved) {
   EXPECT_DOUBLE_EQ(c.sigma, 2.0 / 20.0);  // the mean spacing 2/n^(1/3)
   EXPECT_FALSE(c.options.periodic);
 
-  const FmmConfig periodic = config_from({{"periodic", "true"}, {"image_levels", "3"}, {"sigma", "0.25"}});
+  const FmmConfig periodic =
+      config_from({{"periodic", "true"}, {"image_levels", "3"}, {"kernel", "biot-savart"}, {"sigma", "0.25"}});
   EXPECT_TRUE(periodic.options.periodic);
   EXPECT_EQ(periodic.options.period, 2);
   EXPECT_EQ(periodic.options.box_lower.x, -1);

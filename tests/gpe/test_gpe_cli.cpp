@@ -30,7 +30,7 @@ TEST(GpeCli, BadInputIsRejectedBeforeAnythingIsWritten) {
   const Case cases[] = {
       {"--grid.type hex", "error: grid.type = \"hex\": expected one of cubic, fcc, bcc, a15, c15, z\n"},
       {"--initial.kappa 1.5", "error: initial.kappa = 1.5: expected an integer in [-100, 100]\n"},
-      {"--physics.lambda 0", "error: physics.lambda = 0.0: expected a number > 0\n"},
+      {"--physics.lambda 0", "error: physics.lambda = 0.0: expected a number in (0, 100]\n"},
       {"--grid.equal_work_rule mean", "error: grid.equal_work_rule = \"mean\": expected one of paper, eq11\n"},
       {"/nonexistent/run.toml", "error: input file \"/nonexistent/run.toml\": no such file\n"},
       {"--initial.type ground --initial.kappa 2", ""},

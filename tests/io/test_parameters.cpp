@@ -135,3 +135,20 @@ TEST_F(TomlInput, EffectiveInputReadsBackToTheSameValues) {
 
 }  // namespace
 }  // namespace loom::io
+
+namespace loom::io {
+namespace {
+
+// `--n 6e8`: a whole number written as a float is the integer; a fraction or one beyond int64 is refused.
+TEST(Parameters, IntegerWrittenAsFloat) {
+  Parameters p;
+  p.add("n", 1, "count").at_least(1);
+  p.set_text("n", "6e8", ParamSource::flag);
+  EXPECT_EQ(p.get_int("n"), 600000000);
+  EXPECT_THROW(p.set_text("n", "2.5e0", ParamSource::flag), UsageError);
+  EXPECT_THROW(p.set_text("n", "1e300", ParamSource::flag), UsageError);
+  EXPECT_THROW(p.set_text("n", "nan", ParamSource::flag), UsageError);
+}
+
+}  // namespace
+}  // namespace loom::io

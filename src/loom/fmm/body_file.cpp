@@ -1,5 +1,5 @@
 // CSV bodies and results: strict parsing (every field a finite number, exactly four per row), messages with
-// line numbers, blank lines ignored, CRLF accepted.
+// line numbers, blank lines ignored, CRLF and a leading UTF-8 byte order mark accepted.
 #include "loom/fmm/body_file.hpp"
 
 #include <charconv>
@@ -41,6 +41,7 @@ std::string shown(std::string_view line) {
 
 ChargedBodies parse_bodies_csv(std::string_view text, const std::string& name) {
   ChargedBodies b;
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // a UTF-8 byte order mark (spreadsheets write one)
   std::size_t line_no = 0, pos = 0;
   bool header_seen = false;
   while (pos < text.size()) {

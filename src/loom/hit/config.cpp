@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "loom/comm/communicator.hpp"
 #include "loom/core/error.hpp"
+#include "loom/io/derived_checks.hpp"
 
 namespace loom::hit {
 
@@ -30,18 +33,19 @@ io::Parameters hit_parameters() {
       .one_of({"auto", "cpu", "cuda"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("grid.n", 32, "points per direction of the periodic box [0, 2 pi)^3 (even)").at_least(8).at_most(max_grid_n);
-  p.add("physics.nu", 0.000625, "kinematic viscosity").greater_than(0);
+  p.add("physics.nu", 0.000625, "kinematic viscosity").greater_than(0).at_most(1e3);
   declare_solver_keys(p);
   p.add("initial.type", "taylor_green",
         "initial field: taylor_green, random (solenoidal, prescribed spectrum, from a seed), file (HDF5 "
         "fields/velocity of shape n x n x n x 3, x fastest, e.g. a field snapshot of loom hit), checkpoint")
       .one_of({"taylor_green", "random", "file", "checkpoint"});
-  p.add("initial.amplitude", 1.0, "Taylor-Green amplitude V0").greater_than(0);
+  // A field's size only rescales time (Re follows from it and physics.nu): the bounds keep its square finite.
+  p.add("initial.amplitude", 1.0, "Taylor-Green amplitude V0").greater_than(0).at_most(1e6);
   p.add("initial.spectrum", "exponential",
         "random field's spectrum: exponential k^4 exp(-2 (k/k_p)^2) or von_karman (k/k_p)^4 (1 + (k/k_p)^2)^(-17/6)")
       .one_of({"exponential", "von_karman"});
   p.add("initial.k_peak", 4.0, "random field: the spectrum's peak wavenumber k_p").greater_than(0);
-  p.add("initial.energy", 0.5, "random field: total kinetic energy 0.5 <|u|^2>").greater_than(0);
+  p.add("initial.energy", 0.5, "random field: total kinetic energy 0.5 <|u|^2>").greater_than(0).at_most(1e12);
   p.add("initial.seed", 1, "random field: seed of the random phases").at_least(0);
   p.add("initial.file", "", "HDF5 file for initial.type = file or checkpoint");
   p.add("forcing.k_max", 0.0,
@@ -59,7 +63,9 @@ io::Parameters hit_parameters() {
   p.add("output.every", 0.0, "time between rows of series.csv and spectra.csv; 0: t_end / 100").at_least(0);
   p.add("output.fields", true, "write HDF5 + XDMF fields (velocity, vorticity magnitude)");
   p.add("output.fields_every", 0.0, "time between field snapshots; 0: initial and final only").at_least(0);
-  p.add("output.checkpoint_every", 600.0, "wall-clock seconds between checkpoints; 0: only at the end").at_least(0);
+  p.add("output.checkpoint_every", 600.0, "wall-clock seconds between checkpoints; 0: only at the end")
+      .at_least(0)
+      .at_most(io::max_wall_seconds);
   p.add("output.plots", true, "make PNG plots at the end (needs /usr/bin/python3 with matplotlib)");
   return p;
 }
@@ -79,8 +85,12 @@ InitialConfig initial_config(const io::Parameters& p) {
   c.energy = p.get_real("initial.energy");
   c.seed = static_cast<std::uint64_t>(p.get_int("initial.seed"));
   c.file = p.get_string("initial.file");
-  if ((c.type == InitialType::file || c.type == InitialType::checkpoint) && c.file.empty())
+  const bool reads_file = c.type == InitialType::file || c.type == InitialType::checkpoint;
+  if (reads_file && c.file.empty())
     throw UsageError(fmt::format("initial.file = \"\": initial.type = {} needs an HDF5 file", type));
+  if (!reads_file && p.source("initial.file") == io::ParamSource::flag)  // not silently ignored
+    throw UsageError(
+        io::invalid_value_message("initial.file", c.file, "no value unless initial.type = file or checkpoint"));
   return c;
 }
 
@@ -100,11 +110,23 @@ HitConfig make_hit_config(const io::Parameters& p) {
   c.initial = initial_config(p);
   c.time = {p.get_real("time.t_end"), p.get_real("time.dt"), p.get_real("time.cfl"), p.get_bool("time.unsafe")};
   c.forcing_k = p.get_real("forcing.k_max");
+  // Wavenumbers beyond the grid's largest |k| (sqrt(3) n / 2) name modes the grid does not have (a file's grid
+  // is known only once it is read).
+  const double k_grid = std::sqrt(3.0) * double(c.grid.n) / 2;
+  const bool grid_known =
+      c.grid_set || c.initial.type == InitialType::taylor_green || c.initial.type == InitialType::random;
+  for (const char* key : {"forcing.k_max", "initial.k_peak"})
+    if (grid_known && p.get_real(key) > k_grid)
+      throw UsageError(io::invalid_value_message(key, p.value(key), fmt::format("at most {:.4g}, the largest |k| of "
+                                                                                "grid.n = {}", k_grid, c.grid.n)));
   c.output.dir = p.get_string("output.dir");
+  io::check_output_dir("output.dir", c.output.dir);
   c.output.overwrite = p.get_bool("output.overwrite");
   c.output.every = p.get_real("output.every");
+  io::check_output_period("output.every", c.output.every, c.time.t_end);
   c.output.fields = p.get_bool("output.fields");
   c.output.fields_every = p.get_real("output.fields_every");
+  io::check_output_period("output.fields_every", c.output.fields_every, c.time.t_end);
   c.output.checkpoint_every = p.get_real("output.checkpoint_every");
   c.output.plots = p.get_bool("output.plots");
   return c;

@@ -14,6 +14,7 @@
 #include "loom/hit/rank_checks.hpp"
 #include "loom/hit/slab_fields.hpp"
 #include "loom/hit/snapshot.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/io/finite_state.hpp"
 #include "loom/io/plot_script.hpp"
 #include "loom/io/stop_signal.hpp"
@@ -100,6 +101,11 @@ HitRun::HitRun(HitConfig config, std::string input, comm::Communicator world)
   if (solver_->time() >= config_.time.t_end)
     throw UsageError(fmt::format("time.t_end = {}: expected a time after the checkpoint's t = {}", config_.time.t_end,
                                  solver_->time()));
+  // The CFL step of the initial field stands for the steps to come (they shrink only as the flow speeds up).
+  const double dt = config_.time.dt > 0 ? config_.time.dt : config_.time.cfl * dt_limit_ / courant_limit;
+  if (config_.time.dt > 0)
+    io::checked_step_count(config_.time.t_end - solver_->time(), dt, "time.dt", config_.time.dt);
+  io::checked_step_count(config_.time.t_end - solver_->time(), dt, "time.t_end", config_.time.t_end);
   if (config_.forcing_k > 0) {
     forcing_.emplace(*solver_, config_.forcing_k);
     if (forcing_->target() <= 0)

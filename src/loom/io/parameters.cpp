@@ -214,11 +214,14 @@ void Parameters::set_text(std::string_view key, std::string_view text, ParamSour
       std::int64_t v = 0;
       const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
       if (ec != std::errc() || end != t.data() + t.size() || t.empty()) {
-        // "1.5" is a number but not an integer: say it in the same words as a TOML float.
+        // "6e8" is a whole number written as a float: accepted (counts are written so). "1.5" is a number but
+        // not an integer: say it in the same words as a TOML float.
         double d = 0;
         const auto [end2, ec2] = std::from_chars(t.data(), t.data() + t.size(), d);
-        if (ec2 == std::errc() && end2 == t.data() + t.size() && !t.empty())
+        if (ec2 == std::errc() && end2 == t.data() + t.size() && !t.empty()) {
+          if (d == std::floor(d) && std::abs(d) < 9.2e18) return set(key, static_cast<std::int64_t>(d), source);
           throw UsageError(invalid_value_message(key, d, s.allowed_text()));
+        }
         throw bad();
       }
       return set(key, v, source);

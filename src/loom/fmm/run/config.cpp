@@ -7,6 +7,7 @@
 #include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/io/output_file.hpp"
 
 namespace loom::fmm {
@@ -50,6 +51,17 @@ void check_combinations(const io::Parameters& p, const FmmConfig& c) {
         throw UsageError(std::string(key) + ": does not apply with --input (the bodies come from the file)");
     if (!laplace) throw UsageError("kernel = \"biot-savart\": input files hold charges x,y,z,q; use kernel laplace");
   }
+  // Keys of another kernel or of the periodic box: refused, not silently ignored.
+  struct Applies {
+    const char* key;
+    bool used;
+    const char* otherwise;
+  };
+  const Applies applies[] = {{"sigma", !laplace, "no value with kernel laplace (biot-savart only)"},
+                             {"guard", !laplace, "no value with kernel laplace (biot-savart only)"},
+                             {"image_levels", p.get_bool("periodic"), "no value without periodic = true"}};
+  for (const Applies& a : applies)
+    if (p.user_set(a.key) && !a.used) throw UsageError(io::invalid_value_message(a.key, p.value(a.key), a.otherwise));
   if (c.options.periodic && c.bodies.distribution != Distribution::cube)
     throw UsageError("periodic = true: needs dist = \"cube\" (the box [-1, 1)^3)");
 }
@@ -79,6 +91,8 @@ FmmConfig make_config(const io::Parameters& p) {
   c.samples = p.get_int("samples");
   c.output = p.get_string("output");
   c.json = p.get_string("json");
+  io::check_output_file("output", c.output);
+  io::check_output_file("json", c.json);
   check_combinations(p, c);
   const bool overwrite = p.get_bool("overwrite");
   io::check_output_file({"output", c.output}, overwrite, "overwrite", {{"input", c.bodies.input}});

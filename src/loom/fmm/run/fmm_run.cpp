@@ -3,14 +3,33 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
+#include <tuple>
 
+#include "loom/core/memory_budget.hpp"
 #include "loom/fmm/body_file.hpp"
+#include "loom/fmm/run/memory_need.hpp"
 #include "loom/fmm/run/report.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::fmm {
+
+namespace {
+
+// Bodies that share their position with another: a pair at distance 0 has no finite interaction, and both the
+// FMM and the direct sums leave it out, so the user is told how many there are.
+Index count_coincident(std::vector<Vec3d> x) {
+  auto key = [](const Vec3d& a) { return std::tie(a.x, a.y, a.z); };
+  std::sort(x.begin(), x.end(), [&](const Vec3d& a, const Vec3d& b) { return key(a) < key(b); });
+  Index count = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if ((i > 0 && key(x[i]) == key(x[i - 1])) || (i + 1 < x.size() && key(x[i]) == key(x[i + 1]))) ++count;
+  return count;
+}
+
+}  // namespace
 
 FmmRun::FmmRun(FmmConfig config) : c_(std::move(config)) {}
 
@@ -21,8 +40,10 @@ void FmmRun::prepare() {
     x_ = std::move(bodies.positions);
     q_ = std::move(bodies.charges);
     source_ = b.input;
+    coincident_ = count_coincident(x_);
     return;
   }
+  core::check_memory(memory_need(c_), c_.options.backend == core::Backend::cuda, fmt::format("n = {}", b.n));
   x_ = make_positions(b.distribution, b.n, b.seed);
   source_ = std::string(to_string(b.distribution));
   if (c_.kernel == Kernel::laplace) {
@@ -121,6 +142,9 @@ nlohmann::json FmmRun::summary() const {
 int run_fmm(const FmmConfig& config, std::ostream& out, std::ostream& log) {
   FmmRun run(config);
   run.prepare();
+  if (run.coincident() > 0)
+    log << fmt::format("warning: {} bodies share their position with another; pairs at distance 0 are left out\n",
+                       run.coincident());
   print_start(out, run);
   run.evaluate();
   print_evaluation(out, run);

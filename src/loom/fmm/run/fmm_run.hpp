@@ -29,6 +29,7 @@ class FmmRun {
   const FmmConfig& config() const { return c_; }
   Index bodies() const { return static_cast<Index>(x_.size()); }
   const std::string& source() const { return source_; }  // the input file, or the distribution's name
+  Index coincident() const { return coincident_; }  // bodies at the position of another (their pairs add nothing)
   const Timings& timings() const;
   const Statistics& statistics() const;
   const std::optional<LaplaceErrors>& laplace_errors() const { return laplace_errors_; }
@@ -46,7 +47,7 @@ class FmmRun {
   BiotSavartResult biot_savart_;
   std::optional<LaplaceErrors> laplace_errors_;
   std::optional<BiotSavartErrors> biot_savart_errors_;
-  Index checked_ = 0;
+  Index checked_ = 0, coincident_ = 0;
   std::string unchecked_;
 };
 

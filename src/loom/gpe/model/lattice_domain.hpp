@@ -32,6 +32,10 @@ struct LatticeDomain {
 
 // Covers the cuboid [-half.x, half.x] x [-half.y, half.y] x [-half.z, half.z] with whole structures at `scale`.
 LatticeDomain make_lattice_domain(dec::GridType grid, double scale, dec::Vec3 half_extent);
+// The whole structures covering that cuboid along x, y, z (as doubles: a request may exceed int), and the dual
+// vertices (unknowns) they hold; memory is checked against these before the lattice is built.
+dec::Vec3 structure_counts(dec::GridType grid, double scale, dec::Vec3 half_extent);
+double lattice_dof(dec::GridType grid, double scale, dec::Vec3 half_extent);
 // Same, with explicit structure counts (benchmarks, tests), centred on the origin.
 LatticeDomain make_lattice_domain(dec::GridType grid, double scale, int nx, int ny, int nz);
 

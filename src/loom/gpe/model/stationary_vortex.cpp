@@ -13,6 +13,13 @@
 namespace loom::gpe {
 namespace {
 
+// Why the solver gave up, in the user's terms: an attractive condensate collapses; a repulsive one this strong has
+// a healing length below what the basis resolves.
+const char* too_strong(double g) {
+  return g < 0 ? "an attractive condensate this strong collapses"
+               : "a repulsive condensate this strong has a core thinner than the basis resolves (lower physics.g)";
+}
+
 // Row-major C = op(A) op(B), dimensions as in BLAS.
 void gemm(bool trans_a, bool trans_b, int m, int n, int k, const double* a, const double* b, double* c) {
   cblas_dgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, m, n, k, 1.0,
@@ -223,8 +230,8 @@ StationaryVortex StationaryVortex::solve(const VortexProblem& problem) {
     total_iterations += it;
     if (!(residual < problem.tolerance))  // also catches NaN
       throw Error(fmt::format("stationary vortex (lambda = {}, g = {}, kappa = {}): no convergence after {} "
-                              "iterations (residual {:.2e}); an attractive condensate this strong collapses",
-                              lambda, g, problem.kappa, total_iterations, residual));
+                              "iterations (residual {:.2e}); {}",
+                              lambda, g, problem.kappa, total_iterations, residual, too_strong(g)));
     // Spectral tails: the largest coefficient among the last 10% of modes in each direction.
     double cmax = 0, tail_r = 0, tail_z = 0;
     for (int n = 0; n < nr; ++n)
@@ -238,8 +245,8 @@ StationaryVortex StationaryVortex::solve(const VortexProblem& problem) {
     const bool grow_z = tail_z > problem.tail_tolerance * cmax && nz < problem.max_modes;
     if ((grow_r || grow_z) == false && (tail_r > problem.tail_tolerance * cmax || tail_z > problem.tail_tolerance * cmax))
       throw Error(fmt::format("stationary vortex (lambda = {}, g = {}, kappa = {}): not resolved by {} x {} modes "
-                              "(spectral tail {:.1e}); an attractive condensate this strong collapses", lambda, g,
-                              problem.kappa, nr, nz, std::max(tail_r, tail_z) / cmax));
+                              "(spectral tail {:.1e}); {}", lambda, g,
+                              problem.kappa, nr, nz, std::max(tail_r, tail_z) / cmax, too_strong(g)));
     if (!grow_r && !grow_z) {
       out.radial_modes_ = nr;
       out.axial_modes_ = nz;

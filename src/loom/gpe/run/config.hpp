@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "loom/core/backend.hpp"
 #include "loom/dec/crystal.hpp"
@@ -17,6 +19,11 @@
 #include "loom/io/parameters.hpp"
 
 namespace loom::gpe {
+
+// The coarsest lattice a run accepts: dual edges per effective wavelength 2 pi / sqrt(<-lap>) (any grid.scaling).
+inline constexpr double min_points_per_wavelength = 2;
+// The largest |physics.g| the stationary vortex of eq. 14 resolves (its basis stops growing beyond).
+inline constexpr double max_interaction = 1e4;
 
 // Every key `loom gpe` accepts, with its default, allowed values and help.
 io::Parameters gpe_parameters();
@@ -62,6 +69,8 @@ struct GpeConfig {
   // physics.g as messages quote it.
   std::optional<io::ParamValue> given_grid_type, given_lambda, given_g;
   io::ParamValue g_value;
+  // The grid.* keys that set the lattice's resolution, as given (input file or flag): a restart must not change them.
+  std::vector<std::pair<std::string, io::ParamValue>> given_resolution;
   std::string effective_input;  // the effective input file (TOML): input.toml and checkpoints
 };
 

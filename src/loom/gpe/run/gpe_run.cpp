@@ -275,8 +275,8 @@ void GpeRun::summary(const Observables& final, double final_error) {
       "energy drift {:.2e}\n",
       dec::display_name(s_.domain.grid), core::to_string(config_.backend), s_.mu_reference, integrator_.steps_done(),
       integrator_.time(), final_error, j["norm_drift"].get<double>(), j["energy_drift"].get<double>());
-  std::cout << "outputs: " << run_->path().string()
-            << " (series.csv, summary.json, psi.xdmf for ParaView, PNG plots)\n";
+  std::cout << "outputs: " << run_->path().string() << " (series.csv, summary.json, psi.xdmf for ParaView"
+            << (config_.output.plots ? ", PNG plots)\n" : ")\n");
 }
 
 int run_gpe(const io::Parameters& params) {

@@ -10,6 +10,8 @@
 #include "loom/gpe/model/initial_state.hpp"
 #include "loom/gpe/run/checkpoint.hpp"
 #include "loom/gpe/run/grid_scale.hpp"
+#include "loom/gpe/run/memory_need.hpp"
+#include "loom/io/derived_checks.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -22,6 +24,17 @@ void check_same(const std::optional<io::ParamValue>& given, double value, const 
     throw UsageError(io::invalid_value_message(key, *given, fmt::format("{} as in the checkpoint", checkpoint_value)));
 }
 
+// The lattice of a checkpoint is its own: a resolution key given now must equal the one in the checkpoint's
+// effective input (else input.toml would record a resolution the run does not have).
+void check_same_resolution(const GpeConfig& config, const std::string& checkpoint_input, const std::string& path) {
+  if (config.given_resolution.empty() || checkpoint_input.empty() || !io::toml_supported()) return;
+  io::Parameters previous = gpe_parameters();
+  previous.load_toml_text(checkpoint_input, path);
+  for (const auto& [key, value] : config.given_resolution)
+    if (previous.value(key) != value)
+      throw UsageError(io::invalid_value_message(key, value, io::to_text(previous.value(key)) + " as in the checkpoint"));
+}
+
 // Both time levels, the lattice, the physics and the reference state of the run that wrote the checkpoint.
 void from_checkpoint(const GpeConfig& config, InitialSetup& s) {
   const std::string& path = config.initial.checkpoint;
@@ -31,6 +44,7 @@ void from_checkpoint(const GpeConfig& config, InitialSetup& s) {
         io::invalid_value_message("grid.type", *config.given_grid_type, "\"" + c.grid + "\" as in the checkpoint"));
   check_same(config.given_lambda, config.physics.lambda, "physics.lambda", c.lambda);
   check_same(config.given_g, config.physics.g, "physics.g", c.g);
+  check_same_resolution(config, c.input, path);
   s.physics = {c.lambda, c.g};
   s.kappa = static_cast<int>(c.kappa);
   s.domain = make_lattice_domain(dec::parse_grid_type(c.grid), c.scale, c.nx, c.ny, c.nz);
@@ -62,6 +76,34 @@ double grid_scale(const GpeConfig& config, const StationaryVortex& v, dec::Vec3 
   }
   return equal_work_scale(config.grid.equal_work_rule, grid, config.grid.work_per_time_unit, half, config.physics.lambda,
                           std::abs(config.physics.g) * v.max_f() * v.max_f());
+}
+
+// The key that sets the lattice's resolution under grid.scaling, and its value: what a message about the
+// lattice's size names.
+std::pair<std::string_view, double> scaling_setting(const GpeConfig& config) {
+  switch (config.grid.scaling) {
+    case GridScaling::wavelength: return {"grid.points_per_wavelength", config.grid.points_per_wavelength};
+    case GridScaling::dual_edge: return {"grid.dual_edge", config.grid.dual_edge};
+    case GridScaling::equal_work: break;
+  }
+  return {"grid.work_per_time_unit", config.grid.work_per_time_unit};
+}
+
+// Before the lattice is built: at least min_points_per_wavelength dual edges per effective wavelength (as
+// grid.points_per_wavelength allows; coarser lattices resolve nothing, and their dt of eq. 11 degenerates), and
+// the memory its unknowns need.
+void check_resolution(const GpeConfig& config, const StationaryVortex& v, double scale, dec::Vec3 half) {
+  const auto [key, value] = scaling_setting(config);
+  const auto& unit = dec::replicable_structure(config.grid.type);
+  const double points = v.effective_wavelength() / (scale * dec::dual_edge_statistics(unit).mean);
+  if (!(points >= min_points_per_wavelength * (1 - 1e-9)))
+    throw UsageError(io::invalid_value_message(
+        key, value,
+        fmt::format("a value giving at least {} dual edges per effective wavelength {:.4g} (here {:.3g})",
+                    min_points_per_wavelength, v.effective_wavelength(), points)));
+  const double dof = lattice_dof(config.grid.type, scale, half);
+  core::check_memory(gpe_memory_need(dof), config.backend == core::Backend::cuda,
+                     fmt::format("{} = {} ({:.3g} lattice unknowns)", key, io::to_text(value), dof));
 }
 
 // The splitting detector's annulus: around the core edge at z = 0, where f rises to half its peak.
@@ -99,7 +141,9 @@ void from_vortex(const GpeConfig& config, InitialSetup& s) {
   const StationaryVortex& v = *s.vortex;
   const double threshold = config.initial.domain_threshold;
   const dec::Vec3 half{v.rho_extent(threshold), v.rho_extent(threshold), v.z_extent(threshold)};
-  s.domain = make_lattice_domain(config.grid.type, grid_scale(config, v, half), half);
+  const double scale = grid_scale(config, v, half);
+  check_resolution(config, v, scale, half);
+  s.domain = make_lattice_domain(config.grid.type, scale, half);
   const dec::Vec3 box = 0.5 * s.domain.extent();
   const VortexTable table(v, 1.02 * std::sqrt(box.x * box.x + box.y * box.y) + 4 * s.domain.edges.max,
                           1.02 * box.z + 4 * s.domain.edges.max, 2048, 2048);
@@ -133,7 +177,10 @@ void choose_time_step(const GpeConfig& config, InitialSetup& s) {
     probe.set_state(s.current.clone(), s.current.clone(), 0, 0, 0);
     s.dt_bound = probe.stability_bound();
   }
-  if (config.initial.type == InitialType::checkpoint) return;
+  if (config.initial.type == InitialType::checkpoint) {
+    io::checked_step_count(config.time.t_end - s.t0, s.dt, "time.t_end", config.time.t_end);
+    return;
+  }
   const double requested = config.time.dt;
   if (requested == 0)
     s.dt = config.time.safety * s.dt_bound;
@@ -145,6 +192,8 @@ void choose_time_step(const GpeConfig& config, InitialSetup& s) {
   else
     s.dt = requested;
   s.t0 = 0;
+  io::checked_step_count(config.time.t_end, s.dt, requested == 0 ? "time.t_end" : "time.dt",
+                         requested == 0 ? config.time.t_end : requested);
 }
 
 }  // namespace

@@ -1,0 +1,96 @@
+// Issue 17, items 2, 3 and 6: requests each key allows alone but that are impossible together (a step count past
+// any machine, a lattice coarser than its wavelength, more memory than the machine has, an output that cannot be
+// written) are refused at once: exit 2, one line naming the key, nothing left behind.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+#include "apps/run_loom.hpp"
+
+namespace loom::test {
+namespace {
+
+struct Refusal {
+  std::string args, key, words;  // the command, the key the message must name, words it must hold
+};
+
+void expect_refused(const Refusal& c, const TempDir& cwd) {
+  const RunResult r = run_loom(c.args);
+  EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err << r.out;
+  EXPECT_EQ(line_count(r.err), 1u) << c.args << "\n" << r.err;
+  EXPECT_NE(r.err.find(c.key), std::string::npos) << c.args << "\n" << r.err;
+  EXPECT_NE(r.err.find(c.words), std::string::npos) << c.args << "\n" << r.err;
+  EXPECT_TRUE(cwd.files().empty()) << c.args;
+}
+
+TEST(ImpossibleRequests, DerivedQuantitiesAreRefused) {
+  TempDir cwd;
+  const std::string dir = " --output.dir " + (cwd / "run").string();
+  const Refusal cases[] = {
+      {"gpe --time.t_end 1e17" + dir, "time.t_end", "at most 1e+12 time steps"},
+      {"gpe --time.dt 1e-300" + dir, "time.dt", "at most 1e+12 time steps"},
+      {"gpe --grid.scaling dual_edge --grid.dual_edge 1e6" + dir, "grid.dual_edge", "at least 2 dual edges"},
+      {"gpe --grid.scaling equal_work --grid.work_per_time_unit 1e-9" + dir, "grid.work_per_time_unit",
+       "at least 2 dual edges"},
+      {"gpe --output.every 5" + dir, "output.every", "time.t_end"},
+      {"gpe --physics.g 1e300" + dir, "physics.g", "expected a number in [-10000, 10000]"},
+      {"lattice dispersion --dispersion.k_edge 1e300" + dir, "dispersion.k_edge", "3.14159"},
+      {"hit --time.t_end 1e300" + dir, "time.t_end", "time steps"},
+      {"hit --initial.type random --initial.k_peak 1e6" + dir, "initial.k_peak", "largest |k|"},
+  };
+  for (const Refusal& c : cases) expect_refused(c, cwd);
+}
+
+TEST(ImpossibleRequests, MemoryBeyondTheMachineIsRefused) {
+  TempDir cwd;
+  const std::string dir = " --output.dir " + (cwd / "run").string();
+  const Refusal cases[] = {
+      {"gpe --grid.points_per_wavelength 400" + dir, "grid.points_per_wavelength = 400.0", "of host memory, has"},
+      {"fmm --n 6e8", "n = 600000000", "of host memory, has"},
+      {"lattice dispersion --dispersion.directions 1e11" + dir, "dispersion.directions = 100000000000",
+       "of host memory, has"},
+      {"hit --grid.n 1024 --backend cpu" + dir, "grid.n = 1024", "of host memory, has"},
+      {"bench ceilings --stream_mib 1e9", "stream_mib", "of host memory, has"},
+  };
+  for (const Refusal& c : cases) expect_refused(c, cwd);
+}
+
+TEST(ImpossibleRequests, OutputsThatCannotBeWrittenAreRefusedFirst) {
+  TempDir cwd;
+  const Refusal cases[] = {
+      {"fmm --n 1000 --json /dev/null/loom/x.json", "json", "existing folder"},
+      {"fmm --n 1000 --output /dev/null/loom/x.csv", "output", "existing folder"},
+      {"fmm --n 1000 --output " + cwd.path().string(), "output", "not a folder"},
+      {"bench ceilings --quick --json /dev/null/loom/c.json", "json", "existing folder"},
+      {"gpe --output.dir /dev/null/loom-run", "output.dir", "folder"},
+      {"bench fmm --cpu_orders 99", "cpu_orders", "orders in [1, 16]"},
+      {"bench gpe --kernels march --backend cpu", "kernels", "on the cpu"},
+      {"gpe --initial.type checkpoint --initial.checkpoint /dev/null/loom/c.h5", "initial.checkpoint",
+       "existing checkpoint file"},
+  };
+  for (const Refusal& c : cases) expect_refused(c, cwd);
+}
+
+TEST(ImpossibleRequests, ReadOnlyFolderIsRefused) {
+  if (geteuid() == 0) GTEST_SKIP() << "root writes into read-only folders";
+  TempDir cwd;
+  std::filesystem::create_directory(cwd / "ro");
+  std::filesystem::permissions(cwd / "ro", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  const RunResult r = run_loom("fmm --n 1000 --output " + (cwd / "ro" / "x.csv").string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("may write"), std::string::npos) << r.err;
+  std::filesystem::permissions(cwd / "ro", std::filesystem::perms::owner_all);
+}
+
+TEST(ImpossibleRequests, CsvWithByteOrderMarkAndCoincidentBodies) {
+  TempDir dir;
+  std::ofstream(dir / "b.csv") << "\xEF\xBB\xBFx,y,z,q\n0,0,0,1\n0.5,0.5,0.5,-1\n0,0,0,2\n0.25,0.5,0.75,1\n";
+  const RunResult r = run_loom("fmm --input " + (dir / "b.csv").string() + " --samples 0");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: 2 bodies share their position with another"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace loom::test
