@@ -11,8 +11,12 @@ foreach(module core perf io comm dec fmm spectral gpe vortex hit gr)
     list(APPEND LOOM_EXPORTED loom_${module})
   endif()
 endforeach()
-# The interface targets the libraries link: flags (build only), HDF5, FFTW's threads, toml++ (build only).
-foreach(helper options hdf5 fftw_threads tomlpp)
+# The interface targets the libraries link: flags (build only), HDF5, FFTW's threads and MPI transforms (where
+# found), toml++ (build only).
+foreach(helper options hdf5 fftw_threads fftw_mpi tomlpp)
+  if(NOT TARGET loom_${helper})
+    continue()
+  endif()
   set_target_properties(loom_${helper} PROPERTIES EXPORT_NAME ${helper})
   list(APPEND LOOM_EXPORTED loom_${helper})
 endforeach()
