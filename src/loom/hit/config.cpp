@@ -62,8 +62,6 @@ io::Parameters hit_parameters() {
   return p;
 }
 
-namespace {
-
 InitialConfig initial_config(const io::Parameters& p) {
   InitialConfig c;
   const std::string& type = p.get_string("initial.type");
@@ -81,8 +79,6 @@ InitialConfig initial_config(const io::Parameters& p) {
     throw UsageError(fmt::format("initial.file = \"\": initial.type = {} needs an HDF5 file", type));
   return c;
 }
-
-}  // namespace
 
 HitConfig make_hit_config(const io::Parameters& p) {
   HitConfig c;

@@ -8,11 +8,11 @@
 
 namespace loom::hit {
 
-std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver) {
+const double* velocity_and_vorticity(Solver& solver) {
   const auto backend = solver.backend();
   const auto where = core::where(backend);
   const SpectralGrid g = solver.grid();
-  const Index M = g.modes(), N = g.points();
+  const Index M = g.modes();
   const Complex* u = solver.modes().read(where);
   Complex* s = solver.spectral_work().write(where);
   core::parallel_for(backend, M, [=] LOOM_HOST_DEVICE(Index m) {
@@ -22,7 +22,13 @@ std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& s
     s[3 * M + m] = omega.x, s[4 * M + m] = omega.y, s[5 * M + m] = omega.z;
   });
   solver.transforms().inverse(s, solver.physical_work().write(where), 6);
-  const double* r = solver.physical_work().read(core::Where::host);
+  return solver.physical_work().read(core::Where::host);
+}
+
+std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver) {
+  const SpectralGrid g = solver.grid();
+  const Index N = g.points();
+  const double* r = velocity_and_vorticity(solver);
   std::vector<double> velocity(3 * std::size_t(N)), vorticity(3 * std::size_t(N));
   std::vector<double> magnitude(static_cast<std::size_t>(N));
 #pragma omp parallel for schedule(static)

@@ -10,6 +10,10 @@
 
 namespace loom::hit {
 
+// The velocity and the vorticity (the spectral curl) on the grid: 6 components of grid.points() values (u, then
+// omega), valid on the host, in the solver's work space (so until its next use).
+const double* velocity_and_vorticity(Solver& solver);
+
 // Writes fields/velocity and fields/vorticity (n x n x n x 3, x fastest) and fields/vorticity_magnitude; returns
 // the XDMF <Grid> element.
 std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver);
