@@ -30,8 +30,11 @@ double relative_difference(const std::vector<vortex::Vec3d>& a, const std::vecto
   return std::sqrt(d / n);
 }
 
-TEST(VortexGpu, RingStepsAgreeWithTheCpu) {
-  skip_unless_available(core::Backend::cuda);
+class VortexGpu : public ::testing::Test {
+  void SetUp() override { test::skip_unless_available(core::Backend::cuda); }
+};
+
+TEST_F(VortexGpu, RingStepsAgreeWithTheCpu) {
   const int steps = 5;
   const vortex::Particles cpu = advanced_ring(core::Backend::cpu, fmm::Precision::double_, steps);
   for (const fmm::Precision precision : {fmm::Precision::double_, fmm::Precision::single}) {
