@@ -1,6 +1,7 @@
 // The vortex method in loom hit's periodic box against loom hit itself: Taylor-Green at Re = V0 L / nu = 10, both
-// started from the same field (the vortex method from its vorticity on a 32^3 lattice by the RBF interpolation),
-// the energies within 1% of the pseudo-spectral solver's up to t = 1 (issue 21). Slow: a few minutes on two cores.
+// started from the same field (the vortex method from its vorticity on a 16^3 lattice by the RBF interpolation),
+// the energies within 1% of the pseudo-spectral solver's (16^3, fixed dt 0.01) up to t = 1 (issue 21). Slow: minutes
+// on two cores (the Gaussian guard of 6 sigma leaves most pairs of a coarse periodic lattice to the P2P).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,8 +38,8 @@ TEST(VortexTurbulence, TaylorGreenEnergyFollowsLoomHit) {
   TempDir dir;
   const std::string common = " --physics.nu 0.1 --initial.type taylor_green --time.t_end 1 --output.fields false "
                              "--quiet --output.plots false --backend cpu --output.dir ";
-  ASSERT_EQ(run_loom("hit --grid.n 32 --time.dt 0.01 --output.every 0.25" + common + (dir / "hit").string()).code, 0);
-  const RunResult r = run_loom("vortex --particles.n 32 --time.dt 0.05 --output.every 5 --reinit.every 5" + common +
+  ASSERT_EQ(run_loom("hit --grid.n 16 --time.dt 0.01 --output.every 0.5" + common + (dir / "hit").string()).code, 0);
+  const RunResult r = run_loom("vortex --particles.n 16 --time.dt 0.1 --output.every 5 --reinit.every 5" + common +
                                (dir / "vortex").string());
   ASSERT_EQ(r.code, 0) << r.err;
   const auto hit = energies(dir / "hit" / "series.csv"), vortex = energies(dir / "vortex" / "series.csv");
@@ -48,7 +49,7 @@ TEST(VortexTurbulence, TaylorGreenEnergyFollowsLoomHit) {
     EXPECT_NEAR(e / hit.at(t), 1.0, 0.01) << "t = " << t << ": vortex " << e << ", hit " << hit.at(t);
     ++compared;
   }
-  EXPECT_EQ(compared, 5);  // t = 0, 0.25, 0.5, 0.75, 1
+  EXPECT_EQ(compared, 3);  // t = 0, 0.5, 1
 }
 
 }  // namespace
