@@ -70,8 +70,6 @@ io::Parameters hit_parameters() {
   return p;
 }
 
-namespace {
-
 InitialConfig initial_config(const io::Parameters& p) {
   InitialConfig c;
   const std::string& type = p.get_string("initial.type");
@@ -93,8 +91,6 @@ InitialConfig initial_config(const io::Parameters& p) {
         io::invalid_value_message("initial.file", c.file, "no value unless initial.type = file or checkpoint"));
   return c;
 }
-
-}  // namespace
 
 HitConfig make_hit_config(const io::Parameters& p) {
   HitConfig c;

@@ -70,6 +70,9 @@ SolverOptions solver_options(const io::Parameters& p, double nu);
 // Every key `loom hit` accepts, with its default, allowed values and help.
 io::Parameters hit_parameters();
 
+// The initial.* keys (loom vortex declares the same field keys and starts from the same fields).
+InitialConfig initial_config(const io::Parameters& p);
+
 // The typed configuration; throws UsageError (one line: key, value, what is allowed) for bad input.
 HitConfig make_hit_config(const io::Parameters& p);
 

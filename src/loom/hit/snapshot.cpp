@@ -9,12 +9,11 @@
 
 namespace loom::hit {
 
-std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver) {
+const double* velocity_and_vorticity(Solver& solver) {
   const auto backend = solver.backend();
   const auto where = core::where(backend);
   const SlabLayout L = solver.layout();
-  const SpectralGrid g = L.grid;
-  const Index M = L.mode_stride, N = g.points();
+  const Index M = L.mode_stride;
   const Complex* u = solver.modes().read(where);
   Complex* s = solver.spectral_work().write(where);
   core::parallel_for(backend, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
@@ -24,7 +23,13 @@ std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& s
     s[3 * M + m] = omega.x, s[4 * M + m] = omega.y, s[5 * M + m] = omega.z;
   });
   solver.transforms().inverse(s, solver.physical_work().write(where), 6);
-  const std::vector<double> whole = gather_points(solver, solver.physical_work().read(core::Where::host), 6);
+  return solver.physical_work().read(core::Where::host);
+}
+
+std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver) {
+  const SpectralGrid g = solver.layout().grid;
+  const Index N = g.points();
+  const std::vector<double> whole = gather_points(solver, velocity_and_vorticity(solver), 6);
   if (solver.distributed() && !solver.communicator()->is_root()) return "";
   const double* r = whole.data();
   std::vector<double> velocity(3 * std::size_t(N)), vorticity(3 * std::size_t(N));

@@ -10,6 +10,10 @@
 
 namespace loom::hit {
 
+// The velocity and the vorticity (the spectral curl) on this rank's slab of the grid: 6 components (u, then
+// omega) with the layout's point stride, valid on the host, in the solver's work space (so until its next use).
+const double* velocity_and_vorticity(Solver& solver);
+
 // Writes fields/velocity and fields/vorticity (n x n x n x 3, x fastest) and fields/vorticity_magnitude; returns
 // the XDMF <Grid> element. Collective on several ranks: rank 0 gathers the slabs and writes the one-rank file
 // (`h5_path` is used there only; the others return "").

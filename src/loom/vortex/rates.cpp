@@ -1,0 +1,47 @@
+#include "loom/vortex/rates.hpp"
+
+#include <algorithm>
+
+#include "loom/core/timer.hpp"
+
+namespace loom::vortex {
+
+RateEvaluator::RateEvaluator(const fmm::Options& options, StretchingForm form) : evaluator_(options), form_(form) {}
+
+void RateEvaluator::evaluate(const Particles& p, Rates& out) {
+  core::WallTimer tree;
+  evaluator_.set_positions(p.x);
+  times_.tree += tree.seconds();
+  core::WallTimer call;
+  evaluator_.biot_savart(p.alpha, p.sigma, result_);
+  out.velocity = result_.velocity;
+  out.stretching = result_.stretching;
+  if (form_ == StretchingForm::transpose) {
+    const std::vector<Vec3d> omega = evaluator_.gaussian_sum(p.alpha, p.sigma);
+    for (std::size_t i = 0; i < omega.size(); ++i) out.stretching[i] += fmm::cross(p.alpha[i], omega[i]);
+  }
+  times_.fmm += call.seconds();
+}
+
+std::vector<Vec3d> RateEvaluator::velocity_at(const Particles& p, const std::vector<Vec3d>& points) {
+  Particles all = p;
+  all.x.insert(all.x.end(), points.begin(), points.end());
+  all.alpha.resize(all.x.size(), Vec3d{});
+  // a zero strength's core radius changes no sum; the smallest keeps the far-field guard as it is
+  const double sigma = p.sigma.empty() ? 1.0 : *std::min_element(p.sigma.begin(), p.sigma.end());
+  all.sigma.resize(all.x.size(), sigma);
+  Rates rates;
+  const StretchingForm form = form_;
+  form_ = StretchingForm::classical;
+  evaluate(all, rates);
+  form_ = form;
+  return {rates.velocity.begin() + p.size(), rates.velocity.end()};
+}
+
+RateTimes RateEvaluator::take_times() {
+  const RateTimes t = times_;
+  times_ = {};
+  return t;
+}
+
+}  // namespace loom::vortex

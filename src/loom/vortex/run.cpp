@@ -1,0 +1,237 @@
+#include "loom/vortex/run.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+#include "loom/io/plot_script.hpp"
+#include "loom/version_info.hpp"
+#include "loom/vortex/snapshot.hpp"
+
+namespace loom::vortex {
+namespace {
+
+const char* const free_columns[] = {"t",          "step",       "dt",         "particles",  "omega_total_x",
+                                    "omega_total_y", "omega_total_z", "impulse_x", "impulse_y",  "impulse_z",
+                                    "centroid_x", "centroid_y", "centroid_z", "strength",   "wall_s"};
+const char* const vortex_columns[] = {"particles", "omega_total_x", "omega_total_y", "omega_total_z"};
+
+nlohmann::json to_json(Vec3d v) { return nlohmann::json::array({v.x, v.y, v.z}); }
+
+nlohmann::json to_json(const hit::Statistics& s) {
+  const auto columns = hit::series_columns();
+  const auto row = hit::series_row(s, 0, 0, 0);
+  nlohmann::json j;
+  for (std::size_t i = 0; i < columns.size(); ++i)
+    if (columns[i] != "step" && columns[i] != "dt" && columns[i] != "wall_s") j[columns[i]] = row[i];
+  return j;
+}
+
+bool finite(const Invariants& v) {
+  return std::isfinite(v.strength) && std::isfinite(fmm::norm2(v.impulse)) && std::isfinite(fmm::norm2(v.centroid));
+}
+
+}  // namespace
+
+VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(config)), input_(std::move(input)) {
+  InitialState s = initial_state(c_);
+  p_ = std::move(s.state.particles);
+  t_ = t0_ = s.state.time;
+  step_ = step0_ = s.state.step;
+  initial_cg_ = last_cg_ = s.cg;
+  domain_ = c_.periodic ? Domain{true, 0, box_period} : Domain{};
+  if (c_.periodic && 5 * c_.overlap * box_period / double(c_.lattice_n) > box_period / 2)
+    throw UsageError(fmt::format("particles.n = {}: expected at least {} for particles.overlap = {} (the Gaussian "
+                                 "sums' reach of 5 sigma within half the box)",
+                                 c_.lattice_n, std::ceil(10 * c_.overlap), c_.overlap));
+  // uniform steps landing on t_end, none longer than time.dt (AB2 takes a fixed step)
+  const Index steps = std::max<Index>(1, Index(std::ceil((c_.t_end - t_) / c_.dt - 1e-9)));
+  dt_ = (c_.t_end - t_) / double(steps);
+  steps_end_ = step_ + steps;
+  rates_ = std::make_unique<RateEvaluator>(c_.fmm, c_.stretching);
+  integrator_ = std::make_unique<Integrator>(c_.scheme, c_.nu, domain_);
+  if (!s.state.previous.velocity.empty()) integrator_->set_previous(std::move(s.state.previous));
+  if (c_.periodic) statistics_.emplace(c_.lattice_n, c_.nu, box_period);
+}
+
+std::vector<std::string> VortexRun::columns() const {
+  if (!c_.periodic) return {std::begin(free_columns), std::end(free_columns)};
+  std::vector<std::string> c = hit::series_columns();
+  c.insert(c.end(), std::begin(vortex_columns), std::end(vortex_columns));
+  return c;
+}
+
+void VortexRun::open_outputs(const io::Parameters& params) {
+  const auto dir = c_.output.dir.empty() ? io::RunDirectory::default_path("vortex") : c_.output.dir;
+  run_.emplace(io::RunDirectory::create(dir, c_.output.overwrite));
+  run_->write_input(params);
+  series_ = run_->open_series(columns());
+  if (c_.periodic) spectra_ = run_->open_series({"t", "k", "E"}, "spectra.csv");
+  if (c_.output.fields) fields_.emplace(run_->file("particles.xdmf"));
+  since_checkpoint_.start();
+}
+
+void VortexRun::reinitialise() {
+  core::WallTimer timer;
+  const double h = c_.periodic ? box_period / double(c_.lattice_n) : c_.ring_spacing;
+  ReinitResult r = vortex::reinitialise(p_, domain_, h, c_.lattice_n, c_.reinit);
+  p_ = std::move(r.particles);
+  last_cg_ = r.cg;
+  ++reinits_;
+  cg_worst_iterations_ = std::max(cg_worst_iterations_, r.cg.iterations);
+  cg_worst_residual_ = std::max(cg_worst_residual_, r.cg.residual);
+  integrator_->forget();
+  times_.reinit += timer.seconds();
+}
+
+void VortexRun::step() {
+  core::WallTimer timer;
+  integrator_->step(p_, dt_, [this](const Particles& q, Rates& out) { rates_->evaluate(q, out); });
+  const double stepping = timer.seconds();
+  const RateTimes rt = rates_->take_times();
+  times_.tree += rt.tree;
+  times_.fmm += rt.fmm;
+  times_.update += stepping - rt.tree - rt.fmm;
+  ++step_;
+  t_ = t0_ + dt_ * double(step_ - step0_);
+  if (c_.reinit_every > 0 && step_ % c_.reinit_every == 0) reinitialise();
+  if (step_ % c_.output.every == 0 && !finished()) record();
+  if (c_.output.fields_every > 0 && step_ % c_.output.fields_every == 0 && !finished()) snapshot();
+  if (c_.output.checkpoint_every > 0 && since_checkpoint_.seconds() > c_.output.checkpoint_every) {
+    checkpoint();
+    since_checkpoint_.start();
+  }
+}
+
+void VortexRun::record() {
+  last_ = invariants(p_);
+  if (!finite(last_))
+    throw Error(fmt::format("vortex: the particles are not finite at step {}, t = {:.6g}; the run stops, its last "
+                            "checkpoint is kept",
+                            step_, t_));
+  if (series_->rows() == 0) initial_ = last_;
+  const double wall = wall_.seconds();
+  if (!c_.periodic) {
+    const Invariants& v = last_;
+    series_->append({t_, double(step_), dt_, double(p_.size()), v.total_vorticity.x, v.total_vorticity.y,
+                     v.total_vorticity.z, v.impulse.x, v.impulse.y, v.impulse.z, v.centroid.x, v.centroid.y,
+                     v.centroid.z, v.strength, wall});
+    return;
+  }
+  turbulence_ = statistics_->measure(*rates_, p_, t_);
+  rates_->take_times();  // the statistics' evaluation is no part of a step
+  if (series_->rows() == 0) turbulence0_ = turbulence_;
+  std::vector<double> row = hit::series_row(turbulence_, step_, dt_, wall);
+  row.insert(row.end(), {double(p_.size()), last_.total_vorticity.x, last_.total_vorticity.y, last_.total_vorticity.z});
+  series_->append(row);
+  for (std::size_t k = 1; k < turbulence_.spectrum.size(); ++k)
+    if (turbulence_.spectrum[k] > 0) spectra_->append({t_, double(k), turbulence_.spectrum[k]});
+}
+
+void VortexRun::snapshot() {
+  if (!fields_) return;
+  fields_->add(write_particle_snapshot(run_->file(fmt::format("particles_{:04d}.h5", snapshots_)), p_, t_));
+  ++snapshots_;
+}
+
+void VortexRun::checkpoint() {
+  Checkpoint c{p_, integrator_->previous(), t_, step_, c_.periodic, c_.lattice_n, input_};
+  write_checkpoint(run_->file("checkpoint.h5"), c);
+}
+
+nlohmann::json VortexRun::summary() const {
+  nlohmann::json j;
+  j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
+  j["backend"] = std::string(core::to_string(c_.backend));
+  if (c_.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
+  if (c_.backend == core::Backend::cpu) j["cpu_threads"] = core::cpu_threads();
+  j["initial_type"] = std::string(to_string(c_.initial));
+  j["periodic"] = c_.periodic;
+  j["particles"] = p_.size();
+  j["nu"] = c_.nu;
+  j["scheme"] = std::string(to_string(c_.scheme));
+  j["stretching"] = c_.stretching == StretchingForm::transpose ? "transpose" : "classical";
+  j["fmm"] = {{"order", c_.fmm.order}, {"theta", c_.fmm.theta}, {"ncrit", c_.fmm.ncrit}};
+  j["dt"] = dt_;
+  j["t"] = t_;
+  j["steps"] = step_ - step0_;
+  j["reinit"] = {{"every", c_.reinit_every},          {"count", reinits_},
+                 {"cg_worst_iterations", cg_worst_iterations_}, {"cg_worst_residual", cg_worst_residual_},
+                 {"initial_cg_iterations", initial_cg_.iterations}, {"initial_cg_residual", initial_cg_.residual}};
+  const double steps = std::max(1.0, double(step_ - step0_));
+  j["seconds_per_step"] = {{"tree", times_.tree / steps},     {"fmm", times_.fmm / steps},
+                           {"update", times_.update / steps}, {"reinit", times_.reinit / steps},
+                           {"total", times_.total() / steps}};
+  j["invariants"] = {{"initial", {{"total_vorticity", to_json(initial_.total_vorticity)},
+                                  {"impulse", to_json(initial_.impulse)}, {"strength", initial_.strength}}},
+                     {"final", {{"total_vorticity", to_json(last_.total_vorticity)},
+                                {"impulse", to_json(last_.impulse)}, {"strength", last_.strength}}}};
+  if (c_.initial == InitialType::ring || !c_.periodic) {
+    // the centroid's motion along the ring's axis over the run (issue 21's ring_speed)
+    j["ring_speed"] = t_ > t0_ ? (last_.centroid.z - initial_.centroid.z) / (t_ - t0_) : 0.0;
+    j["saffman_speed"] = saffman_ring_speed(c_.ring);
+    j["ring"] = {{"circulation", c_.ring.circulation}, {"radius", c_.ring.radius}, {"core", c_.ring.core},
+                 {"spacing", c_.ring_spacing}};
+  }
+  if (c_.periodic) {
+    j["grid"] = {{"n", c_.lattice_n}, {"box", "[0, 2 pi)^3"}};
+    j["initial"] = to_json(turbulence0_);
+    j["final"] = to_json(turbulence_);
+  }
+  j["wall_s"] = wall_.seconds();
+  return j;
+}
+
+void VortexRun::finish() {
+  record();
+  series_->close();
+  if (spectra_) spectra_->close();
+  snapshot();
+  checkpoint();
+  run_->write_summary(summary());
+  if (c_.output.plots) {
+    std::vector<std::string> args{run_->path().string()};
+    if (!c_.compare.empty()) args.push_back(c_.compare.string());
+    const std::string why = io::run_plot_script("plot_vortex.py", args);
+    if (!why.empty() && !c_.quiet) std::cerr << why << "\n";
+  }
+}
+
+int run_vortex(const io::Parameters& params) {
+  VortexRun run(make_vortex_config(params), params.to_toml());
+  const VortexConfig& c = run.config();
+  run.open_outputs(params);
+  run.record();
+  run.snapshot();
+  if (!c.quiet)
+    std::cerr << fmt::format("vortex: {} particles ({}{}) on {}, {} from t = {:.4g} to {:.4g}\n", run.particles().size(),
+                             to_string(c.initial), c.periodic ? ", periodic" : ", free space",
+                             core::to_string(c.backend), to_string(c.scheme), run.time(), c.t_end);
+  core::WallTimer progress;
+  while (!run.finished()) {
+    run.step();
+    if (!c.quiet && (progress.seconds() > 2 || run.finished())) {
+      std::cerr << fmt::format("vortex: step {}, t = {:.4g} ({:.0f}%)\n", run.steps(), run.time(),
+                               100 * run.time() / c.t_end);
+      progress.start();
+    }
+  }
+  run.finish();
+  const nlohmann::json j = run.summary();
+  if (j.contains("ring_speed"))
+    std::cout << fmt::format("vortex: {} particles, {} steps to t = {:.4g}: ring speed {:.6g} (Saffman {:.6g})\n",
+                             run.particles().size(), j["steps"].get<Index>(), run.time(), j["ring_speed"].get<double>(),
+                             j["saffman_speed"].get<double>());
+  else
+    std::cout << fmt::format("vortex: {} particles, {} steps to t = {:.4g}: energy {:.9g}, dissipation {:.6g}, "
+                             "skewness {:.3f}\n",
+                             run.particles().size(), j["steps"].get<Index>(), run.time(),
+                             j["final"]["energy"].get<double>(), j["final"]["dissipation"].get<double>(),
+                             j["final"]["skewness"].get<double>());
+  return 0;
+}
+
+}  // namespace loom::vortex

@@ -1,0 +1,77 @@
+// `loom vortex`: the vortex particle method from the typed configuration to the run directory: input.toml,
+// series.csv (free space: the invariants and the vorticity centroid; periodic: loom hit's statistics columns),
+// spectra.csv (periodic), summary.json (a ring's measured speed, the time per step split into tree, FMM, update
+// and reinitialisation), HDF5 + XDMF particles, checkpoint.h5 and plots.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "loom/core/timer.hpp"
+#include "loom/io/fields.hpp"
+#include "loom/io/run_directory.hpp"
+#include "loom/vortex/config.hpp"
+#include "loom/vortex/diagnostics.hpp"
+#include "loom/vortex/initial.hpp"
+#include "loom/vortex/integrator.hpp"
+#include "loom/vortex/statistics.hpp"
+
+namespace loom::vortex {
+
+// Seconds of the stepping, split as issue 21 asks.
+struct StepTimes {
+  double tree = 0, fmm = 0, update = 0, reinit = 0;
+  double total() const { return tree + fmm + update + reinit; }
+};
+
+class VortexRun {
+ public:
+  // Builds the initial particles and checks what needs them; throws UsageError before anything is written.
+  VortexRun(VortexConfig config, std::string input);
+
+  void open_outputs(const io::Parameters& params);
+  bool finished() const { return step_ >= steps_end_; }
+  void step();    // one time step, a reinitialisation when due, and the outputs due after it
+  void record();  // a row of series.csv (and spectra.csv)
+  void snapshot();
+  void checkpoint();
+  nlohmann::json summary() const;
+  void finish();
+
+  const Particles& particles() const { return p_; }
+  double time() const { return t_; }
+  Index steps() const { return step_; }
+  const VortexConfig& config() const { return c_; }
+
+ private:
+  void reinitialise();
+  std::vector<std::string> columns() const;
+
+  VortexConfig c_;
+  std::string input_;
+  Particles p_;
+  double t_ = 0, t0_ = 0, dt_ = 0;
+  Index step_ = 0, step0_ = 0, steps_end_ = 0;
+  Domain domain_;
+  std::unique_ptr<RateEvaluator> rates_;
+  std::unique_ptr<Integrator> integrator_;
+  std::optional<TurbulenceStatistics> statistics_;
+  Invariants initial_, last_;
+  hit::Statistics turbulence0_, turbulence_;
+  CgResult initial_cg_, last_cg_;
+  int reinits_ = 0, cg_worst_iterations_ = 0;
+  double cg_worst_residual_ = 0;
+  StepTimes times_;
+  std::optional<io::RunDirectory> run_;
+  std::unique_ptr<io::SeriesWriter> series_, spectra_;
+  std::optional<io::FieldSeries> fields_;
+  int snapshots_ = 0;
+  core::WallTimer wall_, since_checkpoint_;
+};
+
+int run_vortex(const io::Parameters& params);
+
+}  // namespace loom::vortex

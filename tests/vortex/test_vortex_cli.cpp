@@ -1,0 +1,93 @@
+// `loom vortex` as a user meets it: bad input rejected with one line naming the key (exit 2, nothing written); a
+// thin Gaussian-core ring's measured speed (its vorticity centroid's motion) against Saffman's formula, with its
+// linear impulse and total vorticity conserved; a restart from a checkpoint that continues the same steps.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+#include "apps/run_loom.hpp"
+
+namespace loom::test {
+namespace {
+
+const std::string quiet = " --quiet --output.plots false --backend cpu";
+
+nlohmann::json summary_of(const std::filesystem::path& dir) { return nlohmann::json::parse(slurp(dir / "summary.json")); }
+
+TEST(VortexCli, BadInputIsRejectedBeforeAnythingIsWritten) {
+  TempDir dir;
+  const std::string out = (dir / "run").string();
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {"--ring.core 0", "error: ring.core = 0.0: expected a number > 0\n"},
+      {"--time.scheme ab3", "error: time.scheme = \"ab3\": expected one of ab2, rk3, rk4\n"},
+      {"--stretching mixed", "error: stretching = \"mixed\": expected one of classical, transpose\n"},
+      {"--particles.n 4", "error: particles.n = 4: expected an integer in [8, 1024]\n"},
+      {"--ring.spacing 0.1",
+       "error: ring.spacing = 0.1: expected a spacing below ring.core / (sqrt(2) particles.overlap) = 0.0707107, so "
+       "that the blobs (sigma = overlap spacing) fit inside the core\n"},
+      {"--ring.core 0.5", "error: ring.core = 0.5: expected a core below ring.radius / 3.5 = 0.285714\n"},
+      {"--initial.type file", "error: initial.file = \"\": initial.type = file needs an HDF5 file\n"},
+      {"--initial.type checkpoint --initial.file /nonexistent.h5",
+       "error: initial.file = \"/nonexistent.h5\": no such file\n"},
+      {"--compare /nonexistent", "error: compare = \"/nonexistent\": expected a loom hit run directory (with series.csv)\n"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run_loom("vortex --output.dir " + out + quiet + " " + c.args);
+    EXPECT_EQ(r.code, 2) << c.args << ": " << r.err;
+    EXPECT_EQ(r.err, c.message) << c.args;
+    EXPECT_FALSE(std::filesystem::exists(out)) << c.args;
+  }
+}
+
+// Gamma = 1, R = 1, a = 0.1: U = (ln 80 - 0.558) / (4 pi) = 0.3043 (ring.hpp). The ring moves 0.03 in 10 steps.
+TEST(VortexCli, RingMovesAtSaffmansSpeedConservingItsImpulse) {
+  TempDir dir;
+  const auto out = dir / "ring";
+  const RunResult r = run_loom("vortex --initial.type ring --ring.circulation 1 --ring.radius 1 --ring.core 0.1 "
+                               "--time.t_end 0.1 --time.dt 0.01 --output.dir " +
+                               out.string() + quiet);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto s = summary_of(out);
+  const double saffman = (std::log(80.0) - (1 + std::log(2.0) - 0.57721566490153286) / 2) / (4 * M_PI);
+  EXPECT_NEAR(s["ring_speed"].get<double>() / saffman, 1.0, 0.02) << s["ring_speed"];
+  const auto& initial = s["invariants"]["initial"];
+  const auto& final = s["invariants"]["final"];
+  // the impulse pi R^2 Gamma along z (to the core's O(a^2/R^2)), conserved
+  const double i0 = initial["impulse"][2].get<double>();
+  EXPECT_NEAR(i0, M_PI, 0.01 * M_PI);
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_NEAR(final["impulse"][d].get<double>(), initial["impulse"][d].get<double>(), 1e-5 * i0) << d;
+    EXPECT_NEAR(final["total_vorticity"][d].get<double>(), 0.0, 1e-6 * final["strength"].get<double>()) << d;
+  }
+  for (const char* file : {"series.csv", "input.toml", "checkpoint.h5", "particles.xdmf", "particles_0001.h5"})
+    EXPECT_TRUE(std::filesystem::exists(out / file)) << file;
+}
+
+// Five steps, then five more from the checkpoint, against ten in one run: AB2's previous rates travel with the
+// particles, so the restart takes the same steps.
+TEST(VortexCli, RestartFromCheckpointContinuesTheSameSteps) {
+  TempDir dir;
+  const std::string ring = "vortex --ring.core 0.2 --ring.spacing 0.1 --time.dt 0.04" + quiet;
+  ASSERT_EQ(run_loom(ring + " --time.t_end 0.4 --output.dir " + (dir / "whole").string()).code, 0);
+  ASSERT_EQ(run_loom(ring + " --time.t_end 0.2 --output.dir " + (dir / "first").string()).code, 0);
+  const RunResult r = run_loom(ring + " --time.t_end 0.4 --initial.type checkpoint --initial.file " +
+                               (dir / "first" / "checkpoint.h5").string() + " --output.dir " + (dir / "second").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto whole = summary_of(dir / "whole"), second = summary_of(dir / "second");
+  EXPECT_EQ(second["steps"].get<int>(), 5);
+  for (int d = 0; d < 3; ++d)
+    EXPECT_NEAR(second["invariants"]["final"]["impulse"][d].get<double>(),
+                whole["invariants"]["final"]["impulse"][d].get<double>(), 1e-12);
+  const std::string last_row_whole = slurp(dir / "whole" / "series.csv"), last_row_second = slurp(dir / "second" / "series.csv");
+  EXPECT_EQ(last_row_whole.substr(last_row_whole.rfind('\n', last_row_whole.size() - 2) + 1).substr(0, 40),
+            last_row_second.substr(last_row_second.rfind('\n', last_row_second.size() - 2) + 1).substr(0, 40));
+}
+
+}  // namespace
+}  // namespace loom::test
