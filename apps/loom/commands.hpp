@@ -27,6 +27,7 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out);  // `
 void add_spectral_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bench_spectral_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench spectral`
 void add_hit_command(CLI::App& app, std::vector<Subcommand>& out);
+void add_bh_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bench_hit_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench hit`, under bench
 
 }  // namespace loom::app

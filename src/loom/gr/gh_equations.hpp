@@ -111,6 +111,19 @@ LOOM_HOST_DEVICE inline void gh_pi_rate(const GhInput& in, const GhDerived& d, d
     for (int a = 0; a < 4; ++a)
       for (int b = 0; b < 4; ++b)
         for (int dd = 0; dd < 4; ++dd) second_kind[c][a][b] += s.inverse[c][dd] * d.christoffel[dd][a][b];
+  // phi_up[a][d][j] = psi^cd g^ij Phi_ica, pi_up[a][d] = psi^cd Pi_ca: the quadratic terms of (36) as
+  // contractions over d and j only.
+  double phi_up[4][4][3] = {}, pi_up[4][4] = {};
+  for (int a = 0; a < 4; ++a)
+    for (int c = 0; c < 4; ++c) {
+      double g_phi[3] = {0, 0, 0};
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) g_phi[j] += s.inverse_spatial[i][j] * in.phi[i * pairs + sym(c, a)];
+      for (int dd = 0; dd < 4; ++dd) {
+        pi_up[a][dd] += s.inverse[c][dd] * pi[c][a];
+        for (int j = 0; j < 3; ++j) phi_up[a][dd][j] += s.inverse[c][dd] * g_phi[j];
+      }
+    }
   double tt_pi = 0, t_c[4] = {0, 0, 0, 0};  // t^c t^d Pi_cd; t^c C_c in t_c[0]
   for (int c = 0; c < 4; ++c)
     for (int e = 0; e < 4; ++e) tt_pi += s.normal_up[c] * s.normal_up[e] * pi[c][e];
@@ -129,14 +142,10 @@ LOOM_HOST_DEVICE inline void gh_pi_rate(const GhInput& in, const GhDerived& d, d
         for (int i = 0; i < 3; ++i) v -= n * s.inverse_spatial[k][i] * in.dphi[k][i * pairs + ab];
       }
       double quad = 0;
-      for (int c = 0; c < 4; ++c)
-        for (int dd = 0; dd < 4; ++dd) {
-          double phiphi = 0;
-          for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j)
-              phiphi += s.inverse_spatial[i][j] * in.phi[i * pairs + sym(c, a)] * in.phi[j * pairs + sym(dd, b)];
-          quad += s.inverse[c][dd] * (phiphi - pi[c][a] * pi[dd][b]);
-        }
+      for (int dd = 0; dd < 4; ++dd) {
+        quad -= pi_up[a][dd] * pi[dd][b];
+        for (int j = 0; j < 3; ++j) quad += phi_up[a][dd][j] * in.phi[j * pairs + sym(dd, b)];
+      }
       for (int dd = 0; dd < 4; ++dd)
         for (int f = 0; f < 4; ++f) quad -= raised[a][dd][f] * d.christoffel[b][dd][f];
       v += 2 * n * quad;
