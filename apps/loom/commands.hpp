@@ -29,5 +29,6 @@ void add_bench_spectral_command(CLI::App& bench, std::vector<Subcommand>& out); 
 void add_hit_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bh_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bench_hit_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench hit`, under bench
+void add_bench_bh_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench bh`, under bench
 
 }  // namespace loom::app

@@ -1,5 +1,6 @@
 // `loom bh` as a user meets it: bad input rejected with one line naming the key (exit 2, nothing written), a short
-// run's outputs, and a restart from its checkpoint that continues exactly like one uninterrupted run.
+// run's outputs, a restart from its checkpoint that continues exactly like one uninterrupted run, and the
+// per-module profile of `loom bench bh`.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -114,6 +115,26 @@ TEST(BhCli, RestartContinuesExactly) {
                                    (dir / "wrong").string() + quiet);
   EXPECT_EQ(wrong.code, 2) << wrong.err;
   EXPECT_NE(wrong.err.find("expected a checkpoint of"), std::string::npos) << wrong.err;
+}
+
+TEST(BhCli, BenchProfilesEveryModule) {
+  TempDir dir;
+  const auto json = dir / "bench.json";
+  const RunResult r = run_loom("bench bh" + small + " --backend cpu --steps 2 --warmup 1 --json " + json.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* module : {"Jacobian", "Deriv", "Filter", "GHEqns", "ApplyBCs", "Other", "step"})
+    EXPECT_NE(r.out.find(module), std::string::npos) << module;
+  const auto j = nlohmann::json::parse(slurp(json));
+  ASSERT_GE(j["profiles"].size(), 1u);
+  for (const auto& p : j["profiles"]) {
+    double sum = 0;
+    for (const auto& [name, seconds] : p["modules_s_per_step"].items()) {
+      EXPECT_GE(seconds.get<double>(), 0.0) << name;
+      sum += seconds.get<double>();
+    }
+    EXPECT_NEAR(sum, p["step_s"].get<double>(), 1e-9 * p["step_s"].get<double>());
+    EXPECT_GT(p["modules_s_per_step"]["GHEqns"].get<double>(), 0.0);
+  }
 }
 
 }  // namespace

@@ -170,8 +170,9 @@ void GhSystem::filter(State& u) {
   apply_boundaries(u, u, true);
 }
 
-double GhSystem::slowest_excision_speed(const State& u) const {
+double GhSystem::slowest_excision_speed(const State& u) {
   const core::Where w = core::where(backend_);
+  ModuleTimer t(profiling_, backend_, times_.apply_bcs);
   return gr::slowest_excision_speed(backend_, shells_.front()->slice(false, w), u.front().read(w));
 }
 

@@ -66,8 +66,9 @@ class GhSystem {
   void rhs(const State& u, State& du);
   // The filter on every shell, then the interface merge and the outer freeze of the values.
   void filter(State& u);
-  // The smallest characteristic speed into the hole on the excision surface (>= 0 when excision is valid).
-  double slowest_excision_speed(const State& u) const;
+  // The smallest characteristic speed into the hole on the excision surface (>= 0 when excision is valid);
+  // timed as ApplyBCs.
+  double slowest_excision_speed(const State& u);
   Norms norms(const State& u);
   // Per point of each shell: |C_a|, |C_iab|, |psi - psi_exact| (host), for snapshots.
   std::vector<std::array<std::vector<double>, 3>> point_fields(const State& u);
