@@ -43,8 +43,9 @@ int main(int argc, char** argv) {
     app::add_gpe_command(app, subcommands);
     app::add_spectral_command(app, subcommands);
     app::add_hit_command(app, subcommands);
-    app::add_registry_command(app, subcommands);
     app::add_vortex_command(app, subcommands);
+    app::add_bh_command(app, subcommands);
+    app::add_registry_command(app, subcommands);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

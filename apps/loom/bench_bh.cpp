@@ -1,0 +1,65 @@
+// `loom bench bh`: the per-module profile of a GH step of the single-hole case (src/loom/gr/benchmark.hpp) on one
+// CPU core, on all cores and on the GPU; a table with percentages and the GPU speedup per module, and JSON.
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <ctime>
+#include <iostream>
+
+#include "commands.hpp"
+#include "loom/core/cuda_api.hpp"
+#include "loom/gr/benchmark.hpp"
+#include "loom/gr/config.hpp"
+#include "loom/io/atomic_file.hpp"
+#include "loom/version_info.hpp"
+
+namespace loom::app {
+namespace {
+
+int run_bench_bh(const io::Parameters& p) {
+  const gr::BhConfig c = gr::make_bh_config(p);
+  const int warmup = int(p.get_int("warmup")), steps = int(p.get_int("steps"));
+  std::vector<gr::ModuleProfile> rows;
+  const std::string& choice = p.get_string("backend");
+  const bool cpu = choice != "cuda", gpu = choice != "cpu" && core::backend_available(core::Backend::cuda);
+  if (cpu)
+    for (int threads : {1, core::cpu_threads()}) {
+      if (threads == 1 && core::cpu_threads() == 1 && !rows.empty()) continue;
+      std::cerr << fmt::format("bh: timing {} steps on {} CPU thread(s)\n", steps, threads);
+      rows.push_back(gr::profile_steps(c.hole, c.geometry, c.filter, core::Backend::cpu, threads, warmup, steps));
+    }
+  if (gpu) {
+    std::cerr << fmt::format("bh: timing {} steps on the GPU\n", steps);
+    rows.push_back(gr::profile_steps(c.hole, c.geometry, c.filter, core::Backend::cuda, 0, warmup, steps));
+  }
+  gr::print_profile_table(std::cout, rows);
+  if (const auto& path = p.get_string("json"); !path.empty()) {
+    nlohmann::json j;
+    j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
+    j["date"] = fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::localtime(std::time(nullptr)));
+    j["cpu_threads"] = core::cpu_threads();
+    if (gpu) j["device"] = cuda::device_info(cuda::current_device()).name;
+    j["extents"] = c.geometry.extents;
+    j["radii"] = c.geometry.radii;
+    j["profiles"] = gr::to_json(rows);
+    io::write_file_atomically(path, j.dump(2) + "\n");
+    std::cerr << "wrote " << path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_bench_bh_command(CLI::App& bench, std::vector<Subcommand>& out) {
+  io::Parameters p = gr::bh_parameters();
+  p.add("steps", 100, "timed steps per profile (the paper profiles steps 5 to 105)").at_least(1);
+  p.add("warmup", 4, "untimed steps before timing").at_least(0);
+  p.add("json", "", "also write the results as JSON to this file");
+  out.push_back({std::make_unique<io::ParameterCommand>(
+                     bench, "bh", "GH single black hole: per-module times per step (Jacobian, Deriv, Filter, GHEqns, "
+                                  "ApplyBCs, Other) on one core, all cores and the GPU",
+                     std::move(p), false),
+                 run_bench_bh});
+}
+
+}  // namespace loom::app

@@ -1,0 +1,118 @@
+#include "loom/gr/config.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "loom/core/error.hpp"
+
+namespace loom::gr {
+
+io::Parameters bh_parameters() {
+  io::Parameters p;
+  p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
+  p.add("quiet", false, "no progress lines on stderr");
+  p.add("profile", false, "time each module (Jacobian, Deriv, Filter, GHEqns, ApplyBCs, Other) into summary.json");
+  p.add("physics.mass", 1.0, "mass m of the hole").greater_than(0);
+  p.add("physics.spin", "0.2,0.3,0.4", "dimensionless spin vector chi (three numbers, |chi| < 1)");
+  p.add("grid.extents", "10,19,38", "points per shell N_r,N_theta,N_phi (N_phi = 2 N_theta)");
+  p.add("grid.radii", "1.62,6,12", "shell boundaries in units of m, increasing (n + 1 numbers for n shells)");
+  p.add("filter.alpha", 36.0, "radial exponential filter: the highest mode is damped by exp(-alpha)").at_least(0);
+  p.add("filter.order", 8, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
+  p.add("filter.l_keep", -1, "Y_lm truncation keeps l <= l_keep (-1: l_max - 1)").at_least(-1);
+  p.add("initial.type", "kerr_schild", "initial data: kerr_schild (the exact solution) or checkpoint")
+      .one_of({"kerr_schild", "checkpoint"});
+  p.add("initial.file", "", "checkpoint.h5 of loom bh for initial.type = checkpoint");
+  p.add("time.t_end", 10.0, "end time in units of m").greater_than(0);
+  p.add("time.cfl", 0.25, "dt = time.cfl times the smallest grid spacing").greater_than(0).at_most(1);
+  p.add("time.dt", 0.0, "fixed time step; 0: from time.cfl").at_least(0);
+  p.add("output.dir", "", "run directory (default runs/bh-<date>-<time>)");
+  p.add("output.overwrite", false, "write into an existing non-empty run directory");
+  p.add("output.every", 0.0, "time between rows of series.csv; 0: t_end / 100").at_least(0);
+  p.add("output.fields", true, "write HDF5 + XDMF fields of the shells (constraints and error per point)");
+  p.add("output.fields_every", 0.0, "time between field snapshots; 0: initial and final only").at_least(0);
+  p.add("output.checkpoint_every", 600.0, "wall-clock seconds between checkpoints; 0: only at the end").at_least(0);
+  p.add("output.plots", true, "make PNG plots at the end (needs /usr/bin/python3 with matplotlib)");
+  return p;
+}
+
+namespace {
+
+std::vector<double> numbers(const io::Parameters& p, const std::string& key, const std::string& what) {
+  std::vector<double> out;
+  std::stringstream in(p.get_string(key));
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || item.find_first_not_of(" ", used) != std::string::npos || !std::isfinite(v))
+      throw UsageError(io::invalid_value_message(key, p.value(key), what));
+    out.push_back(v);
+  }
+  return out;
+}
+
+KerrSchild hole(const io::Parameters& p) {
+  const char* what = "three comma-separated numbers chi_x,chi_y,chi_z with |chi| < 1";
+  const auto chi = numbers(p, "physics.spin", what);
+  if (chi.size() != 3 || chi[0] * chi[0] + chi[1] * chi[1] + chi[2] * chi[2] >= 1)
+    throw UsageError(io::invalid_value_message("physics.spin", p.value("physics.spin"), what));
+  return {p.get_real("physics.mass"), {chi[0], chi[1], chi[2]}};
+}
+
+GhGeometry geometry(const io::Parameters& p) {
+  const std::string extents_what = fmt::format(
+      "three integers N_r,N_theta,N_phi with N_r >= {}, N_theta >= {} and N_phi = 2 N_theta", min_radial_points,
+      min_theta_points);
+  const auto e = numbers(p, "grid.extents", extents_what);
+  if (e.size() != 3 || e[0] != std::floor(e[0]) || e[1] != std::floor(e[1]) || e[0] < min_radial_points ||
+      e[1] < min_theta_points || e[2] != 2 * e[1] || e[0] > 200 || e[1] > 200)
+    throw UsageError(io::invalid_value_message("grid.extents", p.value("grid.extents"), extents_what));
+  GhGeometry g;
+  g.extents = {int(e[0]), int(e[1]), int(e[2])};
+  const char* radii_what = "at least two increasing positive numbers (the shells' boundaries)";
+  g.radii = numbers(p, "grid.radii", radii_what);
+  bool ok = g.radii.size() >= 2 && g.radii[0] > 0;
+  for (std::size_t i = 1; i < g.radii.size(); ++i) ok = ok && g.radii[i] > g.radii[i - 1];
+  if (!ok) throw UsageError(io::invalid_value_message("grid.radii", p.value("grid.radii"), radii_what));
+  return g;
+}
+
+}  // namespace
+
+BhConfig make_bh_config(const io::Parameters& p) {
+  BhConfig c;
+  c.backend = core::parse_backend(p.get_string("backend"), "backend");
+  c.quiet = p.get_bool("quiet");
+  c.profile = p.get_bool("profile");
+  c.hole = hole(p);
+  c.geometry = geometry(p);
+  c.filter.alpha = p.get_real("filter.alpha");
+  c.filter.half_order = static_cast<int>(p.get_int("filter.order"));
+  c.filter.l_keep = static_cast<int>(p.get_int("filter.l_keep"));
+  if (c.filter.l_keep > c.geometry.extents[1] - 1)
+    throw UsageError(io::invalid_value_message("filter.l_keep", p.value("filter.l_keep"),
+                                               fmt::format("-1 or an integer in [0, {}] (l_max = N_theta - 1)",
+                                                           c.geometry.extents[1] - 1)));
+  c.initial = p.get_string("initial.type") == "checkpoint" ? InitialType::checkpoint : InitialType::kerr_schild;
+  c.initial_file = p.get_string("initial.file");
+  if (c.initial == InitialType::checkpoint && c.initial_file.empty())
+    throw UsageError("initial.file = \"\": initial.type = checkpoint needs a checkpoint.h5 of loom bh");
+  c.time = {p.get_real("time.t_end"), p.get_real("time.cfl"), p.get_real("time.dt")};
+  c.output.dir = p.get_string("output.dir");
+  c.output.overwrite = p.get_bool("output.overwrite");
+  c.output.every = p.get_real("output.every");
+  c.output.fields = p.get_bool("output.fields");
+  c.output.fields_every = p.get_real("output.fields_every");
+  c.output.checkpoint_every = p.get_real("output.checkpoint_every");
+  c.output.plots = p.get_bool("output.plots");
+  return c;
+}
+
+}  // namespace loom::gr

@@ -1,0 +1,247 @@
+#include "loom/gr/gh_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "loom/core/parallel_for.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/gr/damping.hpp"
+#include "loom/gr/gh_kernels.hpp"
+#include "loom/spectral/jacobian.hpp"
+
+namespace loom::gr {
+
+struct GhSystem::ShellData {
+  std::unique_ptr<spectral::Shell> shell;
+  std::unique_ptr<spectral::Differentiator> differentiator;
+  std::vector<spectral::AxisOperator> filter_steps;
+  Index n = 0;
+  core::Array<double> coords, inverse_jacobian, weights, gamma0, gamma2, gauge, dgauge, exact;
+  core::Array<double> logical, gradient, scratch;  // 150 N, 150 N, 50 N
+
+  BoundarySlice slice(bool outer_surface, core::Where w) const {
+    const auto e = shell->extents();
+    return {n, Index{e[1]} * e[2], e[0], outer_surface ? e[0] - 1 : 0, coords.read(w), gamma2.read(w)};
+  }
+};
+
+namespace {
+
+// Adds the seconds of a scope to `sink` when profiling (the stopwatch waits for the device's work).
+class ModuleTimer {
+ public:
+  ModuleTimer(bool on, core::Backend b, double& sink) : sink_(sink) {
+    if (on) watch_.emplace(b), watch_->start();
+  }
+  ~ModuleTimer() {
+    if (watch_) sink_ += watch_->stop();
+  }
+  ModuleTimer(const ModuleTimer&) = delete;
+  ModuleTimer& operator=(const ModuleTimer&) = delete;
+
+ private:
+  double& sink_;
+  std::optional<core::Stopwatch> watch_;
+};
+
+core::Array<double> host_array(const std::vector<double>& v) { return core::Array<double>::from(v); }
+
+}  // namespace
+
+GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::FilterSpec& filter,
+                   core::Backend backend)
+    : backend_(backend),
+      strategy_(backend == core::Backend::cuda ? spectral::Strategy::fused : spectral::Strategy::blas),
+      bh_(bh) {
+  const auto separable = spectral::AngularMethod::separable;
+  for (std::size_t s = 0; s + 1 < g.radii.size(); ++s) {
+    auto d = std::make_unique<ShellData>();
+    d->shell = std::make_unique<spectral::Shell>(g.extents[0], g.extents[1], g.radii[s], g.radii[s + 1]);
+    d->differentiator = std::make_unique<spectral::Differentiator>(*d->shell, separable);
+    d->filter_steps = d->shell->filter_steps(filter, separable);
+    const Index n = d->shell->size();
+    d->n = n;
+    const auto x = d->shell->cartesian();
+    std::vector<double> coords(3 * n), g0(n), g2(n), exact(state_size * n), gauge(4 * n);
+    for (Index p = 0; p < n; ++p) {
+      const double pos[3] = {x[0][p], x[1][p], x[2][p]};
+      for (int i = 0; i < 3; ++i) coords[i * n + p] = pos[i];
+      const double r = std::sqrt(pos[0] * pos[0] + pos[1] * pos[1] + pos[2] * pos[2]);
+      g0[p] = damping_gamma0(r);
+      g2[p] = damping_gamma2(r);
+      double u[state_size], h[4];
+      kerr_schild_state(bh, pos, u, h);
+      for (int c = 0; c < state_size; ++c) exact[c * n + p] = u[c];
+      for (int a = 0; a < 4; ++a) gauge[a * n + p] = h[a];
+    }
+    d->coords = host_array(coords);
+    d->gamma0 = host_array(g0);
+    d->gamma2 = host_array(g2);
+    d->exact = host_array(exact);
+    d->gauge = host_array(gauge);
+    d->inverse_jacobian = host_array(d->shell->inverse_jacobian());
+    d->weights = host_array(d->shell->weights());
+    // d_i H_a spectrally on the host (the gauge source is fixed; d_t H_a = 0).
+    core::Array<double> logical(12 * n), dh(12 * n);
+    d->differentiator->logical_gradient(spectral::Strategy::blas, cache_, 4, d->gauge.read(core::Where::host),
+                                        logical.write(core::Where::host));
+    spectral::diff_jac(core::Backend::cpu, d->inverse_jacobian, n, 4, logical, dh);
+    std::vector<double> dgauge(16 * n, 0.0);
+    const double* dhp = dh.read(core::Where::host);
+    for (Index i = 0; i < 12 * n; ++i) dgauge[4 * n + i] = dhp[i];
+    d->dgauge = host_array(dgauge);
+    d->logical = core::Array<double>(3 * state_size * n);
+    d->gradient = core::Array<double>(3 * state_size * n);
+    d->scratch = core::Array<double>(state_size * n);
+    shells_.push_back(std::move(d));
+  }
+}
+
+GhSystem::~GhSystem() = default;
+
+Index GhSystem::points(int s) const { return shells_[s]->n; }
+
+Index GhSystem::total_points() const {
+  Index n = 0;
+  for (const auto& d : shells_) n += d->n;
+  return n;
+}
+
+const spectral::Shell& GhSystem::shell(int s) const { return *shells_[s]->shell; }
+
+State GhSystem::exact_state() const {
+  State u;
+  for (const auto& d : shells_) u.push_back(d->exact.clone());
+  return u;
+}
+
+std::vector<double> GhSystem::coordinates(int s) const {
+  const double* c = shells_[s]->coords.read(core::Where::host);
+  return {c, c + 3 * shells_[s]->n};
+}
+
+void GhSystem::gradient(int s, const core::Array<double>& u) {
+  ShellData& d = *shells_[s];
+  const core::Where w = core::where(backend_);
+  {
+    ModuleTimer t(profiling_, backend_, times_.deriv);
+    d.differentiator->logical_gradient(strategy_, cache_, state_size, u.read(w), d.logical.write(w));
+  }
+  ModuleTimer t(profiling_, backend_, times_.jacobian);
+  spectral::diff_jac(backend_, d.inverse_jacobian, d.n, state_size, d.logical, d.gradient);
+}
+
+void GhSystem::rhs(const State& u, State& du) {
+  const core::Where w = core::where(backend_);
+  for (int s = 0; s < shells(); ++s) {
+    gradient(s, u[s]);
+    ShellData& d = *shells_[s];
+    ModuleTimer t(profiling_, backend_, times_.gh_eqns);
+    const ShellFields f{d.n,           u[s].read(w),       d.gradient.read(w), d.gauge.read(w),
+                        d.dgauge.read(w), d.gamma0.read(w), d.gamma2.read(w)};
+    gh_rhs_points(backend_, f, du[s].write(w));
+  }
+  ModuleTimer t(profiling_, backend_, times_.apply_bcs);
+  apply_boundaries(u, du, false);
+}
+
+void GhSystem::apply_boundaries(const State& frame, State& field, bool values) {
+  const core::Where w = core::where(backend_);
+  for (int s = 0; s + 1 < shells(); ++s)
+    merge_interface(backend_, shells_[s]->slice(true, w), shells_[s + 1]->slice(false, w), frame[s].read(w),
+                    field[s].read_write(w), field[s + 1].read_write(w));
+  const ShellData& last = *shells_.back();
+  freeze_outer(backend_, last.slice(true, w), frame.back().read(w), values ? last.exact.read(w) : nullptr,
+               field.back().read_write(w));
+}
+
+void GhSystem::filter(State& u) {
+  const core::Where w = core::where(backend_);
+  {
+    ModuleTimer t(profiling_, backend_, times_.filter);
+    for (int s = 0; s < shells(); ++s) {
+      ShellData& d = *shells_[s];
+      spectral::apply_steps(strategy_, cache_, d.filter_steps, state_size, u[s].read(w), d.scratch.write(w));
+      std::swap(u[s], d.scratch);
+    }
+  }
+  ModuleTimer t(profiling_, backend_, times_.apply_bcs);
+  apply_boundaries(u, u, true);
+}
+
+double GhSystem::slowest_excision_speed(const State& u) {
+  const core::Where w = core::where(backend_);
+  ModuleTimer t(profiling_, backend_, times_.apply_bcs);
+  return gr::slowest_excision_speed(backend_, shells_.front()->slice(false, w), u.front().read(w));
+}
+
+void GhSystem::observe(const State& u, std::vector<core::Array<double>>& out) {
+  const core::Where w = core::where(backend_);
+  const bool profiling = profiling_;
+  profiling_ = false;  // the module times are the step's
+  out.clear();
+  for (int s = 0; s < shells(); ++s) {
+    gradient(s, u[s]);
+    ShellData& d = *shells_[s];
+    out.emplace_back(static_cast<std::size_t>(observable_count * d.n));
+    const ShellFields f{d.n,           u[s].read(w),       d.gradient.read(w), d.gauge.read(w),
+                        d.dgauge.read(w), d.gamma0.read(w), d.gamma2.read(w)};
+    point_observables(backend_, f, d.exact.read(w), out.back().write(w));
+  }
+  profiling_ = profiling;
+}
+
+Norms GhSystem::norms(const State& u) {
+  std::vector<core::Array<double>> obs;
+  observe(u, obs);
+  const core::Where w = core::where(backend_);
+  double sums[observable_count] = {}, volume = 0;
+  for (int s = 0; s < shells(); ++s) {
+    const Index n = shells_[s]->n;
+    const double* wt = shells_[s]->weights.read(w);
+    const double* o = obs[s].read(w);
+    volume += core::parallel_sum(backend_, n, [=] LOOM_HOST_DEVICE(Index p) { return wt[p]; });
+    for (int q = 0; q < observable_count; ++q)
+      sums[q] += core::parallel_sum(backend_, n, [=] LOOM_HOST_DEVICE(Index p) { return wt[p] * o[q * n + p]; });
+  }
+  Norms r;
+  r.gauge = std::sqrt(sums[0] / volume);
+  r.three_index = std::sqrt(sums[1] / volume);
+  r.normalized = std::sqrt((sums[0] + sums[1]) / sums[2]);
+  r.psi_error = std::sqrt(sums[3] / volume);
+  r.pi_error = std::sqrt(sums[4] / volume);
+  r.phi_error = std::sqrt(sums[5] / volume);
+  return r;
+}
+
+std::vector<std::array<std::vector<double>, 3>> GhSystem::point_fields(const State& u) {
+  std::vector<core::Array<double>> obs;
+  observe(u, obs);
+  std::vector<std::array<std::vector<double>, 3>> out;
+  for (int s = 0; s < shells(); ++s) {
+    const Index n = shells_[s]->n;
+    const double* o = obs[s].read(core::Where::host);
+    std::array<std::vector<double>, 3> f;
+    const int columns[3] = {0, 1, 3};
+    for (int k = 0; k < 3; ++k) {
+      f[k].resize(n);
+      for (Index p = 0; p < n; ++p) f[k][p] = std::sqrt(o[columns[k] * n + p]);
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+double GhSystem::smallest_spacing() const {
+  double h = HUGE_VAL;
+  for (const auto& d : shells_) {
+    const auto& r = d->shell->radial().points();
+    const auto& th = d->shell->sphere().theta();
+    for (std::size_t i = 1; i < r.size(); ++i) h = std::min(h, r[i] - r[i - 1]);
+    for (std::size_t i = 1; i < th.size(); ++i) h = std::min(h, r.front() * (th[i] - th[i - 1]));
+  }
+  return h;
+}
+
+}  // namespace loom::gr

@@ -1,0 +1,97 @@
+// The GH evolution of a Kerr-Schild hole on nested spherical shells (issue 19): the shells' grids and fixed fields
+// (coordinates, inverse Jacobians, quadrature weights, damping, the gauge source and its gradient, the exact
+// state), and the operations a time step needs, each on the chosen backend: the right-hand side with its
+// boundary treatment, the filter, the excision check and the constraint and error norms.
+//
+// Boundaries: the inner surface of the first shell lies inside the horizon (excision: every characteristic speed
+// must point into the hole, checked, never imposed). Shell interfaces couple by characteristic upwinding of the
+// time derivatives (each mode from the side it comes from, zero-speed modes averaged): both shells then carry
+// identical values at the shared Gauss-Lobatto points, and no penalty parameter needs tuning. The outer surface
+// freezes the incoming characteristic fields to the analytic solution (their time derivatives set to 0, their
+// values reset after each filter).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "loom/core/array.hpp"
+#include "loom/core/backend.hpp"
+#include "loom/gr/kerr_schild.hpp"
+#include "loom/spectral/apply.hpp"
+#include "loom/spectral/operations.hpp"
+#include "loom/spectral/topology.hpp"
+
+namespace loom::gr {
+
+using State = std::vector<core::Array<double>>;  // one 50 N array per shell
+
+// Seconds spent per module of the paper's Fig. 3 (Jacobian = DiffJac, Deriv = the logical derivatives).
+struct ModuleTimes {
+  double jacobian = 0, deriv = 0, filter = 0, gh_eqns = 0, apply_bcs = 0, other = 0;
+  double total() const { return jacobian + deriv + filter + gh_eqns + apply_bcs + other; }
+};
+
+// Volume RMS norms over all shells (quadrature-weighted, each over the unique components) of C_a, C_iab and the
+// errors; `normalized` = sqrt((|C_a|^2 + |C_iab|^2) / |d u|^2), the constraints over the derivatives of all 50
+// fields (LSKOR's normalised constraint, eq. 71, with the Euclidean component sum).
+struct Norms {
+  double gauge = 0, three_index = 0, normalized = 0, psi_error = 0, pi_error = 0, phi_error = 0;
+};
+
+struct GhGeometry {
+  std::array<int, 3> extents{10, 19, 38};  // per shell: N_r, N_theta, N_phi = 2 N_theta
+  std::vector<double> radii{1.62, 6, 12};  // shell boundaries, increasing
+};
+
+class GhSystem {
+ public:
+  GhSystem(const KerrSchild& bh, const GhGeometry& geometry, const spectral::FilterSpec& filter,
+           core::Backend backend);
+  ~GhSystem();
+  GhSystem(const GhSystem&) = delete;
+  GhSystem& operator=(const GhSystem&) = delete;
+
+  int shells() const { return static_cast<int>(shells_.size()); }
+  Index points(int shell) const;
+  Index total_points() const;
+  core::Backend backend() const { return backend_; }
+  spectral::Strategy strategy() const { return strategy_; }
+  const spectral::Shell& shell(int s) const;
+  // The exact Kerr-Schild state (a copy), and the Cartesian coordinates of a shell's points (3 N, host).
+  State exact_state() const;
+  std::vector<double> coordinates(int shell) const;
+
+  // du = d_t u with the interface and outer-boundary treatment applied.
+  void rhs(const State& u, State& du);
+  // The filter on every shell, then the interface merge and the outer freeze of the values.
+  void filter(State& u);
+  // The smallest characteristic speed into the hole on the excision surface (>= 0 when excision is valid);
+  // timed as ApplyBCs.
+  double slowest_excision_speed(const State& u);
+  Norms norms(const State& u);
+  // Per point of each shell: |C_a|, |C_iab|, |psi - psi_exact| (host), for snapshots.
+  std::vector<std::array<std::vector<double>, 3>> point_fields(const State& u);
+  // The smallest distance between neighbouring points (radial, or r_inner times the polar spacing).
+  double smallest_spacing() const;
+
+  void set_profiling(bool on) { profiling_ = on; }
+  const ModuleTimes& times() const { return times_; }
+  void reset_times() { times_ = {}; }
+
+ private:
+  struct ShellData;
+  void gradient(int s, const core::Array<double>& u);
+  void observe(const State& u, std::vector<core::Array<double>>& out);
+  void apply_boundaries(const State& frame, State& field, bool values);
+
+  core::Backend backend_;
+  spectral::Strategy strategy_;
+  KerrSchild bh_;
+  mutable spectral::OperatorCache cache_;
+  std::vector<std::unique_ptr<ShellData>> shells_;
+  bool profiling_ = false;
+  ModuleTimes times_;
+};
+
+}  // namespace loom::gr

@@ -1,0 +1,234 @@
+#include "loom/gr/run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+#include "loom/gr/characteristics.hpp"
+#include "loom/gr/checkpoint.hpp"
+#include "loom/io/plot_script.hpp"
+#include "loom/version_info.hpp"
+
+namespace loom::gr {
+namespace {
+
+const std::vector<std::string> columns = {"t",          "gauge_constraint", "three_index_constraint",
+                                          "normalized_constraint", "psi_error", "pi_error", "phi_error"};
+
+std::vector<double> row(double t, const Norms& n) {
+  return {t, n.gauge, n.three_index, n.normalized, n.psi_error, n.pi_error, n.phi_error};
+}
+
+nlohmann::json to_json(const Norms& n) {
+  const auto r = row(0, n);
+  nlohmann::json j;
+  for (std::size_t i = 1; i < columns.size(); ++i) j[columns[i]] = r[i];
+  return j;
+}
+
+Norms larger(const Norms& a, const Norms& b) {
+  return {std::max(a.gauge, b.gauge),         std::max(a.three_index, b.three_index),
+          std::max(a.normalized, b.normalized), std::max(a.psi_error, b.psi_error),
+          std::max(a.pi_error, b.pi_error),   std::max(a.phi_error, b.phi_error)};
+}
+
+std::string spin_text(const KerrSchild& h) { return fmt::format("({}, {}, {})", h.spin[0], h.spin[1], h.spin[2]); }
+
+}  // namespace
+
+BhRun::BhRun(BhConfig config, std::string input) : config_(std::move(config)), input_(std::move(input)) {
+  system_ = std::make_unique<GhSystem>(config_.hole, config_.geometry, config_.filter, config_.backend);
+  system_->set_profiling(config_.profile);
+  const State exact = system_->exact_state();
+  const double speed = system_->slowest_excision_speed(exact);
+  if (speed < -zero_speed)
+    throw UsageError(fmt::format(
+        "grid.radii = {}: the inner radius {} m leaves excision points where a characteristic speed points into "
+        "the domain ({:.3g}); expected an inner radius inside the horizon (r_+ = {:.4g} m for spin {})",
+        fmt::join(config_.geometry.radii, ","), config_.geometry.radii.front(), speed,
+        kerr_horizon_radius(config_.hole), spin_text(config_.hole)));
+  dt_ = config_.time.dt > 0 ? config_.time.dt : config_.time.cfl * system_->smallest_spacing();
+  if (config_.initial == InitialType::checkpoint) {
+    BhCheckpoint c = read_checkpoint(config_.initial_file, config_, *system_);
+    state_ = std::move(c.state);
+    time_ = c.time;
+    step_ = c.step;
+    if (config_.time.dt <= 0) dt_ = c.dt;
+  } else {
+    state_ = system_->exact_state();
+  }
+  if (time_ >= config_.time.t_end)
+    throw UsageError(fmt::format("time.t_end = {}: expected a time after the checkpoint's t = {}", config_.time.t_end,
+                                 time_));
+  stepper_ = std::make_unique<DormandPrince>(*system_);
+  every_ = config_.output.every > 0 ? config_.output.every : config_.time.t_end / 100;
+  next_output_ = std::min(time_ + every_, config_.time.t_end);
+  next_snapshot_ = time_ + config_.output.fields_every;
+}
+
+void BhRun::open_outputs(const io::Parameters& params) {
+  const auto dir = config_.output.dir.empty() ? io::RunDirectory::default_path("bh") : config_.output.dir;
+  run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite));
+  run_->write_input(params);
+  series_ = run_->open_series(columns);
+  if (config_.output.fields) fields_.emplace(run_->file("fields.xdmf"));
+  since_checkpoint_.start();
+}
+
+bool BhRun::finished() const { return time_ >= config_.time.t_end - 1e-9 * dt_; }
+
+bool BhRun::output_due() const { return time_ >= next_output_ - 1e-9 * dt_; }
+
+void BhRun::step() {
+  // Steps of dt land on t_end: the last one is shortened unless it is dt to rounding (so a run to a multiple of
+  // dt and its restart take the same steps as one uninterrupted run).
+  const double remaining = config_.time.t_end - time_;
+  const double h = remaining < dt_ * (1 - 1e-9) ? remaining : dt_;
+  core::WallTimer timer;
+  stepper_->step(state_, h);
+  time_ += h;
+  ++step_;
+  const double speed = system_->slowest_excision_speed(state_);
+  if (config_.backend == core::Backend::cuda) cuda::synchronize();
+  stepping_seconds_ += timer.seconds();
+  if (!(speed >= -zero_speed))
+    throw Error(fmt::format("bh: at step {}, t = {:.6g}, a characteristic speed at the excision surface r = {} "
+                            "points into the domain ({:.3g}): excision needs no incoming modes; the run stops, its "
+                            "last checkpoint is kept",
+                            step_, time_, config_.geometry.radii.front(), speed));
+  if (output_due()) {
+    record();
+    while (next_output_ <= time_ + 1e-9 * dt_) next_output_ += every_;
+    next_output_ = std::min(next_output_, config_.time.t_end);
+  }
+  const double fields_every = config_.output.fields_every;
+  if (fields_every > 0 && !finished() && time_ >= next_snapshot_ - 1e-9 * dt_) {
+    snapshot();
+    next_snapshot_ += fields_every;
+  }
+  if (config_.output.checkpoint_every > 0 && since_checkpoint_.seconds() > config_.output.checkpoint_every) {
+    checkpoint();
+    since_checkpoint_.start();
+  }
+}
+
+Norms BhRun::record() {
+  last_ = system_->norms(state_);
+  const auto values = row(time_, last_);
+  for (double v : values)
+    if (!std::isfinite(v))
+      throw Error(fmt::format("bh: the fields are not finite at step {}, t = {:.6g}; the run stops, its last "
+                              "checkpoint is kept",
+                              step_, time_));
+  if (series_->rows() == 0) initial_ = largest_ = last_;
+  largest_ = larger(largest_, last_);
+  series_->append(values);
+  last_time_ = time_;
+  return last_;
+}
+
+void BhRun::snapshot() {
+  if (!fields_) return;
+  const auto per_shell = system_->point_fields(state_);
+  std::vector<double> positions, c_gauge, c_three, psi_error;
+  for (int s = 0; s < system_->shells(); ++s) {
+    const auto x = system_->coordinates(s);
+    const Index n = system_->points(s);
+    for (Index p = 0; p < n; ++p)
+      for (int i = 0; i < 3; ++i) positions.push_back(x[i * n + p]);
+    c_gauge.insert(c_gauge.end(), per_shell[s][0].begin(), per_shell[s][0].end());
+    c_three.insert(c_three.end(), per_shell[s][1].begin(), per_shell[s][1].end());
+    psi_error.insert(psi_error.end(), per_shell[s][2].begin(), per_shell[s][2].end());
+  }
+  fields_->add(io::write_point_fields(run_->file(fmt::format("fields_{:04d}.h5", snapshots_)), positions,
+                                      {{"gauge_constraint", c_gauge, 1},
+                                       {"three_index_constraint", c_three, 1},
+                                       {"psi_error", psi_error, 1}},
+                                      time_));
+  ++snapshots_;
+}
+
+void BhRun::checkpoint() {
+  write_checkpoint(run_->file("checkpoint.h5"), config_, state_, time_, dt_, step_, input_);
+}
+
+nlohmann::json BhRun::summary() const {
+  nlohmann::json j = to_json(last_);
+  j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
+  j["backend"] = std::string(core::to_string(config_.backend));
+  if (config_.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
+  if (config_.backend == core::Backend::cpu) j["cpu_threads"] = core::cpu_threads();
+  j["mass"] = config_.hole.mass;
+  j["spin"] = {config_.hole.spin[0], config_.hole.spin[1], config_.hole.spin[2]};
+  j["horizon_radius"] = kerr_horizon_radius(config_.hole);
+  j["extents"] = config_.geometry.extents;
+  j["radii"] = config_.geometry.radii;
+  j["points"] = system_->total_points();
+  j["strategy"] = std::string(spectral::to_string(system_->strategy()));
+  j["interface"] = "characteristic upwinding of the time derivatives";
+  j["outer_boundary"] = "incoming characteristic fields frozen to Kerr-Schild";
+  j["t"] = time_;
+  j["dt"] = dt_;
+  j["steps"] = step_;
+  j["initial"] = to_json(initial_);
+  j["largest"] = to_json(largest_);
+  j["final"] = to_json(last_);
+  j["stepping_s"] = stepping_seconds_;
+  j["seconds_per_step"] = step_ > 0 ? stepping_seconds_ / double(step_) : 0.0;
+  if (config_.profile) {
+    const ModuleTimes& m = system_->times();
+    j["modules_s"] = {{"Jacobian", m.jacobian}, {"Deriv", m.deriv},        {"Filter", m.filter},
+                      {"GHEqns", m.gh_eqns},    {"ApplyBCs", m.apply_bcs}, {"Other", stepping_seconds_ - m.total()}};
+  }
+  j["wall_s"] = wall_.seconds();
+  return j;
+}
+
+void BhRun::finish() {
+  if (series_->rows() == 0 || last_time_ != time_) record();
+  series_->close();
+  snapshot();
+  checkpoint();
+  run_->write_summary(summary());
+  if (config_.output.plots) {
+    const std::string why = io::run_plot_script("plot_bh.py", {run_->path().string()});
+    if (!why.empty() && !config_.quiet) std::cerr << why << "\n";
+  }
+}
+
+int run_bh(const io::Parameters& params) {
+  BhRun run(make_bh_config(params), params.to_toml());
+  const BhConfig& c = run.config();
+  run.open_outputs(params);
+  const Norms n0 = run.record();
+  run.snapshot();
+  if (!c.quiet)
+    std::cerr << fmt::format("bh: m = {}, chi = {}, {} shells of {}x{}x{} on {}, dt = {:.4g}, t = {:.4g} to {:.4g}, "
+                             "|C_a| = {:.3g}\n",
+                             c.hole.mass, spin_text(c.hole), run.system().shells(), c.geometry.extents[0],
+                             c.geometry.extents[1], c.geometry.extents[2], core::to_string(c.backend), run.dt(),
+                             run.time(), c.time.t_end, n0.gauge);
+  core::WallTimer progress;
+  while (!run.finished()) {
+    run.step();
+    if (!c.quiet && (progress.seconds() > 2 || run.finished())) {
+      std::cerr << fmt::format("bh: step {}, t = {:.4g} ({:.0f}%)\n", run.steps(), run.time(),
+                               100 * run.time() / c.time.t_end);
+      progress.start();
+    }
+  }
+  run.finish();
+  const nlohmann::json j = run.summary();
+  std::cout << fmt::format("bh: {} steps to t = {:.4g}: |C_a| {:.3e}, |C_iab| {:.3e}, normalized {:.3e}, psi error "
+                           "{:.3e}, largest normalized {:.3e}\n",
+                           run.steps(), run.time(), j["gauge_constraint"].get<double>(),
+                           j["three_index_constraint"].get<double>(), j["normalized_constraint"].get<double>(),
+                           j["psi_error"].get<double>(), j["largest"]["normalized_constraint"].get<double>());
+  return 0;
+}
+
+}  // namespace loom::gr
