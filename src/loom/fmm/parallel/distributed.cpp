@@ -10,14 +10,16 @@
 #include "loom/core/timer.hpp"
 #include "loom/fmm/kernels/biot_savart.hpp"
 #include "loom/fmm/kernels/laplace.hpp"
+#include "loom/fmm/parallel/let.hpp"
 #include "loom/fmm/parallel/local_tree.hpp"
 
 namespace loom::fmm::parallel {
 namespace {
 
-// Every rank's bounding box and body count: lower (3), upper (3), count, per rank.
+// Every rank's bounding box, body count and largest leaf radius: lower (3), upper (3), count, radius, per rank.
+constexpr int box_values = 8;
 std::vector<double> rank_boxes(const comm::Communicator& comm, const Tree& tree) {
-  std::vector<double> mine(7, 0.0);
+  std::vector<double> mine(box_values, 0.0);
   for (std::size_t i = 0; i < tree.positions().size(); ++i)
     for (int d = 0; d < 3; ++d) {
       const double v = tree.positions()[i][d];
@@ -27,6 +29,7 @@ std::vector<double> rank_boxes(const comm::Communicator& comm, const Tree& tree)
       hi = i == 0 ? v : std::max(hi, v);
     }
   mine[6] = double(tree.size());
+  mine[7] = largest_leaf_radius(tree);
   return comm::all_gather(comm, mine);
 }
 
@@ -35,12 +38,13 @@ std::vector<double> select_all(const comm::Communicator& comm, const LocalTree& 
                                std::vector<int>& counts, RankReport& report) {
   const std::vector<double> boxes = rank_boxes(comm, local.t.tree);
   const LetSource source = local.source();
-  const LetCriterion criterion{o.theta, local.cell_sigma.empty() ? 0.0 : o.guard};
+  LetCriterion criterion{o.theta, local.cell_sigma.empty() ? 0.0 : o.guard, 0.0};
   std::vector<double> send;
   counts.assign(static_cast<std::size_t>(comm.size()), 0);
   for (int r = 0; r < comm.size(); ++r) {
-    const double* b = boxes.data() + 7 * r;
+    const double* b = boxes.data() + box_values * r;
     if (r == comm.rank() || b[6] == 0) continue;
+    criterion.leaf_radius = b[7];
     const std::size_t before = send.size();
     const LetCount c = select_let(source, Box{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}}, criterion, &send);
     counts[static_cast<std::size_t>(r)] = static_cast<int>(send.size() - before);

@@ -18,6 +18,12 @@ double distance_to_box(Vec3d x, const Box& box) {
   return std::sqrt(d2);
 }
 
+double largest_leaf_radius(const Tree& tree) {
+  double radius = 0;
+  for (int leaf : tree.leaves()) radius = std::max(radius, tree.cells()[static_cast<std::size_t>(leaf)].radius);
+  return radius;
+}
+
 namespace {
 
 void write_cell(const LetSource& s, int c, bool with_bodies, std::vector<double>& out) {
@@ -53,7 +59,8 @@ LetCount select_let(const LetSource& s, const Box& box, const LetCriterion& crit
     if (cell.count == 0) continue;
     const double d = distance_to_box(cell.center, box);
     const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(c)];
-    const bool accepted = d * criterion.theta > cell.radius && d - cell.radius > criterion.guard * sigma;
+    const double radii = cell.radius + criterion.leaf_radius;
+    const bool accepted = d * criterion.theta > radii && d - radii > criterion.guard * sigma;
     if (accepted || cell.leaf()) {
       if (out) write_cell(s, c, !accepted, *out);
       ++count.cells;

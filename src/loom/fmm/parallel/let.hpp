@@ -1,10 +1,10 @@
 // Local essential trees (the paper's section on communication): what one rank's tree must tell another rank
 // for that rank's sums. Walking its tree against the other rank's bounding box, the sender keeps a cell's
-// multipoles when the cell passes the multipole acceptance criterion against the nearest point of the box
-// (theta |dX| > R_B, and for guarded kernels a gap of guard * sigma_B), and opens it otherwise, down to the
-// leaves, whose bodies it sends (with their multipoles). A receiving cell whose own MAC still fails against a
-// multipole-only cell takes that multipole body by body (M2L about each body, then L2P at it), which the
-// sender's test makes as accurate as the FMM's acceptance everywhere.
+// multipoles when the cell passes the multipole acceptance criterion against the nearest point of the box, as
+// if the box's largest leaf stood there (theta |dX| > R_B + R_leaf, and for guarded kernels a gap of
+// guard * sigma_B), and opens it otherwise, down to the leaves, whose bodies it sends (with their
+// multipoles). Every leaf of the receiver then accepts every multipole-only cell it is sent (its centre lies in
+// the box, its radius is at most R_leaf), so the receiver's walk (let_field.hpp) needs no other case.
 // Wire format, per cell, all doubles: centre (3), radius, largest sigma, body count b, the multipoles
 // (ncomp * p(p+1)/2 complex), then b bodies of (x, y, z, ncomp strengths, sigma).
 #pragma once
@@ -30,7 +30,8 @@ struct LetSource {
 
 struct LetCriterion {
   double theta = 0.4;
-  double guard = 0;  // only where cell sigmas are given
+  double guard = 0;        // only where cell sigmas are given
+  double leaf_radius = 0;  // the receiver's largest leaf radius
 };
 
 // Appends what `box` needs from the source's tree to `out` (null: only counts, for the model of many ranks;
@@ -59,6 +60,9 @@ struct Let {
   std::vector<double> sigma;
 };
 Let parse_let(std::span<const double> data, int order, int ncomp);
+
+// The largest radius of the tree's leaves (LetCriterion::leaf_radius of a receiver with this tree).
+double largest_leaf_radius(const Tree& tree);
 
 // Distance from x to the nearest point of the box (0 inside).
 double distance_to_box(Vec3d x, const Box& box);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "loom/core/error.hpp"
 #include "loom/fmm/engine/passes.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
 #include "loom/fmm/expansions/operators.hpp"
@@ -36,16 +37,17 @@ Grouped group(std::vector<Pair> pairs, std::size_t cells) {
 }
 
 struct Lists {
-  Grouped m2l, m2p, p2p;
+  Grouped m2l, p2p;
 };
 
 // Each received cell down the local tree (the MAC of tree/traversal.cpp, the target side split).
 Lists walk(const Options& o, const Tree& tree, const Let& let) {
-  std::vector<Pair> m2l, m2p, p2p;
+  std::vector<Pair> m2l, p2p;
   const auto& cells = tree.cells();
+  bool complete = true;
 #pragma omp parallel
   {
-    std::vector<Pair> my_m2l, my_m2p, my_p2p;
+    std::vector<Pair> my_m2l, my_p2p;
     std::vector<int> stack;
 #pragma omp for schedule(dynamic, 16) nowait
     for (std::size_t s = 0; s < let.cells.size(); ++s) {
@@ -61,7 +63,8 @@ Lists walk(const Options& o, const Tree& tree, const Let& let) {
         if (distance * o.theta > radii && distance - radii > o.guard * b.sigma) {
           my_m2l.push_back(pair);
         } else if (a.leaf()) {
-          (b.body_count > 0 ? my_p2p : my_m2p).push_back(pair);
+          if (b.body_count == 0) complete = false;  // the sender broke let.hpp's criterion
+          my_p2p.push_back(pair);
         } else {
           for (int k = 0; k < a.child_count; ++k) stack.push_back(a.child_begin + k);
         }
@@ -70,11 +73,11 @@ Lists walk(const Options& o, const Tree& tree, const Let& let) {
 #pragma omp critical
     {
       m2l.insert(m2l.end(), my_m2l.begin(), my_m2l.end());
-      m2p.insert(m2p.end(), my_m2p.begin(), my_m2p.end());
       p2p.insert(p2p.end(), my_p2p.begin(), my_p2p.end());
     }
   }
-  return {group(std::move(m2l), cells.size()), group(std::move(m2p), cells.size()), group(std::move(p2p), cells.size())};
+  LOOM_REQUIRE(complete, "fmm::parallel: a received multipole-only cell is not accepted by a local leaf");
+  return {group(std::move(m2l), cells.size()), group(std::move(p2p), cells.size())};
 }
 
 // M2L of the accepted pairs into the local cells' expansions.
@@ -89,35 +92,6 @@ void m2l_pairs(const Options& o, int ncomp, const Tree& tree, const Let& let, co
       m2l(p, ncomp, cells[static_cast<std::size_t>(c)].center - let.cells[s].center,
           let.multipoles.data() + s * static_cast<std::size_t>(ncomp * nt), L + c * ncomp * nt, nt);
     }
-}
-
-// Multipole-only cells a leaf does not accept, taken at each of its bodies: M2L about the body, L2P at it.
-template <class K>
-void m2p_pairs(const Options& o, const detail::TreeData& t, const double* strength, const Let& let, const Grouped& g,
-               double* out) {
-  const int p = o.order, nt = term_count(p);
-  const auto& cells = t.tree.cells();
-  const auto& x = t.tree.positions();
-  const Index n = t.n();
-  const auto ncells = static_cast<std::int64_t>(cells.size());
-#pragma omp parallel for schedule(dynamic, 2)
-  for (std::int64_t c = 0; c < ncells; ++c) {
-    const Index first = g.offset[static_cast<std::size_t>(c)], last = g.offset[static_cast<std::size_t>(c) + 1];
-    if (first == last) continue;
-    const Cell& a = cells[static_cast<std::size_t>(c)];
-    for (Index i = a.begin; i < a.begin + a.count; ++i) {
-      detail::C L[K::ncomp * max_terms] = {};
-      for (Index k = first; k < last; ++k) {
-        const auto s = static_cast<std::size_t>(g.source[static_cast<std::size_t>(k)]);
-        m2l(p, K::ncomp, x[static_cast<std::size_t>(i)] - let.cells[s].center,
-            let.multipoles.data() + s * static_cast<std::size_t>(K::ncomp * nt), L, nt);
-      }
-      double q[K::ncomp], field[K::nout];
-      for (int d = 0; d < K::ncomp; ++d) q[d] = strength[d * n + i];
-      K::l2p(p, Vec3d{}, L, nt, q, 1, 0, field);
-      for (int d = 0; d < K::nout; ++d) out[d * n + i] += field[d];
-    }
-  }
 }
 
 // P2P with the received bodies: local and received bodies side by side in one set of rows, so that the
@@ -196,9 +170,8 @@ std::vector<double> let_field(const Options& o, const detail::TreeData& t, const
     std::copy_n(far.read(core::Where::host), out.size(), out.begin());
   }
   const double* q = strength.read(core::Where::host);
-  if (lists.m2p.size() > 0) m2p_pairs<K>(o, t, q, let, lists.m2p, out.data());
   if (lists.p2p.size() > 0) p2p_pairs<K>(t, q, sigma, let, lists.p2p, out.data());
-  if (counts) *counts = {lists.m2l.size(), lists.m2p.size(), lists.p2p.size(), interactions(t.tree, let, lists.p2p)};
+  if (counts) *counts = {lists.m2l.size(), lists.p2p.size(), interactions(t.tree, let, lists.p2p)};
   return out;
 }
 

@@ -1,8 +1,8 @@
 // The receiver's side of the local essential tree (let.hpp): the field of the received cells and bodies at this
 // rank's bodies, on the CPU. Each received cell is walked down the local tree: M2L into the local cells that
-// accept it under the same MAC as the local traversal, body by body (M2L about the body, L2P at it) in leaves
-// that do not accept a multipole-only cell, P2P with the bodies of a received leaf; then L2L and L2P through
-// the passes the local FMM uses.
+// accept it under the same MAC as the local traversal, P2P with the bodies of a received leaf that a local leaf
+// does not accept (a multipole-only cell is accepted by every leaf, let.hpp); then L2L and L2P through the
+// passes the local FMM uses.
 #pragma once
 
 #include <span>
@@ -16,7 +16,7 @@
 namespace loom::fmm::parallel {
 
 struct LetFieldCounts {
-  Index m2l = 0, m2p = 0, p2p = 0;  // pairs (local cell, received cell)
+  Index m2l = 0, p2p = 0;  // pairs (local cell, received cell)
   double p2p_interactions = 0;
 };
 
