@@ -7,6 +7,7 @@
 #include "loom/core/error.hpp"
 #include "loom/fmm/engine/passes.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
+#include "loom/fmm/expansions/m2l_batch.hpp"
 #include "loom/fmm/expansions/operators.hpp"
 
 namespace loom::fmm::parallel {
@@ -80,18 +81,37 @@ Lists walk(const Options& o, const Tree& tree, const Let& let) {
   return {group(std::move(m2l), cells.size()), group(std::move(p2p), cells.size())};
 }
 
-// M2L of the accepted pairs into the local cells' expansions.
+// M2L of the accepted pairs into the local cells' expansions, eight sources at a time in the SIMD lanes of
+// M2lBatch (as the local FMM's CPU engine).
 void m2l_pairs(const Options& o, int ncomp, const Tree& tree, const Let& let, const Grouped& g, detail::C* L) {
   const int p = o.order, nt = term_count(p);
   const auto& cells = tree.cells();
   const auto ncells = static_cast<std::int64_t>(cells.size());
-#pragma omp parallel for schedule(dynamic, 4)
-  for (std::int64_t c = 0; c < ncells; ++c)
-    for (Index k = g.offset[static_cast<std::size_t>(c)]; k < g.offset[static_cast<std::size_t>(c) + 1]; ++k) {
-      const auto s = static_cast<std::size_t>(g.source[static_cast<std::size_t>(k)]);
-      m2l(p, ncomp, cells[static_cast<std::size_t>(c)].center - let.cells[s].center,
-          let.multipoles.data() + s * static_cast<std::size_t>(ncomp * nt), L + c * ncomp * nt, nt);
+#pragma omp parallel
+  {
+    M2lBatch<8> batch(p);
+    constexpr int lanes = decltype(batch)::lanes;
+#pragma omp for schedule(dynamic, 4)
+    for (std::int64_t c = 0; c < ncells; ++c) {
+      const Index first = g.offset[static_cast<std::size_t>(c)], last = g.offset[static_cast<std::size_t>(c) + 1];
+      for (Index k0 = first; k0 < last; k0 += lanes) {
+        const int count = static_cast<int>(std::min<Index>(lanes, last - k0));
+        Vec3d D[lanes];
+        std::size_t source[lanes];
+        for (int s = 0; s < count; ++s) {
+          source[s] = static_cast<std::size_t>(g.source[static_cast<std::size_t>(k0 + s)]);
+          D[s] = cells[static_cast<std::size_t>(c)].center - let.cells[source[s]].center;
+        }
+        for (int comp = 0; comp < ncomp; ++comp) {
+          const detail::C* M[lanes];
+          for (int s = 0; s < count; ++s)
+            M[s] = let.multipoles.data() + (source[s] * static_cast<std::size_t>(ncomp) + static_cast<std::size_t>(comp)) *
+                                               static_cast<std::size_t>(nt);
+          batch.apply(count, D, M, L + (c * ncomp + comp) * nt);
+        }
+      }
     }
+  }
 }
 
 // P2P with the received bodies: local and received bodies side by side in one set of rows, so that the
