@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bench_fmm_model.hpp"
 #include "commands.hpp"
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
@@ -258,6 +259,7 @@ int run_host_reorder(const io::Parameters& p) {
 int run_bench_fmm(const io::Parameters& p) {
   io::check_output_file("json", p.get_string("json"));  // before any timing
   if (!p.get_string("host_reorder").empty()) return run_host_reorder(p);
+  if (!p.get_string("model_ranks").empty()) return run_fmm_model(p);  // the model of many ranks (issue 22)
   const std::string choice = p.get_string("backend");
   const std::vector<core::Backend> backends =
       choice == "all" ? core::available_backends() : std::vector<core::Backend>{core::parse_backend(choice, "backend")};
@@ -529,6 +531,7 @@ void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("quick", false, "small sizes and few orders (a smoke test, not a measurement)");
   p.add("json", "", "also write the results as JSON to this file");
   p.add("host_reorder", "", "only time the host side of a GPU call's transfers at these body counts (no GPU needed)");
+  declare_fmm_model_parameters(p);
   out.push_back({std::make_unique<io::ParameterCommand>(
                      bench, "fmm", "FMM: size sweep, error against time, GPU against CPU, P2P against direct sum",
                      std::move(p), false),

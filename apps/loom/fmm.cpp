@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "loom/comm/communicator.hpp"
+#include "loom/fmm/parallel/ranks_run.hpp"
 #include "loom/fmm/run/config.hpp"
 #include "loom/fmm/run/fmm_run.hpp"
 
@@ -17,7 +19,12 @@ void add_fmm_command(CLI::App& app, std::vector<Subcommand>& out) {
       {std::make_unique<io::ParameterCommand>(
            app, "fmm", "Fast multipole method: Laplace or Biot-Savart, errors against direct summation", std::move(p),
            false),
-       [](const io::Parameters& params) { return fmm::run_fmm(fmm::make_config(params), std::cout, std::cerr); }});
+       [](const io::Parameters& params) {
+         const auto world = comm::Communicator::world();
+         if (world.size() > 1)  // under mpiexec -n N: the FMM over ranks (src/loom/fmm/parallel/ranks_run.hpp)
+           return fmm::parallel::run_fmm_on_ranks(world, fmm::make_config(params), std::cout, std::cerr);
+         return fmm::run_fmm(fmm::make_config(params), std::cout, std::cerr);
+       }});
 }
 
 }  // namespace loom::app

@@ -12,15 +12,7 @@ namespace loom::test {
 
 // `loom args` on `ranks` ranks (one: without mpiexec), one OpenMP thread per rank.
 inline RunResult run_on_ranks(int ranks, const std::string& args) {
-  if (ranks == 1) return run_loom(args);
-  TempDir scratch;
-  // Root allowed, as the ctest MPI cases allow it (CI containers run as root).
-  const std::string command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + std::string(LOOM_MPIEXEC) +
-                              " -n " + std::to_string(ranks) + " --oversubscribe -x OMP_NUM_THREADS=1 " +
-                              LOOM_EXECUTABLE + " " + args + " > " + (scratch / "out").string() + " 2> " +
-                              (scratch / "err").string();
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(scratch / "out"), slurp(scratch / "err")};
+  return ranks == 1 ? run_loom(args) : run_loom_on_ranks(ranks, args);
 }
 
 inline std::vector<std::vector<double>> csv_rows(const std::filesystem::path& file) {

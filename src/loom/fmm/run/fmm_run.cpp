@@ -136,6 +136,7 @@ nlohmann::json FmmRun::summary() const {
     j["errors"] = {{"targets", checked_},
                    {"velocity", biot_savart_errors_->velocity},
                    {"stretching", biot_savart_errors_->stretching}};
+  if (extra_.is_object()) j.update(extra_);
   return j;
 }
 

@@ -38,6 +38,16 @@ class FmmRun {
   const std::string& unchecked_reason() const { return unchecked_; }  // empty when checked or not asked
   nlohmann::json summary() const;
 
+  // For an evaluation made elsewhere (the FMM over MPI ranks, fmm/parallel/ranks_run.hpp): the bodies in input
+  // order, and the results (in that order) to check and write as evaluate()'s; `extra` is merged into summary().
+  const std::vector<Vec3d>& positions() const { return x_; }
+  const std::vector<double>& charges() const { return q_; }
+  const std::vector<Vec3d>& alpha() const { return alpha_; }
+  const std::vector<double>& sigma() const { return sigma_; }
+  void set_result(LaplaceResult r) { laplace_ = std::move(r); }
+  void set_result(BiotSavartResult r) { biot_savart_ = std::move(r); }
+  void add_to_summary(nlohmann::json extra) { extra_ = std::move(extra); }
+
  private:
   FmmConfig c_;
   std::string source_;
@@ -49,6 +59,7 @@ class FmmRun {
   std::optional<BiotSavartErrors> biot_savart_errors_;
   Index checked_ = 0, coincident_ = 0;
   std::string unchecked_;
+  nlohmann::json extra_;
 };
 
 // prepare, evaluate, check, write; the run's figures on `out`, the files written on `log`. Returns 0.

@@ -1,0 +1,125 @@
+// `loom bench fmm --model_ranks 8,64,512,4096`: the FMM on P ranks by the model of fmm/parallel/model.hpp (P
+// virtual ranks in this process; weak scaling at model_bodies_per_rank bodies per rank, uniform cube), with the
+// extrapolation to model_target_bodies per rank (the paper: 1.68e7 Biot-Savart bodies per GPU, 74% efficiency
+// on 4096 GPUs).
+#include <fmt/format.h>
+
+#include <cmath>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bench_fmm_model.hpp"
+#include "loom/core/error.hpp"
+#include "loom/fmm/bodies.hpp"
+#include "loom/fmm/parallel/model.hpp"
+#include "loom/io/atomic_file.hpp"
+
+namespace loom::app {
+namespace {
+
+std::vector<int> parse_ranks(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream s(text);
+  std::string item;
+  while (std::getline(s, item, ',')) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || v < 1 || v > 65536)
+      throw UsageError("model_ranks = \"" + text + "\": expected a comma-separated list of integers in [1, 65536]");
+    out.push_back(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+void declare_fmm_model_parameters(io::Parameters& p) {
+  p.add("model_ranks", "", "model P virtual ranks instead of the benchmark: a list, e.g. 8,64,512,4096");
+  p.add("model_kernel", "biot-savart", "kernel of the model").one_of({"laplace", "biot-savart"});
+  p.add("model_bodies_per_rank", 2000, "bodies per virtual rank (weak scaling, uniform cube)").at_least(1);
+  p.add("model_network", "ndr", "network of the model: InfiniBand NDR or NVLink").one_of({"ndr", "nvlink"});
+  p.add("model_bandwidth", 0.0, "bytes per second into a rank (0: the network's)").at_least(0);
+  p.add("model_latency", -1.0, "seconds per message (negative: the network's)");
+  p.add("model_target_bodies", 16777216, "bodies per rank to extrapolate to (the paper's per GPU)").at_least(1);
+  p.add("model_target_seconds", 0.0,
+        "seconds of one rank's local FMM at the target load (0: scaled from this machine; the H200's Biot-Savart "
+        "kernels at 1.68e7 bodies took 1.17 s, docs/performance.md)")
+      .at_least(0);
+}
+
+int run_fmm_model(const io::Parameters& p) {
+  const std::vector<int> ranks = parse_ranks(p.get_string("model_ranks"));
+  const fmm::Kernel kernel = fmm::parse_kernel(p.get_string("model_kernel"));
+  fmm::parallel::Network net = fmm::parallel::parse_network(p.get_string("model_network"));
+  if (p.get_real("model_bandwidth") > 0) net.bandwidth = p.get_real("model_bandwidth");
+  if (p.get_real("model_latency") >= 0) net.latency = p.get_real("model_latency");
+  const auto m = static_cast<Index>(p.get_int("model_bodies_per_rank"));
+  const double target = double(p.get_int("model_target_bodies")), target_seconds = p.get_real("model_target_seconds");
+  fmm::Options o;
+  o.order = static_cast<int>(p.get_int("p"));
+  o.ncrit = static_cast<int>(p.get_int("ncrit_cpu"));
+  const int ncomp = kernel == fmm::Kernel::laplace ? 1 : 3;
+  std::cout << fmt::format(
+      "model of {} on P ranks: {} bodies per rank (uniform cube), p {}, theta {}, ncrit {}; network {:.3g} GB/s, "
+      "{:.3g} us per message\n",
+      fmm::to_string(kernel), m, o.order, o.theta, o.ncrit, net.bandwidth * 1e-9, net.latency * 1e6);
+  std::cout << "ranks  bodies/rank  imbalance  messages  MB_in(max)  MB_in(mean)  let_cells  let_bodies    local   "
+               "select   remote     comm     step  efficiency  | at target: step  efficiency\n";
+  nlohmann::json runs = nlohmann::json::array();
+  for (int P : ranks) {
+    const Index n = m * P;
+    const auto x = fmm::make_positions(fmm::Distribution::cube, n, 1);
+    const auto strength = fmm::make_uniform(n * ncomp, -1, 1, 2);
+    std::vector<double> sigma;
+    if (ncomp == 3) sigma.assign(static_cast<std::size_t>(n), 2 / std::cbrt(double(n)));  // the mean spacing
+    const auto r = fmm::parallel::model_ranks(kernel, o, x, strength, sigma, P);
+    const auto here = fmm::parallel::model_step(r, net, 1);
+    const auto there = fmm::parallel::model_step(r, net, target / double(m), target_seconds);
+    std::cout << fmt::format(
+        "{:>5} {:>12} {:>10.3f} {:>9.0f} {:>11.3f} {:>12.3f} {:>10} {:>11} {:>8.4f} {:>8.4f} {:>8.4f} {:>8.5f} "
+        "{:>8.4f} {:>10.1f}%  | {:>14.3f} {:>10.1f}%\n",
+        P, m, r.imbalance, r.max_messages, r.max_bytes * 1e-6, r.mean_bytes * 1e-6, r.max_cells, r.max_let_bodies,
+        here.local, here.select, here.remote, here.communication, here.step, 100 * here.efficiency, there.step,
+        100 * there.efficiency);
+    std::cout.flush();
+    runs.push_back({{"ranks", P},
+                    {"bodies_per_rank", m},
+                    {"imbalance", r.imbalance},
+                    {"messages_max", r.max_messages},
+                    {"messages_mean", r.mean_messages},
+                    {"bytes_received_max", r.max_bytes},
+                    {"bytes_received_mean", r.mean_bytes},
+                    {"let_cells_received_max", r.max_cells},
+                    {"let_bodies_received_max", r.max_let_bodies},
+                    {"local", here.local},
+                    {"select", here.select},
+                    {"remote", here.remote},
+                    {"communication", here.communication},
+                    {"step", here.step},
+                    {"efficiency", here.efficiency},
+                    {"target_bodies_per_rank", target},
+                    {"target_local", there.local},
+                    {"target_communication", there.communication},
+                    {"target_step", there.step},
+                    {"target_efficiency", there.efficiency}});
+  }
+  std::cout << fmt::format("predicted weak-scaling efficiency at {:.3g} bodies per rank on {} ranks: {:.1f}% "
+                           "(the paper: 74% on 4096 GPUs)\n",
+                           target, ranks.back(), 100 * runs.back()["target_efficiency"].get<double>());
+  if (const auto& path = p.get_string("json"); !path.empty()) {
+    nlohmann::json j;
+    j["model"] = runs;
+    j["network"] = {{"bandwidth", net.bandwidth}, {"latency", net.latency}};
+    io::write_file_atomically(path, j.dump(2) + "\n");
+    std::cerr << "wrote " << path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace loom::app

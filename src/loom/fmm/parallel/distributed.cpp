@@ -1,0 +1,144 @@
+// The distributed evaluation (distributed.hpp): one template over the kernel for the pipeline; the two public
+// calls only say how a kernel's strengths and results are laid out.
+#include "loom/fmm/parallel/distributed.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "loom/comm/collectives.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/fmm/kernels/biot_savart.hpp"
+#include "loom/fmm/kernels/laplace.hpp"
+#include "loom/fmm/parallel/let.hpp"
+#include "loom/fmm/parallel/local_tree.hpp"
+
+namespace loom::fmm::parallel {
+namespace {
+
+// Every rank's bounding box, body count and largest leaf radius: lower (3), upper (3), count, radius, per rank.
+constexpr int box_values = 8;
+std::vector<double> rank_boxes(const comm::Communicator& comm, const Tree& tree) {
+  std::vector<double> mine(box_values, 0.0);
+  for (std::size_t i = 0; i < tree.positions().size(); ++i)
+    for (int d = 0; d < 3; ++d) {
+      const double v = tree.positions()[i][d];
+      auto& lo = mine[static_cast<std::size_t>(d)];
+      auto& hi = mine[static_cast<std::size_t>(3 + d)];
+      lo = i == 0 ? v : std::min(lo, v);
+      hi = i == 0 ? v : std::max(hi, v);
+    }
+  mine[6] = double(tree.size());
+  mine[7] = largest_leaf_radius(tree);
+  return comm::all_gather(comm, mine);
+}
+
+// The LETs for every other rank that holds bodies, packed in rank order, and the counts per rank.
+std::vector<double> select_all(const comm::Communicator& comm, const LocalTree& local, const Options& o,
+                               std::vector<int>& counts, RankReport& report) {
+  const std::vector<double> boxes = rank_boxes(comm, local.t.tree);
+  const LetSource source = local.source();
+  LetCriterion criterion{o.theta, local.cell_sigma.empty() ? 0.0 : o.guard, 0.0};
+  std::vector<double> send;
+  counts.assign(static_cast<std::size_t>(comm.size()), 0);
+  for (int r = 0; r < comm.size(); ++r) {
+    const double* b = boxes.data() + box_values * r;
+    if (r == comm.rank() || b[6] == 0) continue;
+    criterion.leaf_radius = b[7];
+    const std::size_t before = send.size();
+    const LetCount c = select_let(source, Box{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}}, criterion, &send);
+    counts[static_cast<std::size_t>(r)] = static_cast<int>(send.size() - before);
+    report.let_cells_sent += c.cells;
+    report.let_bodies_sent += c.bodies;
+  }
+  report.let_doubles_sent = double(send.size());
+  return send;
+}
+
+// The received cells' field at this rank's bodies: tree order, component-major, unscaled; order[i] is body i's
+// index in the caller's order.
+struct RemoteField {
+  std::vector<double> values;
+  std::vector<Index> order;
+};
+
+// The pipeline for kernel K: `local` runs the local FMM (Evaluator&) while the LETs travel.
+template <class K, class Local>
+RemoteField run(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
+                std::span<const double> strength, std::span<const double> sigma, RankReport& report, Local&& local) {
+  LOOM_REQUIRE(!o.periodic, "fmm::parallel: periodic boundaries are not distributed over ranks");
+  core::WallTimer build;
+  Evaluator e(o);
+  e.set_positions(x);
+  const LocalTree tree = local_tree(e.tree(), o.order, K::ncomp, strength, sigma);
+  std::vector<int> counts;
+  std::vector<double> send = select_all(comm, tree, o, counts, report);
+  report.let_build = build.seconds();
+  core::WallTimer post;
+  comm::AllToAll exchange(comm, std::move(send), std::move(counts));
+  report.communication = post.seconds();
+  core::WallTimer local_timer;
+  local(e);
+  report.local = local_timer.seconds();
+  core::WallTimer wait;
+  const std::vector<double>& received = exchange.wait();
+  report.communication += wait.seconds();
+  core::WallTimer remote;
+  const Let let = parse_let(received, o.order, K::ncomp);
+  report.let_cells_received = static_cast<Index>(let.cells.size());
+  report.let_bodies_received = static_cast<Index>(let.x.size());
+  RemoteField field{let_field<K>(o, tree.t, tree.strength, tree.sigma, let, &report.remote_pairs), e.tree().order()};
+  report.remote = remote.seconds();
+  report.bodies = static_cast<Index>(x.size());
+  return field;
+}
+
+}  // namespace
+
+LaplaceResult laplace(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
+                      std::span<const double> charges, RankReport* report) {
+  RankReport own;
+  RankReport& r = report ? *report : own;
+  r = RankReport{};
+  LaplaceResult result;
+  const RemoteField f = run<LaplaceKernel>(comm, o, x, charges, {}, r, [&](Evaluator& e) {
+    if (!x.empty()) e.laplace(charges, result);
+  });
+  const auto n = static_cast<Index>(x.size());
+  result.potential.resize(x.size());
+  result.gradient.resize(x.size());
+  for (Index i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(f.order[static_cast<std::size_t>(i)]);
+    result.potential[u] += f.values[static_cast<std::size_t>(i)];
+    result.gradient[u] += Vec3d{f.values[static_cast<std::size_t>(n + i)], f.values[static_cast<std::size_t>(2 * n + i)],
+                                f.values[static_cast<std::size_t>(3 * n + i)]};
+  }
+  r.local_time = result.time;
+  return result;
+}
+
+BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
+                             std::span<const Vec3d> alpha, std::span<const double> sigma, RankReport* report) {
+  RankReport own;
+  RankReport& r = report ? *report : own;
+  r = RankReport{};
+  BiotSavartResult result;
+  const std::span<const double> strength(alpha.empty() ? nullptr : &alpha[0].x, 3 * alpha.size());
+  const RemoteField f = run<BiotSavartKernel>(comm, o, x, strength, sigma, r, [&](Evaluator& e) {
+    if (!x.empty()) e.biot_savart(alpha, sigma, result);
+  });
+  const auto n = static_cast<Index>(x.size());
+  result.velocity.resize(x.size());
+  result.stretching.resize(x.size());
+  constexpr double inv_4pi = 0.079577471545947667884;  // the kernel's outputs are 4 pi u and 4 pi stretching
+  auto at = [&](int k, Index i) { return inv_4pi * f.values[static_cast<std::size_t>(k * n + i)]; };
+  for (Index i = 0; i < n; ++i) {
+    const auto u = static_cast<std::size_t>(f.order[static_cast<std::size_t>(i)]);
+    result.velocity[u] += Vec3d{at(0, i), at(1, i), at(2, i)};
+    result.stretching[u] += Vec3d{at(3, i), at(4, i), at(5, i)};
+  }
+  r.local_time = result.time;
+  return result;
+}
+
+}  // namespace loom::fmm::parallel

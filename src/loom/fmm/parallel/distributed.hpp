@@ -1,0 +1,35 @@
+// The FMM over the bodies of all ranks (issue 22): each rank holds some of the bodies (after multisection.hpp's
+// partitioning, so that its domain is compact) and gets the sums over all bodies at its own. Each rank builds
+// its tree and multipoles, selects the local essential tree every other rank needs (let.hpp) and posts the
+// exchange (MPI_Ialltoallv); the local FMM (Evaluator, on the options' backend) runs while the LETs are in
+// flight; then the received cells' field is added (let_field.hpp, on the CPU). Open (not periodic) boundaries.
+#pragma once
+
+#include <span>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/fmm/fmm.hpp"
+#include "loom/fmm/parallel/let_field.hpp"
+
+namespace loom::fmm::parallel {
+
+// One rank's view of one evaluation: seconds per phase, and what it sent and received.
+struct RankReport {
+  double let_build = 0;      // tree, multipoles and the LETs selected for the other ranks
+  double communication = 0;  // the exchange of counts and the wait for the LETs after the local work
+  double local = 0;          // the local FMM (its phases in local_time)
+  double remote = 0;         // the received cells' field
+  Timings local_time;
+  Index bodies = 0, let_cells_sent = 0, let_bodies_sent = 0, let_cells_received = 0, let_bodies_received = 0;
+  double let_doubles_sent = 0;
+  LetFieldCounts remote_pairs;
+};
+
+// Collective over `comm`: the sums over every rank's bodies at this rank's bodies, in this rank's order.
+LaplaceResult laplace(const comm::Communicator& comm, const Options& options, std::span<const Vec3d> x,
+                      std::span<const double> charges, RankReport* report = nullptr);
+BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& options, std::span<const Vec3d> x,
+                             std::span<const Vec3d> alpha, std::span<const double> sigma,
+                             RankReport* report = nullptr);
+
+}  // namespace loom::fmm::parallel

@@ -1,0 +1,101 @@
+#include "loom/fmm/parallel/let.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "loom/core/error.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
+
+namespace loom::fmm::parallel {
+
+double distance_to_box(Vec3d x, const Box& box) {
+  double d2 = 0;
+  for (int d = 0; d < 3; ++d) {
+    const double below = box.lower[d] - x[d], above = x[d] - box.upper[d];
+    const double gap = std::max({below, above, 0.0});
+    d2 += gap * gap;
+  }
+  return std::sqrt(d2);
+}
+
+double largest_leaf_radius(const Tree& tree) {
+  double radius = 0;
+  for (int leaf : tree.leaves()) radius = std::max(radius, tree.cells()[static_cast<std::size_t>(leaf)].radius);
+  return radius;
+}
+
+namespace {
+
+void write_cell(const LetSource& s, int c, bool with_bodies, std::vector<double>& out) {
+  const Cell& cell = s.tree->tree.cells()[static_cast<std::size_t>(c)];
+  const int nt = term_count(s.order);
+  const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(c)];
+  out.insert(out.end(), {cell.center.x, cell.center.y, cell.center.z, cell.radius, sigma,
+                         with_bodies ? double(cell.count) : 0.0});
+  const detail::C* m = s.multipoles + static_cast<Index>(c) * s.ncomp * nt;
+  for (int k = 0; k < s.ncomp * nt; ++k) out.insert(out.end(), {m[k].re, m[k].im});
+  if (!with_bodies) return;
+  const Index n = s.tree->n();
+  const auto& x = s.tree->tree.positions();
+  for (Index i = cell.begin; i < cell.begin + cell.count; ++i) {
+    out.insert(out.end(), {x[static_cast<std::size_t>(i)].x, x[static_cast<std::size_t>(i)].y,
+                           x[static_cast<std::size_t>(i)].z});
+    for (int d = 0; d < s.ncomp; ++d) out.push_back(s.strength[d * n + i]);
+    out.push_back(s.sigma.empty() ? 0.0 : s.sigma[static_cast<std::size_t>(i)]);
+  }
+}
+
+}  // namespace
+
+LetCount select_let(const LetSource& s, const Box& box, const LetCriterion& criterion, std::vector<double>* out) {
+  LetCount count;
+  const auto& cells = s.tree->tree.cells();
+  if (cells.empty() || s.tree->n() == 0) return count;
+  std::vector<int> stack{0};
+  while (!stack.empty()) {
+    const int c = stack.back();
+    stack.pop_back();
+    const Cell& cell = cells[static_cast<std::size_t>(c)];
+    if (cell.count == 0) continue;
+    const double d = distance_to_box(cell.center, box);
+    const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(c)];
+    const double radii = cell.radius + criterion.leaf_radius;
+    const bool accepted = d * criterion.theta > radii && d - radii > criterion.guard * sigma;
+    if (accepted || cell.leaf()) {
+      if (out) write_cell(s, c, !accepted, *out);
+      ++count.cells;
+      if (!accepted) count.bodies += cell.count;
+      continue;
+    }
+    for (int k = cell.child_count - 1; k >= 0; --k) stack.push_back(cell.child_begin + k);
+  }
+  return count;
+}
+
+Let parse_let(std::span<const double> data, int order, int ncomp) {
+  const int nt = term_count(order);
+  const std::size_t header = 6, body = static_cast<std::size_t>(3 + ncomp + 1);
+  Let let;
+  std::size_t at = 0;
+  while (at < data.size()) {
+    LOOM_REQUIRE(at + header + 2 * static_cast<std::size_t>(ncomp * nt) <= data.size(), "parse_let: truncated cell");
+    LetCell cell;
+    cell.center = {data[at], data[at + 1], data[at + 2]};
+    cell.radius = data[at + 3];
+    cell.sigma = data[at + 4];
+    cell.body_count = static_cast<Index>(data[at + 5]);
+    cell.body_begin = static_cast<Index>(let.x.size());
+    at += header;
+    for (int k = 0; k < ncomp * nt; ++k, at += 2) let.multipoles.push_back({data[at], data[at + 1]});
+    LOOM_REQUIRE(at + body * static_cast<std::size_t>(cell.body_count) <= data.size(), "parse_let: truncated bodies");
+    for (Index b = 0; b < cell.body_count; ++b, at += body) {
+      let.x.push_back({data[at], data[at + 1], data[at + 2]});
+      for (int d = 0; d < ncomp; ++d) let.strength.push_back(data[at + 3 + static_cast<std::size_t>(d)]);
+      let.sigma.push_back(data[at + 3 + static_cast<std::size_t>(ncomp)]);
+    }
+    let.cells.push_back(cell);
+  }
+  return let;
+}
+
+}  // namespace loom::fmm::parallel

@@ -1,0 +1,70 @@
+// Local essential trees (the paper's section on communication): what one rank's tree must tell another rank
+// for that rank's sums. Walking its tree against the other rank's bounding box, the sender keeps a cell's
+// multipoles when the cell passes the multipole acceptance criterion against the nearest point of the box, as
+// if the box's largest leaf stood there (theta |dX| > R_B + R_leaf, and for guarded kernels a gap of
+// guard * sigma_B), and opens it otherwise, down to the leaves, whose bodies it sends (with their
+// multipoles). Every leaf of the receiver then accepts every multipole-only cell it is sent (its centre lies in
+// the box, its radius is at most R_leaf), so the receiver's walk (let_field.hpp) needs no other case.
+// Wire format, per cell, all doubles: centre (3), radius, largest sigma, body count b, the multipoles
+// (ncomp * p(p+1)/2 complex), then b bodies of (x, y, z, ncomp strengths, sigma).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "loom/fmm/engine/tree_data.hpp"
+#include "loom/fmm/fmm.hpp"
+#include "loom/fmm/parallel/multisection.hpp"
+
+namespace loom::fmm::parallel {
+
+// The sender's side: its tree (host data), strengths in tree order (component-major), multipoles of every cell,
+// largest sigma per cell (empty: none) and sigma in tree order (empty: none).
+struct LetSource {
+  const detail::TreeData* tree = nullptr;
+  int order = 0, ncomp = 1;
+  const double* strength = nullptr;
+  const detail::C* multipoles = nullptr;
+  std::span<const double> cell_sigma, sigma;
+};
+
+struct LetCriterion {
+  double theta = 0.4;
+  double guard = 0;        // only where cell sigmas are given
+  double leaf_radius = 0;  // the receiver's largest leaf radius
+};
+
+// Appends what `box` needs from the source's tree to `out` (null: only counts, for the model of many ranks;
+// then the source needs only its tree and cell sigmas); returns the cells and bodies it takes.
+struct LetCount {
+  Index cells = 0, bodies = 0;
+  // doubles on the wire
+  double doubles(int order, int ncomp) const {
+    return double(cells) * (6 + ncomp * order * (order + 1)) + double(bodies) * (4 + ncomp);
+  }
+};
+LetCount select_let(const LetSource& source, const Box& box, const LetCriterion& criterion,
+                    std::vector<double>* out);
+
+// The receiver's side: the cells and bodies of any number of concatenated messages.
+struct LetCell {
+  Vec3d center;
+  double radius = 0, sigma = 0;
+  Index body_begin = 0, body_count = 0;
+};
+struct Let {
+  std::vector<LetCell> cells;
+  std::vector<detail::C> multipoles;  // ncomp * nt per cell
+  std::vector<Vec3d> x;
+  std::vector<double> strength;  // ncomp per body, interleaved
+  std::vector<double> sigma;
+};
+Let parse_let(std::span<const double> data, int order, int ncomp);
+
+// The largest radius of the tree's leaves (LetCriterion::leaf_radius of a receiver with this tree).
+double largest_leaf_radius(const Tree& tree);
+
+// Distance from x to the nearest point of the box (0 inside).
+double distance_to_box(Vec3d x, const Box& box);
+
+}  // namespace loom::fmm::parallel

@@ -1,0 +1,205 @@
+#include "loom/fmm/parallel/let_field.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include "loom/core/error.hpp"
+#include "loom/fmm/engine/passes.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
+#include "loom/fmm/expansions/m2l_batch.hpp"
+#include "loom/fmm/expansions/operators.hpp"
+
+namespace loom::fmm::parallel {
+namespace {
+
+constexpr core::Backend cpu = core::Backend::cpu;
+
+struct Pair {
+  int target, source;
+};
+
+// Pairs grouped by target cell: the pairs of cell c are [offset[c], offset[c + 1]).
+struct Grouped {
+  std::vector<Index> offset;
+  std::vector<int> source;
+  Index size() const { return static_cast<Index>(source.size()); }
+};
+
+Grouped group(std::vector<Pair> pairs, std::size_t cells) {
+  std::sort(pairs.begin(), pairs.end(),
+            [](Pair a, Pair b) { return a.target != b.target ? a.target < b.target : a.source < b.source; });
+  Grouped g;
+  g.offset.assign(cells + 1, 0);
+  for (const Pair& p : pairs) ++g.offset[static_cast<std::size_t>(p.target) + 1];
+  for (std::size_t c = 0; c < cells; ++c) g.offset[c + 1] += g.offset[c];
+  for (const Pair& p : pairs) g.source.push_back(p.source);
+  return g;
+}
+
+struct Lists {
+  Grouped m2l, p2p;
+};
+
+// Each received cell down the local tree (the MAC of tree/traversal.cpp, the target side split).
+Lists walk(const Options& o, const Tree& tree, const Let& let) {
+  std::vector<Pair> m2l, p2p;
+  const auto& cells = tree.cells();
+  bool complete = true;
+#pragma omp parallel
+  {
+    std::vector<Pair> my_m2l, my_p2p;
+    std::vector<int> stack;
+#pragma omp for schedule(dynamic, 16) nowait
+    for (std::size_t s = 0; s < let.cells.size(); ++s) {
+      const LetCell& b = let.cells[s];
+      stack.assign(1, 0);
+      while (!stack.empty()) {
+        const int c = stack.back();
+        stack.pop_back();
+        const Cell& a = cells[static_cast<std::size_t>(c)];
+        if (a.count == 0) continue;
+        const double distance = std::sqrt(norm2(a.center - b.center)), radii = a.radius + b.radius;
+        const Pair pair{c, static_cast<int>(s)};
+        if (distance * o.theta > radii && distance - radii > o.guard * b.sigma) {
+          my_m2l.push_back(pair);
+        } else if (a.leaf()) {
+          if (b.body_count == 0) complete = false;  // the sender broke let.hpp's criterion
+          my_p2p.push_back(pair);
+        } else {
+          for (int k = 0; k < a.child_count; ++k) stack.push_back(a.child_begin + k);
+        }
+      }
+    }
+#pragma omp critical
+    {
+      m2l.insert(m2l.end(), my_m2l.begin(), my_m2l.end());
+      p2p.insert(p2p.end(), my_p2p.begin(), my_p2p.end());
+    }
+  }
+  LOOM_REQUIRE(complete, "fmm::parallel: a received multipole-only cell is not accepted by a local leaf");
+  return {group(std::move(m2l), cells.size()), group(std::move(p2p), cells.size())};
+}
+
+// M2L of the accepted pairs into the local cells' expansions, eight sources at a time in the SIMD lanes of
+// M2lBatch (as the local FMM's CPU engine).
+void m2l_pairs(const Options& o, int ncomp, const Tree& tree, const Let& let, const Grouped& g, detail::C* L) {
+  const int p = o.order, nt = term_count(p);
+  const auto& cells = tree.cells();
+  const auto ncells = static_cast<std::int64_t>(cells.size());
+#pragma omp parallel
+  {
+    M2lBatch<8> batch(p);
+    constexpr int lanes = decltype(batch)::lanes;
+#pragma omp for schedule(dynamic, 4)
+    for (std::int64_t c = 0; c < ncells; ++c) {
+      const Index first = g.offset[static_cast<std::size_t>(c)], last = g.offset[static_cast<std::size_t>(c) + 1];
+      for (Index k0 = first; k0 < last; k0 += lanes) {
+        const int count = static_cast<int>(std::min<Index>(lanes, last - k0));
+        Vec3d D[lanes];
+        std::size_t source[lanes];
+        for (int s = 0; s < count; ++s) {
+          source[s] = static_cast<std::size_t>(g.source[static_cast<std::size_t>(k0 + s)]);
+          D[s] = cells[static_cast<std::size_t>(c)].center - let.cells[source[s]].center;
+        }
+        for (int comp = 0; comp < ncomp; ++comp) {
+          const detail::C* M[lanes];
+          for (int s = 0; s < count; ++s)
+            M[s] = let.multipoles.data() + (source[s] * static_cast<std::size_t>(ncomp) + static_cast<std::size_t>(comp)) *
+                                               static_cast<std::size_t>(nt);
+          batch.apply(count, D, M, L + (c * ncomp + comp) * nt);
+        }
+      }
+    }
+  }
+}
+
+// P2P with the received bodies: local and received bodies side by side in one set of rows, so that the
+// kernels' own CPU loops (K::p2p_cpu) evaluate the pairs.
+template <class K>
+void p2p_pairs(const detail::TreeData& t, const double* strength, std::span<const double> sigma, const Let& let,
+               const Grouped& g, double* out) {
+  const Index n = t.n(), m = static_cast<Index>(let.x.size()), all = n + m;
+  const auto size = static_cast<std::size_t>(all);
+  std::vector<double> x(size), y(size), z(size), q(size * K::ncomp), sg(size, 0.0), inv_sg(size, 0.0),
+      rows_out(size * K::nout, 0.0);
+  const auto& pos = t.tree.positions();
+  for (Index i = 0; i < all; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    const Vec3d v = i < n ? pos[u] : let.x[static_cast<std::size_t>(i - n)];
+    x[u] = v.x;
+    y[u] = v.y;
+    z[u] = v.z;
+    for (int d = 0; d < K::ncomp; ++d)
+      q[static_cast<std::size_t>(d * all + i)] =
+          i < n ? strength[d * n + i] : let.strength[static_cast<std::size_t>((i - n) * K::ncomp + d)];
+    if (!sigma.empty() || i >= n) sg[u] = i < n ? sigma[u] : let.sigma[static_cast<std::size_t>(i - n)];
+    inv_sg[u] = sg[u] > 0 ? 1 / sg[u] : 0.0;
+  }
+  P2pRows rows;
+  rows.n = all;
+  rows.x = x.data();
+  rows.y = y.data();
+  rows.z = z.data();
+  rows.strength = q.data();
+  rows.sigma = sg.data();
+  rows.inv_sigma = inv_sg.data();
+  rows.out = rows_out.data();
+  const auto& cells = t.tree.cells();
+  const auto ncells = static_cast<std::int64_t>(cells.size());
+#pragma omp parallel for schedule(dynamic, 2)
+  for (std::int64_t c = 0; c < ncells; ++c) {
+    const Cell& a = cells[static_cast<std::size_t>(c)];
+    for (Index k = g.offset[static_cast<std::size_t>(c)]; k < g.offset[static_cast<std::size_t>(c) + 1]; ++k) {
+      const LetCell& b = let.cells[static_cast<std::size_t>(g.source[static_cast<std::size_t>(k)])];
+      for (Index i = a.begin; i < a.begin + a.count; ++i)
+        K::p2p_cpu(rows, i, x[static_cast<std::size_t>(i)], y[static_cast<std::size_t>(i)],
+                   z[static_cast<std::size_t>(i)], n + b.body_begin, n + b.body_begin + b.body_count);
+    }
+    for (Index i = a.begin; a.leaf() && i < a.begin + a.count; ++i)
+      for (int d = 0; d < K::nout; ++d) out[d * n + i] += rows_out[static_cast<std::size_t>(d * all + i)];
+  }
+}
+
+double interactions(const Tree& tree, const Let& let, const Grouped& g) {
+  double total = 0;
+  const auto& cells = tree.cells();
+  for (std::size_t c = 0; c + 1 < g.offset.size(); ++c)
+    for (Index k = g.offset[c]; k < g.offset[c + 1]; ++k)
+      total += double(cells[c].count) * double(let.cells[static_cast<std::size_t>(g.source[static_cast<std::size_t>(k)])].body_count);
+  return total;
+}
+
+}  // namespace
+
+template <class K>
+std::vector<double> let_field(const Options& o, const detail::TreeData& t, const core::Array<double>& strength,
+                              std::span<const double> sigma, const Let& let, LetFieldCounts* counts) {
+  const Index n = t.n();
+  std::vector<double> out(static_cast<std::size_t>(K::nout * n), 0.0);
+  if (n == 0 || let.cells.empty()) return out;
+  const Lists lists = walk(o, t.tree, let);
+  const int nt = term_count(o.order);
+  if (lists.m2l.size() > 0) {
+    core::Array<detail::C> locals(t.tree.cells().size() * static_cast<std::size_t>(K::ncomp * nt));
+    detail::fill_zero(cpu, locals);
+    m2l_pairs(o, K::ncomp, t.tree, let, lists.m2l, locals.read_write(core::Where::host));
+    detail::local_to_local(cpu, o.order, K::ncomp, t, locals);
+    core::Array<double> far(out.size());
+    detail::local_to_bodies(K{}, cpu, o.order, t, strength, locals, far);
+    std::copy_n(far.read(core::Where::host), out.size(), out.begin());
+  }
+  const double* q = strength.read(core::Where::host);
+  if (lists.p2p.size() > 0) p2p_pairs<K>(t, q, sigma, let, lists.p2p, out.data());
+  if (counts) *counts = {lists.m2l.size(), lists.p2p.size(), interactions(t.tree, let, lists.p2p)};
+  return out;
+}
+
+template std::vector<double> let_field<LaplaceKernel>(const Options&, const detail::TreeData&,
+                                                      const core::Array<double>&, std::span<const double>,
+                                                      const Let&, LetFieldCounts*);
+template std::vector<double> let_field<BiotSavartKernel>(const Options&, const detail::TreeData&,
+                                                         const core::Array<double>&, std::span<const double>,
+                                                         const Let&, LetFieldCounts*);
+
+}  // namespace loom::fmm::parallel

@@ -1,0 +1,29 @@
+// The receiver's side of the local essential tree (let.hpp): the field of the received cells and bodies at this
+// rank's bodies, on the CPU. Each received cell is walked down the local tree: M2L into the local cells that
+// accept it under the same MAC as the local traversal, P2P with the bodies of a received leaf that a local leaf
+// does not accept (a multipole-only cell is accepted by every leaf, let.hpp); then L2L and L2P through the
+// passes the local FMM uses.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "loom/core/array.hpp"
+#include "loom/fmm/engine/tree_data.hpp"
+#include "loom/fmm/fmm.hpp"
+#include "loom/fmm/parallel/let.hpp"
+
+namespace loom::fmm::parallel {
+
+struct LetFieldCounts {
+  Index m2l = 0, p2p = 0;  // pairs (local cell, received cell)
+  double p2p_interactions = 0;
+};
+
+// K::nout values per body, component-major rows of n in tree order (as the local pipeline's out), unscaled.
+// strength: tree order, component-major; sigma: tree order (empty for unguarded kernels).
+template <class K>
+std::vector<double> let_field(const Options& o, const detail::TreeData& t, const core::Array<double>& strength,
+                              std::span<const double> sigma, const Let& let, LetFieldCounts* counts = nullptr);
+
+}  // namespace loom::fmm::parallel

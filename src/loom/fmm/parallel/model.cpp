@@ -1,0 +1,177 @@
+#include "loom/fmm/parallel/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "loom/comm/communicator.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/timer.hpp"
+#include "loom/fmm/kernels/biot_savart.hpp"
+#include "loom/fmm/kernels/laplace.hpp"
+#include "loom/fmm/list_cache.hpp"
+#include "loom/fmm/parallel/let_field.hpp"
+#include "loom/fmm/parallel/local_tree.hpp"
+#include "loom/fmm/parallel/multisection.hpp"
+
+namespace loom::fmm::parallel {
+
+Network parse_network(std::string_view name) {
+  if (name == "ndr") return {50e9, 2e-6};
+  if (name == "nvlink") return {450e9, 3e-6};
+  throw UsageError("model_network = \"" + std::string(name) + "\": expected one of ndr, nvlink");
+}
+
+namespace {
+
+struct Part {
+  std::vector<Vec3d> x;
+  std::vector<double> strength, sigma;
+  Box box;
+};
+
+std::vector<Part> split_parts(const Partition& p, std::span<const Vec3d> x, std::span<const double> strength,
+                              std::span<const double> sigma, int ncomp) {
+  std::vector<Part> parts(p.domains.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    Part& q = parts[static_cast<std::size_t>(p.part[i])];
+    q.x.push_back(x[i]);
+    for (int d = 0; d < ncomp; ++d) q.strength.push_back(strength[i * static_cast<std::size_t>(ncomp) + d]);
+    if (!sigma.empty()) q.sigma.push_back(sigma[i]);
+  }
+  for (Part& q : parts) {
+    if (q.x.empty()) continue;
+    q.box = {q.x.front(), q.x.front()};
+    for (const Vec3d& v : q.x)
+      for (int d = 0; d < 3; ++d) {
+        q.box.lower[d] = std::min(q.box.lower[d], v[d]);
+        q.box.upper[d] = std::max(q.box.upper[d], v[d]);
+      }
+  }
+  return parts;
+}
+
+// The communication into every part: counted LETs from every other part (P^2 walks of the senders' trees).
+void count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeData>& trees,
+                const std::vector<std::vector<double>>& cell_sigma, const Options& o, int ncomp, ModelRanks& m) {
+  const auto n = static_cast<std::int64_t>(parts.size());
+  std::vector<double> bytes(parts.size(), 0.0), messages(parts.size(), 0.0);
+  std::vector<Index> cells(parts.size(), 0), bodies(parts.size(), 0);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t r = 0; r < n; ++r) {
+    const auto u = static_cast<std::size_t>(r);
+    if (parts[u].x.empty()) continue;
+    const LetCriterion criterion{o.theta, ncomp == 3 ? o.guard : 0.0, largest_leaf_radius(trees[u].tree)};
+    for (std::size_t s = 0; s < parts.size(); ++s) {
+      if (s == u || parts[s].x.empty()) continue;
+      LetSource source;
+      source.tree = &trees[s];
+      source.order = o.order;
+      source.ncomp = ncomp;
+      source.cell_sigma = cell_sigma[s];
+      const LetCount c = select_let(source, parts[u].box, criterion, nullptr);
+      bytes[u] += 8 * c.doubles(o.order, ncomp);
+      messages[u] += c.cells > 0 ? 1 : 0;
+      cells[u] += c.cells;
+      bodies[u] += c.bodies;
+    }
+  }
+  const auto most = static_cast<std::size_t>(std::max_element(bytes.begin(), bytes.end()) - bytes.begin());
+  m.max_bytes = bytes[most];
+  m.max_messages = *std::max_element(messages.begin(), messages.end());
+  m.max_cells = cells[most];
+  m.max_let_bodies = bodies[most];
+  for (std::size_t r = 0; r < parts.size(); ++r) {
+    m.mean_bytes += bytes[r] / double(parts.size());
+    m.mean_messages += messages[r] / double(parts.size());
+  }
+}
+
+// The local FMM's evaluation call (wall seconds, the tree built before; the least of three calls, the first
+// after one untimed call, so that thread start-up and first-touch pages are not counted) over one part.
+double local_seconds(Kernel kernel, const Options& o, const Part& q) {
+  Evaluator e(o);
+  e.set_positions(q.x);
+  std::vector<Vec3d> alpha;
+  for (std::size_t i = 0; kernel != Kernel::laplace && i < q.x.size(); ++i)
+    alpha.push_back({q.strength[3 * i], q.strength[3 * i + 1], q.strength[3 * i + 2]});
+  double best = 0;
+  for (int k = 0; k < 4; ++k) {
+    const double t = kernel == Kernel::laplace ? e.laplace(q.strength).time.call : e.biot_savart(alpha, q.sigma).time.call;
+    if (k == 1 || (k > 1 && t < best)) best = t;
+  }
+  return best;
+}
+
+// For part r: the time to select its LETs for all others, and to evaluate the LET it receives (built for real).
+void measure_let(Kernel kernel, const Options& o, const std::vector<Part>& parts,
+                 const std::vector<detail::TreeData>& trees, std::size_t r, int ncomp, ModelRanks& m) {
+  auto tree_of = [&](std::size_t s) {
+    return local_tree(trees[s].tree, o.order, ncomp, parts[s].strength, parts[s].sigma);
+  };
+  const LocalTree mine = tree_of(r);
+  auto criterion = [&](std::size_t receiver) {
+    return LetCriterion{o.theta, ncomp == 3 ? o.guard : 0.0, largest_leaf_radius(trees[receiver].tree)};
+  };
+  core::WallTimer select;
+  std::vector<double> scratch;
+  for (std::size_t s = 0; s < parts.size(); ++s)
+    if (s != r && !parts[s].x.empty()) select_let(mine.source(), parts[s].box, criterion(s), &scratch);
+  m.select = select.seconds();
+  std::vector<double> received;
+  for (std::size_t s = 0; s < parts.size(); ++s)
+    if (s != r && !parts[s].x.empty()) select_let(tree_of(s).source(), parts[r].box, criterion(r), &received);
+  core::WallTimer remote;
+  const Let let = parse_let(received, o.order, ncomp);
+  if (kernel == Kernel::laplace)
+    let_field<LaplaceKernel>(o, mine.t, mine.strength, mine.sigma, let);
+  else
+    let_field<BiotSavartKernel>(o, mine.t, mine.strength, mine.sigma, let);
+  m.remote = remote.seconds();
+}
+
+}  // namespace
+
+ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
+                       std::span<const double> sigma, int ranks) {
+  LOOM_REQUIRE(ranks >= 1, "model_ranks: ranks must be >= 1");
+  const int ncomp = kernel == Kernel::laplace ? 1 : 3;
+  const auto world = comm::Communicator::world();
+  const Partition partition = multisection(world.split(world.rank()), x, {}, ranks);
+  const std::vector<Part> parts = split_parts(partition, x, strength, sigma, ncomp);
+  std::vector<detail::TreeData> trees(parts.size());
+  std::vector<std::vector<double>> cell_sigma(parts.size());
+  for (std::size_t s = 0; s < parts.size(); ++s) {
+    trees[s].tree = Tree(parts[s].x, o.ncrit);
+    if (ncomp == 3 && !parts[s].x.empty()) cell_sigma[s] = detail::cell_max_sigma(trees[s].tree, parts[s].sigma);
+  }
+  ModelRanks m;
+  m.ranks = ranks;
+  m.bodies = static_cast<Index>(x.size());
+  std::size_t largest = 0;
+  for (std::size_t s = 0; s < parts.size(); ++s)
+    if (parts[s].x.size() > parts[largest].x.size()) largest = s;
+  m.max_bodies = static_cast<Index>(parts[largest].x.size());
+  m.imbalance = double(m.max_bodies) * ranks / double(std::max<Index>(1, m.bodies));
+  count_lets(parts, trees, cell_sigma, o, ncomp, m);
+  m.local = local_seconds(kernel, o, parts[largest]);
+  m.one_rank_local = m.local / m.imbalance;  // the local FMM's time is linear in its bodies (the mean load)
+  if (ranks > 1) measure_let(kernel, o, parts, trees, largest, ncomp, m);
+  return m;
+}
+
+ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds) {
+  ModelStep s;
+  const double surface = std::pow(scale, 2.0 / 3.0);                                      // (3)
+  const double speed = local_seconds > 0 ? local_seconds / (m.one_rank_local * scale) : 1;  // other machine
+  const double one_rank = m.one_rank_local * scale * speed;
+  s.local = m.local * scale * speed;
+  s.select = m.select * surface * speed;
+  s.remote = m.remote * surface * speed;
+  s.communication = m.max_messages * net.latency + m.max_bytes * surface / net.bandwidth;
+  s.step = s.select + std::max(s.local, s.communication) + s.remote;  // (1)
+  s.efficiency = one_rank / s.step;                                   // (2)
+  return s;
+}
+
+}  // namespace loom::fmm::parallel

@@ -1,0 +1,54 @@
+// The FMM on many ranks by a model (issue 22, item 5): P virtual ranks in one process. The bodies are
+// partitioned for P parts (multisection.hpp), every part gets its tree, and every part's LET for every other
+// part is selected (counted, P^2 walks), giving the communication per rank: messages, bytes, cells and bodies
+// received. For the most loaded part the step is measured on this machine: its local FMM, the selection of
+// its LETs, and the field of the LET it receives (built for real, with every sender's multipoles). The step
+// time on P ranks is then modelled as
+//   T(P) = T_select + max(T_local, T_comm) + T_remote,   T_comm = messages * latency + bytes / bandwidth   (1)
+// (the exchange hidden behind the local FMM, as the ranks' FMM overlaps them) and the weak-scaling efficiency
+// as E(P) = T_local(one rank, same bodies per rank) / T(P).                                               (2)
+// A larger load per rank m' (the paper's 1.68e7 per GPU) is extrapolated from the measured load m by the
+// surface law: what crosses a domain's boundary (LET bodies and cells, their selection and field) grows as
+// (m'/m)^(2/3), the local work as m'/m (or is given, e.g. measured on the GPU).                          (3)
+#pragma once
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "loom/fmm/fmm.hpp"
+
+namespace loom::fmm::parallel {
+
+struct Network {
+  double bandwidth = 0;  // bytes per second into one rank
+  double latency = 0;    // seconds per message
+};
+// "ndr": InfiniBand NDR (400 Gb/s per port, ~2 us per MPI message); "nvlink": H100/H200 NVLink 4 (450 GB/s
+// per direction, ~3 us per message through MPI). UsageError otherwise.
+Network parse_network(std::string_view name);
+
+struct ModelRanks {
+  int ranks = 0;
+  Index bodies = 0, max_bodies = 0;  // all, and the most loaded part's
+  double imbalance = 1;              // max / mean bodies per part
+  // Received per rank (the most loaded receiver by bytes, and the mean): bytes, messages, cells, bodies.
+  double max_bytes = 0, mean_bytes = 0, max_messages = 0, mean_messages = 0;
+  Index max_cells = 0, max_let_bodies = 0;
+  // Measured here for the most loaded part: its local FMM's kernels, its LETs' selection, the received field.
+  double local = 0, select = 0, remote = 0;
+  double one_rank_local = 0;  // the local FMM of a part of the mean size alone (T_local of (2))
+};
+
+// P virtual parts of the bodies (strength: ncomp per body; sigma empty for Laplace).
+ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
+                       std::span<const double> sigma, int ranks);
+
+struct ModelStep {
+  double local = 0, select = 0, remote = 0, communication = 0, step = 0, efficiency = 0;
+};
+// (1)-(3) for the measured ranks, at `scale` = m'/m times the load per rank; local_seconds > 0 replaces the
+// scaled local time (and scales select and remote with it).
+ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds = 0);
+
+}  // namespace loom::fmm::parallel

@@ -1,0 +1,337 @@
+// The FMM over MPI ranks (src/loom/fmm/parallel), run under mpiexec with 1 to 4 (and 8) ranks. Each rank
+// starts from an unequal share of one body set (rank r holds a share proportional to r, so rank 0 starts empty),
+// partitions by recursive multisection, moves its bodies, and evaluates with only its bodies and the received
+// local essential trees. Checked: the parts' weights balanced, every body on exactly one rank, inside its
+// rank's box, the boxes disjoint and filling the bounding box; the sums against the one-rank FMM over the whole
+// set and against a direct sum (direct.hpp), for Laplace and Biot-Savart on uniform and Plummer bodies, and with
+// fewer bodies than ranks; the same on the GPU with the ranks sharing the device (skips without one).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "backends.hpp"
+#include "loom/comm/communicator.hpp"
+#include "loom/comm/rank_device.hpp"
+#include "loom/fmm/bodies.hpp"
+#include "loom/fmm/direct.hpp"
+#include "loom/fmm/fmm.hpp"
+#include "loom/fmm/parallel/distributed.hpp"
+#include "loom/fmm/parallel/exchange.hpp"
+#include "loom/fmm/parallel/multisection.hpp"
+
+namespace loom::fmm::parallel {
+namespace {
+
+comm::Communicator world() { return comm::Communicator::world(); }
+
+// This rank's share [first, last) of n bodies: rank r of P holds about n r / (P (P - 1) / 2) (all on one rank).
+std::pair<Index, Index> share(Index n, int rank, int size) {
+  if (size == 1) return {0, n};
+  const Index total = Index(size) * (size - 1) / 2;
+  auto edge = [&](Index r) { return n * (r * (r - 1) / 2) / total; };
+  return {edge(rank), edge(rank + 1)};
+}
+
+// A body set: positions, ncomp strengths per body, core radii.
+struct Bodies {
+  std::vector<Vec3d> x;
+  std::vector<double> strength, sigma, id;
+  int ncomp = 1;
+};
+
+Bodies make_bodies(Distribution d, Index n, int ncomp, std::uint64_t seed) {
+  Bodies b;
+  b.ncomp = ncomp;
+  b.x = make_positions(d, n, seed);
+  b.strength = make_uniform(n * ncomp, -1, 1, seed + 1);
+  b.sigma = make_uniform(n, 0.02, 0.03, seed + 2);
+  b.id.resize(static_cast<std::size_t>(n));
+  std::iota(b.id.begin(), b.id.end(), 0.0);
+  return b;
+}
+
+// Rows of (x, y, z, strengths, sigma, id) for bodies [first, last).
+std::vector<double> rows_of(const Bodies& b, Index first, Index last) {
+  std::vector<double> rows;
+  for (Index i = first; i < last; ++i) {
+    const auto u = static_cast<std::size_t>(i);
+    rows.insert(rows.end(), {b.x[u].x, b.x[u].y, b.x[u].z});
+    for (int d = 0; d < b.ncomp; ++d) rows.push_back(b.strength[u * static_cast<std::size_t>(b.ncomp) + d]);
+    rows.insert(rows.end(), {b.sigma[u], b.id[u]});
+  }
+  return rows;
+}
+
+Bodies from_rows(const std::vector<double>& rows, int ncomp) {
+  Bodies b;
+  b.ncomp = ncomp;
+  const std::size_t w = static_cast<std::size_t>(5 + ncomp);
+  for (std::size_t at = 0; at < rows.size(); at += w) {
+    b.x.push_back({rows[at], rows[at + 1], rows[at + 2]});
+    for (int d = 0; d < ncomp; ++d) b.strength.push_back(rows[at + 3 + static_cast<std::size_t>(d)]);
+    b.sigma.push_back(rows[at + 3 + static_cast<std::size_t>(ncomp)]);
+    b.id.push_back(rows[at + 4 + static_cast<std::size_t>(ncomp)]);
+  }
+  return b;
+}
+
+// This rank's share of `all`, partitioned and moved: the bodies this rank holds afterwards.
+Bodies distribute(const Bodies& all, Partition* partition = nullptr) {
+  const auto c = world();
+  const auto [first, last] = share(static_cast<Index>(all.x.size()), c.rank(), c.size());
+  const std::vector<Vec3d> x(all.x.begin() + first, all.x.begin() + last);
+  Partition p = multisection(c, x, {}, c.size());
+  Bodies mine = from_rows(exchange_rows(c, rows_of(all, first, last), 5 + all.ncomp, p.part), all.ncomp);
+  if (partition) *partition = std::move(p);
+  return mine;
+}
+
+// Every rank's values (`width` per body) on rank 0, put in the order of the bodies' ids.
+std::vector<double> gather_by_id(const Bodies& mine, const std::vector<double>& values, int width, Index n) {
+  std::vector<double> rows;
+  for (std::size_t i = 0; i < mine.id.size(); ++i) {
+    rows.push_back(mine.id[i]);
+    for (int k = 0; k < width; ++k) rows.push_back(values[i * static_cast<std::size_t>(width) + k]);
+  }
+  const std::vector<double> all = world().gather(rows);
+  std::vector<double> out;
+  if (!world().is_root()) return out;
+  out.assign(static_cast<std::size_t>(n * width), std::nan(""));
+  for (std::size_t at = 0; at < all.size(); at += static_cast<std::size_t>(width + 1))
+    for (int k = 0; k < width; ++k)
+      out[static_cast<std::size_t>(all[at]) * static_cast<std::size_t>(width) + k] = all[at + 1 + k];
+  return out;
+}
+
+std::vector<double> flat(const std::vector<Vec3d>& v) {
+  std::vector<double> out;
+  for (const Vec3d& a : v) out.insert(out.end(), {a.x, a.y, a.z});
+  return out;
+}
+
+std::vector<Vec3d> vectors(std::span<const double> flat_values) {
+  std::vector<Vec3d> out;
+  for (std::size_t at = 0; at + 2 < flat_values.size(); at += 3)
+    out.push_back({flat_values[at], flat_values[at + 1], flat_values[at + 2]});
+  return out;
+}
+
+// Relative L2 difference over the sampled bodies' values (width per body).
+double sampled_error(const std::vector<double>& a, const std::vector<double>& exact, const std::vector<Index>& targets,
+                     int width, int component_first, int components) {
+  double err = 0, norm = 0;
+  for (std::size_t t = 0; t < targets.size(); ++t)
+    for (int k = component_first; k < component_first + components; ++k) {
+      const double e = exact[t * static_cast<std::size_t>(components) + static_cast<std::size_t>(k - component_first)];
+      err += std::pow(a[static_cast<std::size_t>(targets[t] * width + k)] - e, 2);
+      norm += e * e;
+    }
+  return std::sqrt(err / norm);
+}
+
+TEST(FmmMultisection, BalancedDisjointEveryBodyOnceInItsBox) {
+  const auto c = world();
+  for (auto d : {Distribution::cube, Distribution::plummer}) {
+    SCOPED_TRACE(std::string(to_string(d)));
+    const Index n = 20000;
+    const Bodies all = make_bodies(d, n, 1, 7);
+    Partition p;
+    const Bodies mine = distribute(all, &p);
+    ASSERT_EQ(p.domains.size(), static_cast<std::size_t>(c.size()));
+    for (const Vec3d& x : mine.x) EXPECT_TRUE(p.domains[static_cast<std::size_t>(c.rank())].contains(x));
+    // counts: within one body per level of cuts of the mean (exact nth-element on distinct coordinates)
+    const double count = c.sum(double(mine.x.size()));
+    EXPECT_EQ(count, double(n));
+    EXPECT_LE(std::abs(double(mine.x.size()) - double(n) / c.size()), 4.0);
+    // every id exactly once
+    const std::vector<double> ids = c.gather(mine.id);
+    if (c.is_root()) {
+      std::vector<double> sorted = ids;
+      std::sort(sorted.begin(), sorted.end());
+      std::vector<double> expected(static_cast<std::size_t>(n));
+      std::iota(expected.begin(), expected.end(), 0.0);
+      EXPECT_EQ(sorted, expected);
+    }
+    // boxes disjoint, volumes summing to the bounding box's
+    double volume = 0;
+    Box hull = p.domains[0];
+    for (std::size_t a = 0; a < p.domains.size(); ++a) {
+      const Box& A = p.domains[a];
+      volume += (A.upper.x - A.lower.x) * (A.upper.y - A.lower.y) * (A.upper.z - A.lower.z);
+      for (int k = 0; k < 3; ++k) {
+        hull.lower[k] = std::min(hull.lower[k], A.lower[k]);
+        hull.upper[k] = std::max(hull.upper[k], A.upper[k]);
+      }
+      for (std::size_t b = a + 1; b < p.domains.size(); ++b) {
+        double overlap = 1;
+        for (int k = 0; k < 3; ++k)
+          overlap *= std::max(0.0, std::min(A.upper[k], p.domains[b].upper[k]) - std::max(A.lower[k], p.domains[b].lower[k]));
+        EXPECT_EQ(overlap, 0.0) << a << " " << b;
+      }
+    }
+    const double hull_volume = (hull.upper.x - hull.lower.x) * (hull.upper.y - hull.lower.y) * (hull.upper.z - hull.lower.z);
+    EXPECT_NEAR(volume, hull_volume, 1e-12 * hull_volume);
+  }
+}
+
+TEST(FmmMultisection, WeightsBalanceWorkNotCount) {
+  const auto c = world();
+  const Index n = 12000;
+  const auto x = make_positions(Distribution::cube, n, 11);
+  const auto [first, last] = share(n, c.rank(), c.size());
+  std::vector<Vec3d> mine(x.begin() + first, x.begin() + last);
+  std::vector<double> w;
+  for (const Vec3d& p : mine) w.push_back(p.x < 0 ? 9.0 : 1.0);  // the half x < 0 costs 9x
+  const Partition p = multisection(c, mine, w, c.size());
+  std::vector<double> part_weight(static_cast<std::size_t>(c.size()), 0.0), part_count(part_weight);
+  for (std::size_t i = 0; i < mine.size(); ++i) {
+    part_weight[static_cast<std::size_t>(p.part[i])] += w[i];
+    part_count[static_cast<std::size_t>(p.part[i])] += 1;
+  }
+  c.sum_in_rank_order(part_weight);
+  c.sum_in_rank_order(part_count);
+  // within the largest weight per level of cuts
+  EXPECT_LE(imbalance(part_weight), 1 + 9.0 * 3 * c.size() / (5.0 * n));
+  if (c.size() >= 2) {
+    EXPECT_GT(imbalance(part_count), 1.3);  // counts are not what is balanced
+  }
+}
+
+struct Case {
+  Distribution d;
+  Index n;
+};
+
+// Relative L2 errors on rank 0 (zero elsewhere): of the ranks' sums against a direct sum (a, b: potential and
+// gradient, or velocity and stretching), and of the ranks' sums against the one-rank FMM over the whole set.
+struct Errors {
+  double a = 0, b = 0, a_one_rank = 0, b_one_rank = 0;
+};
+
+// Both sides' values (width per body, ids' order) against the direct sums at the sampled targets.
+Errors compare(const std::vector<double>& got, const std::vector<double>& one_rank, const std::vector<double>& exact_a,
+               const std::vector<double>& exact_b, const std::vector<Index>& targets, int width_a) {
+  const int width = width_a + 3;
+  Errors e;
+  e.a = sampled_error(got, exact_a, targets, width, 0, width_a);
+  e.b = sampled_error(got, exact_b, targets, width, width_a, 3);
+  std::vector<Index> all(got.size() / static_cast<std::size_t>(width));
+  std::iota(all.begin(), all.end(), Index{0});
+  std::vector<double> one_a, one_b;
+  for (Index i : all)
+    for (int k = 0; k < width; ++k)
+      (k < width_a ? one_a : one_b).push_back(one_rank[static_cast<std::size_t>(i * width + k)]);
+  e.a_one_rank = sampled_error(got, one_a, all, width, 0, width_a);
+  e.b_one_rank = sampled_error(got, one_b, all, width, width_a, 3);
+  return e;
+}
+
+Errors laplace_errors(const Case& k, const Options& o) {
+  const auto c = world();
+  const Bodies all = make_bodies(k.d, k.n, 1, 21);
+  const Bodies mine = distribute(all);
+  RankReport report;
+  const LaplaceResult r = laplace(c, o, mine.x, mine.strength, &report);
+  std::vector<double> values;
+  for (std::size_t i = 0; i < mine.x.size(); ++i)
+    values.insert(values.end(), {r.potential[i], r.gradient[i].x, r.gradient[i].y, r.gradient[i].z});
+  const std::vector<double> got = gather_by_id(mine, values, 4, k.n);
+  if (!c.is_root()) return {};
+  const auto targets = sample_targets(k.n, 300);
+  std::vector<double> phi;
+  std::vector<Vec3d> grad;
+  direct_laplace(all.x, all.strength, targets, phi, grad);
+  const LaplaceResult single = fmm::laplace(all.x, all.strength, o);
+  std::vector<double> one;
+  for (std::size_t i = 0; i < all.x.size(); ++i)
+    one.insert(one.end(), {single.potential[i], single.gradient[i].x, single.gradient[i].y, single.gradient[i].z});
+  const Errors e = compare(got, one, phi, flat(grad), targets, 1);
+  std::printf("%d ranks, %s, p %d: potential error %.2e, gradient %.2e; against one rank %.2e, %.2e; LET cells %ld "
+              "bodies %ld on rank 0\n",
+              c.size(), std::string(to_string(k.d)).c_str(), o.order, e.a, e.b, e.a_one_rank, e.b_one_rank,
+              long(report.let_cells_received), long(report.let_bodies_received));
+  return e;
+}
+
+Errors biot_savart_errors(const Case& k, const Options& o) {
+  const auto c = world();
+  const Bodies all = make_bodies(k.d, k.n, 3, 33);
+  const Bodies mine = distribute(all);
+  const BiotSavartResult r = biot_savart(c, o, mine.x, vectors(mine.strength), mine.sigma);
+  std::vector<double> values;
+  for (std::size_t i = 0; i < mine.x.size(); ++i)
+    values.insert(values.end(), {r.velocity[i].x, r.velocity[i].y, r.velocity[i].z, r.stretching[i].x,
+                                 r.stretching[i].y, r.stretching[i].z});
+  const std::vector<double> got = gather_by_id(mine, values, 6, k.n);
+  if (!c.is_root()) return {};
+  const auto targets = sample_targets(k.n, 200);
+  std::vector<Vec3d> u, s;
+  const auto alpha = vectors(all.strength);
+  direct_biot_savart(all.x, alpha, all.sigma, targets, u, s);
+  const BiotSavartResult single = fmm::biot_savart(all.x, alpha, all.sigma, o);
+  std::vector<double> one;
+  for (std::size_t i = 0; i < all.x.size(); ++i)
+    one.insert(one.end(), {single.velocity[i].x, single.velocity[i].y, single.velocity[i].z, single.stretching[i].x,
+                           single.stretching[i].y, single.stretching[i].z});
+  const Errors e = compare(got, one, flat(u), flat(s), targets, 3);
+  std::printf("%d ranks, %s, p %d: velocity error %.2e, stretching %.2e; against one rank %.2e, %.2e\n", c.size(),
+              std::string(to_string(k.d)).c_str(), o.order, e.a, e.b, e.a_one_rank, e.b_one_rank);
+  return e;
+}
+
+// The bounds the one-rank FMM's own tests hold at p = 10 (test_fmm_laplace.cpp, test_fmm_biot_savart.cpp).
+void expect_within_fmm_error(const Errors& e, double bound_a, double bound_b) {
+  EXPECT_LT(e.a, bound_a);
+  EXPECT_LT(e.b, bound_b);
+  EXPECT_LT(e.a_one_rank, bound_a);
+  EXPECT_LT(e.b_one_rank, bound_b);
+}
+
+TEST(FmmRanks, LaplaceAgreesWithOneRankAndDirectSum) {
+  for (auto d : {Distribution::cube, Distribution::plummer}) expect_within_fmm_error(laplace_errors({d, 5000}, {}), 1e-6, 1e-6);
+}
+
+TEST(FmmRanks, BiotSavartAgreesWithOneRankAndDirectSum) {
+  for (auto d : {Distribution::cube, Distribution::plummer})
+    expect_within_fmm_error(biot_savart_errors({d, 3000}, {}), 1e-6, 1e-5);
+}
+
+// A LET that missed or doubled a cell would leave an error that no order removes: the error falls with p as
+// the one-rank FMM's does (test_fmm_laplace.cpp: at least 3x per two orders). Small leaves, so that most of
+// the sum is far field at this size.
+TEST(FmmRanks, LaplaceErrorFallsWithTheOrder) {
+  Errors previous{1, 1, 1, 1};
+  for (int p : {4, 6, 8, 10}) {
+    Options o;
+    o.order = p;
+    o.ncrit = 8;
+    const Errors e = laplace_errors({Distribution::plummer, 2000}, o);
+    if (!world().is_root()) continue;
+    EXPECT_LT(e.a, previous.a / 3) << "p = " << p;
+    EXPECT_LT(e.b, previous.b / 3) << "p = " << p;
+    previous = e;
+  }
+}
+
+TEST(FmmRanks, FewerBodiesThanRanks) {
+  // 3 bodies: with 4 ranks one holds none after partitioning; every sum is then direct (one leaf each)
+  expect_within_fmm_error(laplace_errors({Distribution::cube, 3}, {}), 1e-12, 1e-12);
+  expect_within_fmm_error(biot_savart_errors({Distribution::cube, 3}, {}), 1e-12, 1e-12);
+}
+
+TEST(FmmRanks, GpuRanksShareTheDevice) {
+  test::skip_unless_available(core::Backend::cuda);
+  if (IsSkipped()) return;
+  comm::select_rank_device(world());
+  Options o;
+  o.backend = core::Backend::cuda;
+  o.precision = Precision::double_;
+  expect_within_fmm_error(laplace_errors({Distribution::plummer, 8000}, o), 1e-6, 1e-6);
+  expect_within_fmm_error(biot_savart_errors({Distribution::cube, 5000}, o), 1e-6, 1e-5);
+}
+
+}  // namespace
+}  // namespace loom::fmm::parallel
