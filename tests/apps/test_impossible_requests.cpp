@@ -2,6 +2,8 @@
 // any machine, a lattice coarser than its wavelength, more memory than the machine has, an output that cannot be
 // written) are refused at once: exit 2, one line naming the key, nothing left behind.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 #include <unistd.h>
 
 #include <fstream>
@@ -44,17 +46,23 @@ TEST(ImpossibleRequests, DerivedQuantitiesAreRefused) {
 }
 
 TEST(ImpossibleRequests, MemoryBeyondTheMachineIsRefused) {
+  // The same machine everywhere: 16 GiB free (README: LOOM_AVAILABLE_HOST_GIB overrides MemAvailable) and the CPU
+  // backend (a GPU host would put the state on a device with room for it), so a 128 GiB host does not run the gpe
+  // case for minutes instead of refusing it.
+  ::setenv("LOOM_AVAILABLE_HOST_GIB", "16", 1);
   TempDir cwd;
   const std::string dir = " --output.dir " + (cwd / "run").string();
   const Refusal cases[] = {
-      {"gpe --grid.points_per_wavelength 400" + dir, "grid.points_per_wavelength = 400.0", "of host memory, has"},
-      {"fmm --n 6e8", "n = 600000000", "of host memory, has"},
+      {"gpe --backend cpu --grid.points_per_wavelength 400" + dir, "grid.points_per_wavelength = 400.0",
+       "of host memory, has"},
+      {"fmm --backend cpu --n 6e8", "n = 600000000", "of host memory, has"},
       {"lattice dispersion --dispersion.directions 1e11" + dir, "dispersion.directions = 100000000000",
        "of host memory, has"},
-      {"hit --grid.n 1024 --backend cpu" + dir, "grid.n = 1024", "of host memory, has"},
-      {"bench ceilings --stream_mib 1e9", "stream_mib", "of host memory, has"},
+      {"hit --grid.n 1024 --backend cpu" + dir, "grid.n = 1024", "of host memory per rank, has"},
+      {"bench ceilings --backend cpu --stream_mib 1e9", "stream_mib", "of host memory, has"},
   };
   for (const Refusal& c : cases) expect_refused(c, cwd);
+  ::unsetenv("LOOM_AVAILABLE_HOST_GIB");
 }
 
 TEST(ImpossibleRequests, OutputsThatCannotBeWrittenAreRefusedFirst) {

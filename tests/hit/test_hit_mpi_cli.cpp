@@ -20,6 +20,8 @@ namespace {
 const std::string problem =
     "hit --grid.n 16 --initial.type random --initial.k_peak 3 --physics.nu 0.01 --output.every 0.05 "
     "--output.fields_every 0.1 --quiet --output.plots false";
+// Output periods for runs shorter than the periods above (a period past t_end is refused).
+const std::string short_run = " --output.every 0.01 --output.fields_every 0.01";
 constexpr double tolerance = 1e-12;
 constexpr int wall_column = 16;  // series.csv's wall_s
 
@@ -72,7 +74,7 @@ TEST(HitMpiCli, CheckpointsContinueOnAnotherNumberOfRanks) {
   const auto straight = dir / "straight", first = dir / "first", second = dir / "second";
   const std::string fixed = problem + " --time.dt 0.02";
   ASSERT_EQ(run_on_ranks(1, fixed + " --time.t_end 0.1 --output.dir " + straight.string()).code, 0);
-  const RunResult a = run_on_ranks(2, fixed + " --time.t_end 0.04 --output.dir " + first.string());
+  const RunResult a = run_on_ranks(2, fixed + short_run + " --time.t_end 0.04 --output.dir " + first.string());
   ASSERT_EQ(a.code, 0) << a.err;
   const RunResult b = run_on_ranks(3, fixed + " --time.t_end 0.1 --initial.type checkpoint --initial.file " +
                                           (first / "checkpoint.h5").string() + " --output.dir " + second.string());
@@ -95,7 +97,8 @@ std::size_t errors_in(const std::string& err) {
 TEST(HitMpiCli, RanksWithoutAPlaneAreRefusedWithOneMessage) {
   TempDir dir;
   // 8 planes on 5 ranks: FFTW's blocks of 2 feed 4 ranks.
-  const RunResult r = run_on_ranks(5, problem + " --grid.n 8 --time.t_end 0.01 --output.dir " + (dir / "x").string());
+  const RunResult r =
+      run_on_ranks(5, problem + short_run + " --grid.n 8 --time.t_end 0.01 --output.dir " + (dir / "x").string());
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(errors_in(r.err), 1u) << r.err;
   EXPECT_NE(r.err.find("grid.n = 8 on 5 ranks"), std::string::npos) << r.err;
@@ -103,7 +106,7 @@ TEST(HitMpiCli, RanksWithoutAPlaneAreRefusedWithOneMessage) {
   EXPECT_FALSE(std::filesystem::exists(dir / "x"));
   // The same on 4 ranks runs (and on 3: uneven 3, 3, 2).
   for (int ranks : {3, 4})
-    EXPECT_EQ(run_on_ranks(ranks, problem + " --grid.n 8 --time.t_end 0.01 --output.dir " +
+    EXPECT_EQ(run_on_ranks(ranks, problem + short_run + " --grid.n 8 --time.t_end 0.01 --output.dir " +
                                       (dir / std::to_string(ranks)).string())
                   .code,
               0)
@@ -115,7 +118,7 @@ TEST(HitMpiCli, AnUnusableRunDirectoryStopsEveryRankWithOneMessage) {
   const auto taken = dir / "taken";
   std::filesystem::create_directories(taken);
   { std::ofstream(taken / "something") << "x"; }
-  const RunResult r = run_on_ranks(3, problem + " --time.t_end 0.01 --output.dir " + taken.string());
+  const RunResult r = run_on_ranks(3, problem + short_run + " --time.t_end 0.01 --output.dir " + taken.string());
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(errors_in(r.err), 1u) << r.err;
   EXPECT_NE(r.err.find("output.dir"), std::string::npos) << r.err;

@@ -52,6 +52,19 @@ void load_table(Parameters& params, const toml::table& table, const std::string&
   }
 }
 
+// toml++'s message quotes the offending text, which may hold a line break or another control character: printed
+// escaped, so the error stays one line (found by tests/gpe/test_toml_fuzz.cpp).
+std::string parse_error_line(const std::string& file, const toml::parse_error& e) {
+  std::string description;
+  for (const char c : e.description()) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      description += fmt::format("\\x{:02x}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+    else
+      description += c;
+  }
+  return fmt::format("{}:{}:{}: {}", file, e.source().begin.line, e.source().begin.column, description);
+}
+
 }  // namespace
 
 void Parameters::load_toml_text(std::string_view text, const std::string& name) {
@@ -59,8 +72,7 @@ void Parameters::load_toml_text(std::string_view text, const std::string& name) 
   try {
     table = toml::parse(text, name);
   } catch (const toml::parse_error& e) {
-    throw UsageError(fmt::format("{}:{}:{}: {}", name, e.source().begin.line, e.source().begin.column,
-                                 e.description()));
+    throw UsageError(parse_error_line(name, e));
   }
   load_table(*this, table, "", name);
 }
@@ -72,8 +84,7 @@ void Parameters::load_toml_file(const std::string& path) {
   try {
     table = toml::parse_file(path);
   } catch (const toml::parse_error& e) {
-    throw UsageError(fmt::format("{}:{}:{}: {}", path, e.source().begin.line, e.source().begin.column,
-                                 e.description()));
+    throw UsageError(parse_error_line(path, e));
   }
   load_table(*this, table, "", path);
 }
