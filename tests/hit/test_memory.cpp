@@ -37,7 +37,7 @@ TEST(HitMemory, GridPastTheMachineIsRefusedWithOneLine) {
   hit::HitConfig c;
   c.grid = {1024};
   const double need = hit::estimate_memory(c).host_bytes;
-  const double have = hit::available_host_bytes();
+  const double have = core::available_host_bytes();
   if (have <= 0 || need <= have) GTEST_SKIP() << "this machine holds 1024^3";
   TempDir dir;
   const RunResult r = run_loom("hit --backend cpu --grid.n 1024 --quiet --output.dir " + (dir / "run").string());

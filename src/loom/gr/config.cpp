@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "loom/core/error.hpp"
+#include "loom/io/run_directory.hpp"
 
 namespace loom::gr {
 
@@ -27,13 +28,10 @@ io::Parameters bh_parameters() {
   p.add("time.t_end", 10.0, "end time in units of m").greater_than(0);
   p.add("time.cfl", 0.25, "dt = time.cfl times the smallest grid spacing").greater_than(0).at_most(1);
   p.add("time.dt", 0.0, "fixed time step; 0: from time.cfl").at_least(0);
-  p.add("output.dir", "", "run directory (default runs/bh-<date>-<time>)");
-  p.add("output.overwrite", false, "write into an existing non-empty run directory");
+  io::declare_run_directory_keys(p, "bh");
   p.add("output.every", 0.0, "time between rows of series.csv; 0: t_end / 100").at_least(0);
   p.add("output.fields", true, "write HDF5 + XDMF fields of the shells (constraints and error per point)");
   p.add("output.fields_every", 0.0, "time between field snapshots; 0: initial and final only").at_least(0);
-  p.add("output.checkpoint_every", 600.0, "wall-clock seconds between checkpoints; 0: only at the end").at_least(0);
-  p.add("output.plots", true, "make PNG plots at the end (needs /usr/bin/python3 with matplotlib)");
   return p;
 }
 

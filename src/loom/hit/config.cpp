@@ -7,6 +7,7 @@
 #include "loom/comm/communicator.hpp"
 #include "loom/core/error.hpp"
 #include "loom/io/derived_checks.hpp"
+#include "loom/io/run_directory.hpp"
 
 namespace loom::hit {
 
@@ -58,15 +59,10 @@ io::Parameters hit_parameters() {
       .greater_than(0)
       .at_most(courant_limit);
   p.add("time.unsafe", false, "allow a fixed time.dt above the Courant limit 1");
-  p.add("output.dir", "", "run directory (default runs/hit-<date>-<time>)");
-  p.add("output.overwrite", false, "write into an existing non-empty run directory");
+  io::declare_run_directory_keys(p, "hit");
   p.add("output.every", 0.0, "time between rows of series.csv and spectra.csv; 0: t_end / 100").at_least(0);
   p.add("output.fields", true, "write HDF5 + XDMF fields (velocity, vorticity magnitude)");
   p.add("output.fields_every", 0.0, "time between field snapshots; 0: initial and final only").at_least(0);
-  p.add("output.checkpoint_every", 600.0, "wall-clock seconds between checkpoints; 0: only at the end")
-      .at_least(0)
-      .at_most(io::max_wall_seconds);
-  p.add("output.plots", true, "make PNG plots at the end (needs /usr/bin/python3 with matplotlib)");
   return p;
 }
 

@@ -4,10 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <string>
 
-#include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 
 namespace loom::hit {
@@ -16,15 +13,6 @@ namespace {
 constexpr double gib = double(1 << 30);
 
 }  // namespace
-
-double available_host_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key, unit;
-  double kib = 0;
-  while (in >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return 0;
-}
 
 MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   const SpectralGrid g = c.grid;
@@ -63,7 +51,7 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
 
 void check_memory(const HitConfig& c, int ranks, int ranks_per_node) {
   const MemoryEstimate e = estimate_memory(c, ranks);
-  const double host = available_host_bytes() / std::max(ranks_per_node, 1);
+  const double host = core::available_host_bytes() / std::max(ranks_per_node, 1);
   auto refuse = [&](double need, double have, const char* where) {
     return UsageError(fmt::format("grid.n = {}: needs {:.1f} GiB of {} memory per rank{}, has {:.1f} GiB; use a "
                                   "smaller grid.n{}",
@@ -72,7 +60,7 @@ void check_memory(const HitConfig& c, int ranks, int ranks_per_node) {
   };
   if (host > 0 && e.host_bytes > host) throw refuse(e.host_bytes, host, "host");
   if (c.backend == core::Backend::cuda) {
-    const double device = double(cuda::device_info(cuda::current_device()).free_memory);
+    const double device = core::available_device_bytes();
     if (e.device_bytes > device) throw refuse(e.device_bytes, device, "device");
   }
 }

@@ -4,24 +4,20 @@
 // the whole fields it gathers for snapshots and checkpoints).
 #pragma once
 
+#include "loom/core/memory_budget.hpp"
 #include "loom/hit/config.hpp"
 
 namespace loom::hit {
 
-struct MemoryEstimate {
-  double host_bytes = 0;    // CPU memory of one rank
-  double device_bytes = 0;  // GPU memory of one rank (0 on the CPU backend)
-};
+// Host and device bytes of one rank (device 0 on the CPU backend).
+using MemoryEstimate = core::MemoryNeed;
 
 // The solver's arrays on the slab of the widest rank (SlabLayout's sizes for FFTW's blocks), the transforms' work
 // space, the initial field (built whole on every rank), and on rank 0 the gathered outputs.
 MemoryEstimate estimate_memory(const HitConfig& config, int ranks = 1);
 
-// Bytes of MemAvailable in /proc/meminfo (0 where there is none: no check).
-double available_host_bytes();
-
 // Throws UsageError naming grid.n when a rank's estimate exceeds what the machine has: MemAvailable of
-// /proc/meminfo shared by the `ranks_per_node` ranks of a node, and the current device's free memory.
+// core::available_host_bytes shared by the `ranks_per_node` ranks of a node, and the current device's free memory.
 void check_memory(const HitConfig& config, int ranks, int ranks_per_node);
 
 }  // namespace loom::hit

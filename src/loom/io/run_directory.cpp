@@ -1,5 +1,7 @@
 #include "loom/io/run_directory.hpp"
 
+#include "loom/io/derived_checks.hpp"
+
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
@@ -95,6 +97,15 @@ void RunDirectory::write_text(const std::string& name, const std::string& text) 
 std::unique_ptr<SeriesWriter> RunDirectory::open_series(std::vector<std::string> columns, const std::string& name,
                                                         double flush_seconds) const {
   return std::make_unique<SeriesWriter>(file(name), std::move(columns), flush_seconds);
+}
+
+void declare_run_directory_keys(Parameters& p, const std::string& command) {
+  p.add("output.dir", "", "run directory (default runs/" + command + "-<date>-<time>)");
+  p.add("output.overwrite", false, "write into an existing non-empty run directory");
+  p.add("output.checkpoint_every", 600.0, "wall-clock seconds between checkpoints; 0: only at the end")
+      .at_least(0)
+      .at_most(max_wall_seconds);
+  p.add("output.plots", true, "make PNG plots at the end (needs /usr/bin/python3 with matplotlib)");
 }
 
 }  // namespace loom::io

@@ -46,4 +46,8 @@ class RunDirectory {
   std::shared_ptr<RunLock> lock_;  // released when the last copy goes
 };
 
+// The output keys every run directory's command shares: output.dir (default runs/<command>-<date>-<time>),
+// output.overwrite, output.checkpoint_every and output.plots. A system adds its own output.every and fields.
+void declare_run_directory_keys(Parameters& p, const std::string& command);
+
 }  // namespace loom::io

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
+#include "loom/io/run_directory.hpp"
 
 namespace loom::vortex {
 
@@ -63,13 +64,10 @@ void declare_method_keys(io::Parameters& p) {
 }
 
 void declare_output_keys(io::Parameters& p) {
-  p.add("output.dir", "", "run directory (default runs/vortex-<date>-<time>)");
-  p.add("output.overwrite", false, "write into an existing non-empty run directory");
+  io::declare_run_directory_keys(p, "vortex");
   p.add("output.every", 10, "steps between rows of series.csv").at_least(1);
   p.add("output.fields", true, "write HDF5 + XDMF particles (positions, strengths, core radii)");
   p.add("output.fields_every", 0, "steps between particle snapshots; 0: initial and final only").at_least(0);
-  p.add("output.checkpoint_every", 600.0, "wall-clock seconds between checkpoints; 0: only at the end").at_least(0);
-  p.add("output.plots", true, "make PNG plots at the end (needs /usr/bin/python3 with matplotlib)");
   p.add("compare", "", "a loom hit run directory whose E(t), epsilon(t) and spectra are plotted with this run's");
 }
 
