@@ -27,6 +27,10 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
       {"--physics.spin 0,0,1", ""},
       {"--physics.spin 0.1,0.2", ""},
       {"--physics.mass 0", "error: physics.mass = 0.0: expected a number > 0\n"},
+      {"--time.t_end 1e300", ""},
+      {"--time.dt 1e300", ""},
+      {"--output.every 1e300", "error: output.every = 1e+300: expected 0 or a time <= time.t_end = 10\n"},
+      {"--output.checkpoint_every 1e300", ""},
       {"--grid.extents 4,5,10",
        "error: grid.extents = \"4,5,10\": expected three integers N_r,N_theta,N_phi with N_r >= 5, N_theta >= 5 and "
        "N_phi = 2 N_theta\n"},

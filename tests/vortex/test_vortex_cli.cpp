@@ -25,6 +25,12 @@ TEST(VortexCli, BadInputIsRejectedBeforeAnythingIsWritten) {
   };
   const Case cases[] = {
       {"--ring.core 0", "error: ring.core = 0.0: expected a number > 0\n"},
+      {"--ring.circulation 1e300", "error: ring.circulation = 1e+300: expected a number in (0, 1000000]\n"},
+      {"--physics.nu 1e300", "error: physics.nu = 1e+300: expected a number in [0, 1000]\n"},
+      {"--time.dt 1e300", "error: time.dt = 1e+300: expected a number <= time.t_end = 0.5\n"},
+      {"--time.t_end 1e300",
+       "error: time.t_end = 1e+300: expected a value giving at most 1e+12 time steps (here 1e+300 / 0.01 = 1e+302 "
+       "steps)\n"},
       {"--time.scheme ab3", "error: time.scheme = \"ab3\": expected one of ab2, rk3, rk4\n"},
       {"--stretching mixed", "error: stretching = \"mixed\": expected one of classical, transpose\n"},
       {"--particles.n 4", "error: particles.n = 4: expected an integer in [8, 1024]\n"},

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "loom/core/error.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/io/run_directory.hpp"
 
 namespace loom::gr {
@@ -108,6 +109,8 @@ BhConfig make_bh_config(const io::Parameters& p) {
   c.output.every = p.get_real("output.every");
   c.output.fields = p.get_bool("output.fields");
   c.output.fields_every = p.get_real("output.fields_every");
+  io::check_output_period("output.every", c.output.every, c.time.t_end);
+  io::check_output_period("output.fields_every", c.output.fields_every, c.time.t_end);
   c.output.checkpoint_every = p.get_real("output.checkpoint_every");
   c.output.plots = p.get_bool("output.plots");
   return c;

@@ -10,6 +10,7 @@
 #include "loom/core/error.hpp"
 #include "loom/gr/characteristics.hpp"
 #include "loom/gr/checkpoint.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/io/plot_script.hpp"
 #include "loom/version_info.hpp"
 
@@ -64,15 +65,28 @@ BhRun::BhRun(BhConfig config, std::string input) : config_(std::move(config)), i
   if (time_ >= config_.time.t_end)
     throw UsageError(fmt::format("time.t_end = {}: expected a time after the checkpoint's t = {}", config_.time.t_end,
                                  time_));
+  check_time_step();
   stepper_ = std::make_unique<DormandPrince>(*system_);
   every_ = config_.output.every > 0 ? config_.output.every : config_.time.t_end / 100;
   next_output_ = std::min(time_ + every_, config_.time.t_end);
   next_snapshot_ = time_ + config_.output.fields_every;
 }
 
+// A fixed time.dt above the CFL bound (time.cfl <= 1 of the smallest spacing) or a run of more steps than any
+// machine finishes is refused before work, as the other systems refuse them (io::checked_step_count).
+void BhRun::check_time_step() const {
+  const double bound = system_->smallest_spacing();
+  if (config_.time.dt > bound)
+    throw UsageError(fmt::format("time.dt = {}: expected a number <= {:.6g}, the smallest grid spacing (time.cfl <= 1)",
+                                 config_.time.dt, bound));
+  if (config_.time.dt > 0) io::checked_step_count(config_.time.t_end - time_, dt_, "time.dt", config_.time.dt);
+  io::checked_step_count(config_.time.t_end - time_, dt_, "time.t_end", config_.time.t_end);
+}
+
 void BhRun::open_outputs(const io::Parameters& params) {
   const auto dir = config_.output.dir.empty() ? io::RunDirectory::default_path("bh") : config_.output.dir;
-  run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite));
+  run_.emplace(io::RunDirectory::create(dir, config_.output.overwrite, "output.dir",
+                                        {{"initial.file", config_.initial_file}}));
   run_->write_input(params);
   series_ = run_->open_series(columns);
   if (config_.output.fields) fields_.emplace(run_->file("fields.xdmf"));

@@ -43,6 +43,7 @@ class BhRun {
 
  private:
   bool output_due() const;
+  void check_time_step() const;
 
   BhConfig config_;
   std::string input_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/io/run_directory.hpp"
 
 namespace loom::vortex {
@@ -32,8 +33,8 @@ void declare_initial_keys(io::Parameters& p) {
   p.add("initial.k_peak", 4.0, "hit: the spectrum's peak wavenumber").greater_than(0);
   p.add("initial.energy", 0.5, "hit: total kinetic energy").greater_than(0);
   p.add("initial.seed", 1, "hit: seed of the random phases (the same field as loom hit's)").at_least(0);
-  p.add("ring.circulation", 1.0, "ring: circulation Gamma").greater_than(0);
-  p.add("ring.radius", 1.0, "ring: radius R").greater_than(0);
+  p.add("ring.circulation", 1.0, "ring: circulation Gamma").greater_than(0).at_most(1e6);
+  p.add("ring.radius", 1.0, "ring: radius R").greater_than(0).at_most(1e6);
   p.add("ring.core", 0.1, "ring: core a of omega = Gamma / (pi a^2) exp(-s^2 / a^2)").greater_than(0);
   p.add("ring.spacing", 0.05, "ring: particle spacing h (sigma = particles.overlap h < core / sqrt 2)").greater_than(0);
 }
@@ -43,7 +44,7 @@ void declare_method_keys(io::Parameters& p) {
       .at_least(8)
       .at_most(hit::max_grid_n);
   p.add("particles.overlap", 1.0, "core radius over spacing, sigma / h").greater_than(0).at_most(4);
-  p.add("physics.nu", 0.0, "kinematic viscosity (core spreading sigma^2 += 2 nu dt)").at_least(0);
+  p.add("physics.nu", 0.0, "kinematic viscosity (core spreading sigma^2 += 2 nu dt)").at_least(0).at_most(1e3);
   p.add("time.t_end", 0.5, "end time").greater_than(0);
   p.add("time.dt", 0.01, "time step").greater_than(0);
   p.add("time.scheme", "ab2", "time integrator: ab2 (the paper's), rk3, rk4").one_of({"ab2", "rk3", "rk4"});
@@ -124,6 +125,9 @@ VortexConfig make_vortex_config(const io::Parameters& p) {
   c.nu = p.get_real("physics.nu");
   c.dt = p.get_real("time.dt");
   c.t_end = p.get_real("time.t_end");
+  if (c.dt > c.t_end)
+    throw UsageError(fmt::format("time.dt = {}: expected a number <= time.t_end = {}", c.dt, c.t_end));
+  io::checked_step_count(c.t_end, c.dt, "time.t_end", c.t_end);
   const std::string& scheme = p.get_string("time.scheme");
   c.scheme = scheme == "rk3" ? TimeScheme::rk3 : scheme == "rk4" ? TimeScheme::rk4 : TimeScheme::ab2;
   c.stretching = p.get_string("stretching") == "transpose" ? StretchingForm::transpose : StretchingForm::classical;
