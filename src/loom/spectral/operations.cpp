@@ -116,7 +116,7 @@ perf::Work Differentiator::work(Index components) const {
 }
 
 SpectralFilter::SpectralFilter(const Topology& t, const FilterSpec& spec, AngularMethod m)
-    : steps_(t.filter_steps(spec, m)), fused_(FusedShell::filter(t, steps_)) {}
+    : steps_(t.filter_steps(spec, m)), fused_(FusedShell::filter(t, steps_)), topology_size_(t.size()) {}
 
 void SpectralFilter::apply(Strategy s, OperatorCache& cache, Tensor& field, core::Array<double>& scratch) const {
   apply(s, cache, field.components(), field.data, scratch);
@@ -131,9 +131,22 @@ void SpectralFilter::apply(Strategy s, OperatorCache& cache, Index components, c
     const auto& plan = fused_->plan(cache, w);
     return gpu::shell_filter(plan, fused_->launch(), component_map(u, u, components), scratch.write(w));
   }
-  for (const auto& op : steps_) {
-    spectral::apply(s, cache, op, components, field.read(w), scratch.write(w));
-    std::swap(field, scratch);
+  // Ping-pong between the field and scratch, the result copied back after an odd number of steps: the caller's
+  // arrays keep their sizes (a list of tensors shares one scratch).
+  require_size(scratch, components * topology_size_, "filter: scratch too small");
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    const bool from_field = k % 2 == 0;
+    spectral::apply(s, cache, steps_[k], components, (from_field ? field : scratch).read(w),
+                    (from_field ? scratch : field).write(w));
+  }
+  if (steps_.size() % 2 == 1) {
+    const double* from = scratch.read(w);
+    double* to = field.write(w);
+    const Index values = components * topology_size_;
+    if (w == core::Where::host)
+      std::copy_n(from, values, to);
+    else
+      core::device_pool().resource().copy_on_device(to, from, static_cast<std::size_t>(values) * sizeof(double));
   }
 }
 

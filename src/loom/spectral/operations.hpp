@@ -81,8 +81,7 @@ class SpectralFilter {
  public:
   SpectralFilter(const Topology& t, const FilterSpec& spec, AngularMethod m = AngularMethod::dense);
   void apply(Strategy s, OperatorCache& cache, Tensor& field, core::Array<double>& scratch) const;
-  // One contiguous block of `components` fields, in place (field and scratch may be swapped, as above);
-  // scratch: C N values.
+  // One contiguous block of `components` fields, in place; scratch: C N values.
   void apply(Strategy s, OperatorCache& cache, Index components, core::Array<double>& field,
              core::Array<double>& scratch) const;
   // Several tensors in one call, each in place: two launches on the fused route, otherwise one tensor after the
@@ -95,6 +94,7 @@ class SpectralFilter {
  private:
   std::vector<AxisOperator> steps_;
   std::optional<FusedShell> fused_;
+  Index topology_size_;
 };
 
 // Models: the three derivative matrices plus DiffJac; the filter's matrices.
