@@ -20,7 +20,8 @@ logs=$(mktemp -d)
 summary="$out/spectral-summary.txt"
 : > "$summary"
 status() { printf '%-40s %s\n' "$1" "$2" >> "$summary"; }
-tests=(test_spectral_gpu test_spectral_jacobian test_spectral_bases test_spectral_sphere test_spectral_topology
+tests=(test_spectral_gpu test_spectral_multi_tensor test_spectral_strategy_choice test_spectral_jacobian
+       test_spectral_bases test_spectral_sphere test_spectral_topology
        test_spectral_operator_cache test_spectral_separable test_spectral_s2_filter test_spectral_tensor
        test_spectral_cli)
 finish() {

@@ -17,6 +17,7 @@
 #include "loom/io/derived_checks.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/version_info.hpp"
+#include "loom/spectral/tool_config.hpp"
 #include "spectral_common.hpp"
 
 namespace loom::app {
@@ -36,10 +37,7 @@ struct Row {
 };
 
 struct Context {
-  int warmup, repeats;
-  std::vector<core::Backend> backends;
-  std::vector<int> cpu_threads;
-  std::vector<Strategy> strategies;
+  spectral::BenchSpectralConfig config;
   std::vector<perf::Ceiling> ceilings;
   std::vector<Row> rows;
 };
@@ -58,29 +56,30 @@ double ceiling_fraction(const Context& c, core::Backend b, Operation op, const p
 
 // Times one operation with every strategy of every backend (and CPU thread count) that applies.
 void measure(Context& c, const std::string& sweep, const std::string& grid, const spectral::Topology* t, Index points,
-             spectral::TensorKind kind, Operation op, const spectral::FilterSpec& f,
+             const std::vector<spectral::TensorKind>& kinds, Operation op,
              spectral::AngularMethod angular = spectral::AngularMethod::dense) {
   const bool jacobian = op == Operation::diffjac || op == Operation::coordjac;
-  for (auto b : c.backends)
-    for (auto s : c.strategies) {
+  const auto& f = c.config.filter;
+  for (auto b : c.config.backends)
+    for (auto s : c.config.strategies) {
       if (spectral::backend_of(s) != b || (jacobian && s == Strategy::reference)) continue;
       if (jacobian && s != Strategy::blas && s != Strategy::batched) continue;  // one kernel per backend
       if (!jacobian && !spectral::Workload::supported(t, op, s, f, angular)) continue;
-      const std::vector<int> threads = b == core::Backend::cpu ? c.cpu_threads : std::vector<int>{0};
+      const std::vector<int> threads = b == core::Backend::cpu ? c.config.cpu_threads : std::vector<int>{0};
       for (int n : threads) {
         if (n > 0) set_threads(n);
-        spectral::Workload w(t, points, kind, op, s, f, angular);
+        spectral::Workload w(t, points, kinds, op, s, f, angular);
         Row r;
         r.sweep = sweep;
         r.op = spectral::to_string(op);
         r.grid = grid;
-        r.tensor = spectral::to_string(kind);
+        for (auto k : kinds) r.tensor += (r.tensor.empty() ? "" : "+") + std::string(spectral::to_string(k));
         r.backend = core::to_string(b);
         r.strategy = jacobian ? std::string("kernel") : std::string(spectral::to_string(s));
         if (angular == spectral::AngularMethod::separable) r.strategy += "/sep";
         r.points = w.points();
         r.threads = n;
-        r.time = time_workload(w, s, c.warmup, c.repeats);
+        r.time = time_workload(w, s, c.config.warmup, c.config.repeats);
         r.work = w.work();
         r.error = w.error();
         r.fraction = ceiling_fraction(c, b, op, r.work, r.time.median);
@@ -95,16 +94,16 @@ void measure(Context& c, const std::string& sweep, const std::string& grid, cons
   set_threads(core::cpu_threads());
 }
 
-void shell_sweep(Context& c, const std::string& name, const std::vector<int>& ks, std::array<int, 6> law,
-                 spectral::TensorKind kind, const spectral::FilterSpec& f) {
+void shell_sweep(Context& c, const std::string& name, const std::vector<int>& ks, std::array<int, 6> law) {
+  const auto& kinds = c.config.tensors;
   for (int k : ks) {
     const int nr = law[0] + law[1] * k, nt = law[2] + law[3] * k;
     const auto t = spectral::make_topology("shell", {nr, nt, 2 * nt}, {1, 3});
     const std::string grid = fmt::format("{}x{}x{}", nr, nt, 2 * nt);
     for (auto op : {Operation::deriv, Operation::filter})
       for (auto angular : {spectral::AngularMethod::dense, spectral::AngularMethod::separable})
-        measure(c, name, grid, t.get(), 0, kind, op, f, angular);
-    measure(c, name, grid, t.get(), 0, kind, Operation::filter_csr, f);
+        measure(c, name, grid, t.get(), 0, kinds, op, angular);
+    if (kinds.size() == 1) measure(c, name, grid, t.get(), 0, kinds, Operation::filter_csr);
   }
 }
 
@@ -116,23 +115,11 @@ std::vector<int> range(int first, int last) {
 
 int run_bench_spectral(const io::Parameters& p) {
   io::check_output_file("json", p.get_string("json"));  // before any timing
-  const bool quick = p.get_bool("quick");
   Context c;
-  c.warmup = static_cast<int>(p.get_int("warmup"));
-  c.repeats = quick ? 3 : static_cast<int>(p.get_int("repeats"));
-  const auto& backend = p.get_string("backend");
-  c.backends = backend == "all" ? core::available_backends() : std::vector{core::parse_backend(backend, "backend")};
-  for (const auto& item : parse_ints("cpu_threads", p.get_string("cpu_threads"), 0, 0))
-    c.cpu_threads.push_back(item == 0 ? core::cpu_threads() : item);
-  for (auto s : spectral::available_strategies())
-    if (s != Strategy::reference || p.get_bool("reference")) c.strategies.push_back(s);
-  const auto f = filter_spec(p);
-  const auto kind = spectral::parse_tensor_kind(p.get_string("tensor"), "tensor");
-  const auto sweeps = p.get_string("sweeps");
-  auto wants = [&](const char* s) { return sweeps == "all" || sweeps.find(s) != std::string::npos; };
-
-  for (auto b : c.backends) {
-    auto options = quick ? perf::quick_ceiling_options() : perf::CeilingOptions{};
+  c.config = spectral::bench_spectral_config(p);
+  const auto& cfg = c.config;
+  for (auto b : cfg.backends) {
+    auto options = cfg.quick ? perf::quick_ceiling_options() : perf::CeilingOptions{};
     auto measured = perf::measure_ceilings(b, options);
     c.ceilings.insert(c.ceilings.end(), measured.begin(), measured.end());
   }
@@ -140,23 +127,24 @@ int run_bench_spectral(const io::Parameters& p) {
   std::cout << fmt::format("\n{:<9} {:<8} {:<12} {:>8} {:<4} {:<5} {:>3} {:<13} {:>11} {:>8} {:>8} {:>7} {:>9}\n", "sweep",
                            "op", "grid", "points", "T", "where", "thr", "strategy", "median_us", "GB/s", "GF/s",
                            "ceil", "error");
-  if (wants("jacobian"))
-    for (int n : parse_ints("points", quick ? std::string("1000,100000") : p.get_string("points"), 0, 1))
+  if (cfg.wants(spectral::BenchSweep::jacobian))
+    for (int n : cfg.points)
       for (auto k : {spectral::TensorKind::a, spectral::TensorKind::aa, spectral::TensorKind::ab,
                      spectral::TensorKind::abb})
         for (auto op : {Operation::diffjac, Operation::coordjac})
-          measure(c, "jacobian", "-", nullptr, n, k, op, f);
-  if (wants("cube"))
-    for (int n : parse_ints("cube_n", quick ? std::string("8,16") : p.get_string("cube_n"), 0, 2)) {
+          measure(c, "jacobian", "-", nullptr, n, {k}, op);
+  if (cfg.wants(spectral::BenchSweep::cube))
+    for (int n : cfg.cube_n) {
       const auto t = spectral::make_topology("cube", {n, n, n}, {0, 0});
       for (auto op : {Operation::deriv, Operation::filter})
-        measure(c, "cube", fmt::format("{}^3", n), t.get(), 0, kind, op, f);
+        measure(c, "cube", fmt::format("{}^3", n), t.get(), 0, cfg.tensors, op);
     }
   // the paper's shell sequences: N_r = 9 + 4k, N_theta = 6 + 2k (SingleBH); N_r = 4 + k, N_theta = 7 + 2k (BBH)
-  if (wants("singlebh")) shell_sweep(c, "singlebh", quick ? range(0, 1) : range(0, 10), {9, 4, 6, 2, 0, 0}, kind, f);
-  if (wants("bbh")) shell_sweep(c, "bbh", quick ? range(1, 2) : range(1, 16), {4, 1, 7, 2, 0, 0}, kind, f);
+  if (cfg.wants(spectral::BenchSweep::singlebh))
+    shell_sweep(c, "singlebh", cfg.quick ? range(0, 1) : range(0, 10), {9, 4, 6, 2, 0, 0});
+  if (cfg.wants(spectral::BenchSweep::bbh)) shell_sweep(c, "bbh", cfg.quick ? range(1, 2) : range(1, 16), {4, 1, 7, 2, 0, 0});
 
-  if (const auto& path = p.get_string("json"); !path.empty()) {
+  if (const auto& path = cfg.json; !path.empty()) {
     nlohmann::json j;
     j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
     j["parameters"] = p.to_json();
@@ -177,18 +165,7 @@ int run_bench_spectral(const io::Parameters& p) {
 
 void add_bench_spectral_command(CLI::App& bench, std::vector<Subcommand>& out) {
   io::Parameters p;
-  p.add("backend", "all", "backends to measure").one_of({"all", "auto", "cpu", "cuda"});
-  p.add("sweeps", "all", "which sweeps: all, or a list of jacobian, cube, singlebh, bbh");
-  p.add("tensor", "abb", "tensor kind of the cube and shell sweeps");
-  p.add("points", "1000,10000,100000,1000000,4000000", "jacobian sweep: N_x values");
-  p.add("cube_n", "8,16,24,32,40,48,56,64", "cube sweep: points per axis");
-  p.add("cpu_threads", "1,0", "CPU thread counts to time (0: all cores)");
-  p.add("reference", false, "also time the FFT reference (slow)");
-  add_filter_parameters(p);
-  p.add("repeats", 10, "timed repeats; the median is reported").at_least(1);
-  p.add("warmup", 2, "untimed runs first").at_least(0);
-  p.add("quick", false, "small sizes and few repeats (a smoke test, not a measurement)");
-  p.add("json", "", "also write the rows as JSON to this file");
+  spectral::declare_bench_spectral_parameters(p);
   out.push_back({std::make_unique<io::ParameterCommand>(bench, "spectral",
                                                         "The spectral-BH paper's sweeps: Jacobians, cubes, shells",
                                                         std::move(p), false),

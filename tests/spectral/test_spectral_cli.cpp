@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <span>
 #include <string>
 
 #include "apps/run_loom.hpp"
@@ -14,6 +15,16 @@ double number_after(const std::string& text, const std::string& key) {
   const auto at = text.find(key);
   if (at == std::string::npos) return std::nan("");
   return std::stod(text.substr(at + key.size()));
+}
+
+// Each (arguments, key): exit 2 with one line that names the key.
+void expect_usage_errors(const std::string& command, std::span<const std::pair<const char*, const char*>> cases) {
+  for (const auto& [args, key] : cases) {
+    const RunResult r = run_loom(command + args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(line_count(r.err), 1u) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(key), std::string::npos) << args << "\n" << r.err;
+  }
 }
 
 TEST(SpectralCli, ShellGradientPrintsErrorTimeAndCache) {
@@ -41,13 +52,27 @@ TEST(SpectralCli, BadInputExitsTwoWithOneLineNamingTheKey) {
       {"--extents 1,19,38", "extents"},       {"--extents 10,19,40", "extents"},
       {"--tensor abc", "tensor"},             {"--filter.order 0", "filter.order"},
       {"--op frob", "op"},                    {"--strategy fused --backend cpu", "strategy"},
-      {"--topology cube --extents 8,1,8", "extents"}};
-  for (const auto& [args, key] : cases) {
-    const RunResult r = run_loom(std::string("spectral --repeats 1 ") + args);
-    EXPECT_EQ(r.code, 2) << args;
-    EXPECT_EQ(line_count(r.err), 1u) << args << "\n" << r.err;
-    EXPECT_NE(r.err.find(key), std::string::npos) << args << "\n" << r.err;
-  }
+      {"--topology cube --extents 8,1,8", "extents"},
+      {"--tensor aa,frob", "tensor"},          {"--op diffjac --tensor aa,iaa", "tensor"},
+      {"--calls 0", "calls"},                 {"--radii 1", "radii"}};
+  expect_usage_errors("spectral --repeats 1 ", cases);
+}
+
+TEST(SpectralCli, BenchBadListsExitTwoNamingTheKey) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--sweeps cubes", "sweeps"}, {"--strategies blas,frob", "strategies"}, {"--cube_n 8,x", "cube_n"},
+      {"--tensor abb,q", "tensor"}, {"--cpu_threads -1", "cpu_threads"}};
+  expect_usage_errors("bench spectral --quick --backend cpu ", cases);
+}
+
+// The GH state's three tensors in one call: 50 components, each against its exact gradient.
+TEST(SpectralCli, SeveralTensorsInOneCall) {
+  const RunResult r = run_loom("spectral --extents 12,14,28 --tensor aa,iaa,aa --angular separable --backend cpu "
+                               "--strategy blas --repeats 1 --warmup 0 --calls 2");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("T_aa + T_iaa + T_aa (50 components, one call)"), std::string::npos) << r.out;
+  EXPECT_LT(number_after(r.out, "relative error vs the exact gradient: "), 1e-5) << r.out;
+  EXPECT_NE(r.out.find("of 2 back-to-back calls, per call"), std::string::npos) << r.out;
 }
 
 TEST(SpectralCli, BenchQuickRuns) {

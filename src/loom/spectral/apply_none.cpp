@@ -11,6 +11,11 @@ namespace {
 void gemm_batched(const double*, const AxisShape&, Index, Index, const double*, double*) { no_cuda(); }
 void gemm_streamed(const double*, const AxisShape&, Index, Index, const double*, double*) { no_cuda(); }
 void fused(const double*, const AxisShape&, Index, Index, const double*, double*) { no_cuda(); }
+ShellLaunch shell_launch(const ShellGradientPlan&) { no_cuda(); }
+void shell_gradient(const ShellGradientPlan&, const ShellLaunch&, const sweep::ComponentMap&, const double*, double*) {
+  no_cuda();
+}
+void shell_filter(const ShellGradientPlan&, const ShellLaunch&, const sweep::ComponentMap&, double*) { no_cuda(); }
 void shell_gradient(const ShellGradientPlan&, Index, const double*, const double*, double*, double*) { no_cuda(); }
 void csr_spmm(Index, Index, Index, const int*, const int*, const double*, Index, const double*, double*) { no_cuda(); }
 

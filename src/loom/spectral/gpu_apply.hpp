@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "loom/spectral/axis_operator.hpp"
+#include "loom/spectral/shell_plan.hpp"
 
 namespace loom::spectral::gpu {
 
@@ -25,44 +26,29 @@ void fused(const double* matrix, const AxisShape& shape, Index blocks, Index com
 void csr_spmm(Index rows, Index cols, Index nonzeros, const int* row_start, const int* column, const double* value,
               Index columns, const double* x, double* y);
 
-// The shell's gradient in two launches (shell_gradient_cuda.cu): the separable route's angular steps of d_theta
-// and d_phi in shared memory per (radius, component), then d_r and the chain rule. Each step's shape has
-// inner = n_r * (lines of the faster angular axes); the angular matrices are on the device with each block
-// transposed (OperatorCache::transposed), the radial one row-major.
-struct AngularStep {
-  const double* matrix = nullptr;
-  AxisShape shape;
-  Index blocks = 1;
-};
-struct AngularSequence {
-  AngularStep steps[4];
-  int count = 0;
-};
-struct ShellGradientPlan {
-  const double* radial = nullptr;  // n_r x n_r
-  Index n_r = 0, angular_points = 0;
-  AngularSequence theta, phi;
-  bool share_first = false;  // both sequences begin with the same step (the phi DFT): computed once
-};
+// The fused shell operations (shell_gradient_cuda.cu; the arithmetic in shell_sweep.hpp, the plan in
+// shell_plan.hpp): the separable route's angular steps in shared memory per (radius, component), then the
+// radial pass. The names below are the plan's, kept for callers of the first version.
+using AngularStep = sweep::AngularStep;
+using AngularSequence = sweep::AngularSequence;
+using ShellGradientPlan = spectral::ShellGradientPlan;
+constexpr Index shell_gradient_max_shared = shell_sweep_max_shared;
+inline Index shell_gradient_buffer(const ShellGradientPlan& plan) { return shell_sweep_buffer(plan); }
+inline bool shell_gradient_fits(const ShellGradientPlan& plan) { return shell_sweep_fits(plan); }
 
-// Largest shared memory the angular kernel asks for (sm_80 and later allow more than this per block).
-constexpr Index shell_gradient_max_shared = 96 * 1024;
+// The launch configuration of a plan on the current device (queries the device and raises the angular kernel's
+// shared memory limit when needed): called once per plan, not per call.
+ShellLaunch shell_launch(const ShellGradientPlan& plan);
 
-// Doubles in each of the angular kernel's four buffers: the largest per-radius field of any step.
-inline Index shell_gradient_buffer(const ShellGradientPlan& plan) {
-  Index buffer = plan.angular_points;
-  for (const AngularSequence* q : {&plan.theta, &plan.phi})
-    for (int k = 0; k < q->count; ++k) buffer = std::max(buffer, q->steps[k].shape.output_size() / plan.n_r);
-  return buffer;
-}
+// The gradient of every component of `map` in two launches: out block i of component c = sum_j J[(3 i + j) N +
+// p] d_j u_c, or the logical d_j u_c when jacobian is null; scratch holds 2 C N values. Device pointers.
+void shell_gradient(const ShellGradientPlan& plan, const ShellLaunch& launch, const sweep::ComponentMap& map,
+                    const double* jacobian, double* scratch);
+// The filter of every component of `map` in two launches (the output may be the input); scratch holds C N values.
+void shell_filter(const ShellGradientPlan& plan, const ShellLaunch& launch, const sweep::ComponentMap& map,
+                  double* scratch);
 
-inline bool shell_gradient_fits(const ShellGradientPlan& plan) {
-  const Index word = sizeof(double);
-  return 4 * shell_gradient_buffer(plan) * word <= shell_gradient_max_shared && plan.n_r * plan.n_r * word <= 48 * 1024;
-}
-
-// out [(i N_e + c) N + p] = sum_j J[(3 i + j) N + p] d_j u_c, or the logical d_j u_c when jacobian is null;
-// scratch holds 2 N_e N values. Device pointers.
+// One contiguous tensor of `components` components: out [(i N_e + c) N + p] (the first version's entry point).
 void shell_gradient(const ShellGradientPlan& plan, Index components, const double* jacobian, const double* in,
                     double* scratch, double* out);
 

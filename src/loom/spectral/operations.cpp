@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "loom/core/error.hpp"
+#include "loom/spectral/gpu_apply.hpp"
 #include "loom/spectral/jacobian.hpp"
 
 namespace loom::spectral {
@@ -26,62 +27,25 @@ void apply_steps(Strategy s, OperatorCache& cache, const std::vector<AxisOperato
 
 namespace {
 
-// The shapes of one angular sequence; none when a step does not act on whole radii (inner a multiple of n_r).
-std::optional<gpu::AngularSequence> angular_sequence(const std::vector<AxisOperator>& steps, Index n_r) {
-  gpu::AngularSequence q;
-  if (steps.size() > std::size(q.steps)) return std::nullopt;
-  for (const auto& op : steps) {
-    if (op.shape.inner % n_r != 0) return std::nullopt;
-    q.steps[q.count++] = {nullptr, op.shape, op.blocks};
-  }
-  return q;
-}
-
-// The two-launch gradient's plan for a shell whose radial derivative runs along the fastest axis and whose
-// angular sequences fit in shared memory; none otherwise (a cube, the dense angular matrix).
-std::optional<gpu::ShellGradientPlan> plan_shell(const Topology& t,
-                                                 const std::array<std::vector<AxisOperator>, 3>& steps) {
-  if (!dynamic_cast<const Shell*>(&t) || steps[0].size() != 1) return std::nullopt;
-  const AxisShape& radial = steps[0][0].shape;
-  if (radial.inner != 1 || steps[0][0].blocks != 1) return std::nullopt;
-  gpu::ShellGradientPlan plan;
-  plan.n_r = radial.n_in;
-  plan.angular_points = radial.outer;
-  const auto theta = angular_sequence(steps[1], plan.n_r), phi = angular_sequence(steps[2], plan.n_r);
-  if (!theta || !phi) return std::nullopt;
-  plan.theta = *theta;
-  plan.phi = *phi;
-  plan.share_first = steps[1].size() > 1 && steps[2].size() > 1 && steps[1][0].key == steps[2][0].key;
-  if (!gpu::shell_gradient_fits(plan)) return std::nullopt;
-  return plan;
-}
-
-void fill_matrices(OperatorCache& cache, const std::vector<AxisOperator>& steps, gpu::AngularSequence& q) {
-  for (int k = 0; k < q.count; ++k) q.steps[k].matrix = cache.transposed(steps[k]).read(core::Where::device);
+void require_size(const core::Array<double>& a, Index values, const char* what) {
+  LOOM_REQUIRE(a.size() >= static_cast<std::size_t>(values), what);
 }
 
 }  // namespace
 
 Differentiator::Differentiator(const Topology& t, AngularMethod m) : topology_(t) {
   for (int j = 0; j < 3; ++j) steps_[j] = t.derivative_steps(j, m);
-  shell_plan_ = plan_shell(t, steps_);
-}
-
-const gpu::ShellGradientPlan& Differentiator::shell_plan(OperatorCache& cache) const {
-  if (ready_cache_ == cache.id()) return ready_plan_;
-  ready_plan_ = *shell_plan_;
-  ready_plan_.radial = cache.matrix(steps_[0][0]).read(core::Where::device);
-  fill_matrices(cache, steps_[1], ready_plan_.theta);
-  fill_matrices(cache, steps_[2], ready_plan_.phi);
-  ready_cache_ = cache.id();
-  return ready_plan_;
+  fused_ = FusedShell::gradient(t, steps_);
 }
 
 void Differentiator::logical_gradient(Strategy s, OperatorCache& cache, Index components, const double* in,
                                       double* out) const {
   if (fused_shell(s)) {
-    core::Array<double> scratch(static_cast<std::size_t>(2 * components * topology_.size()));
-    return gpu::shell_gradient(shell_plan(cache), components, nullptr, in, scratch.write(core::Where::device), out);
+    const Index needed = 2 * components * topology_.size();
+    if (scratch_.size() < static_cast<std::size_t>(needed)) scratch_ = core::Array<double>(needed);
+    const auto& plan = fused_->plan(cache, core::Where::device);
+    return gpu::shell_gradient(plan, fused_->launch(), component_map(in, out, components), nullptr,
+                               scratch_.write(core::Where::device));
   }
   const Index block = components * topology_.size();
   for (int j = 0; j < 3; ++j) apply_steps(s, cache, steps_[j], components, in, out + j * block);
@@ -90,15 +54,50 @@ void Differentiator::logical_gradient(Strategy s, OperatorCache& cache, Index co
 void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
                                         const Tensor& in, core::Array<double>& scratch,
                                         core::Array<double>& out) const {
+  cartesian_gradient(s, cache, inverse_jacobian, in.components(), in.data, scratch, out);
+}
+
+// The fused route's host work per call: the plan check (an id comparison), the pointers, two launches.
+void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
+                                        Index components, const core::Array<double>& in,
+                                        core::Array<double>& scratch, core::Array<double>& out) const {
   const core::Where w = core::where(backend_of(s));
+  const Index n = topology_.size();
+  require_size(out, 3 * components * n, "cartesian_gradient: out too small");
   if (fused_shell(s)) {
-    LOOM_REQUIRE(scratch.size() >= static_cast<std::size_t>(2 * in.components() * topology_.size()),
-                 "cartesian_gradient: scratch too small");
-    return gpu::shell_gradient(shell_plan(cache), in.components(), inverse_jacobian.read(w), in.data.read(w),
-                               scratch.write(w), out.write(w));
+    require_size(scratch, 2 * components * n, "cartesian_gradient: scratch too small");
+    const auto& plan = fused_->plan(cache, w);
+    return gpu::shell_gradient(plan, fused_->launch(), component_map(in.read(w), out.write(w), components),
+                               inverse_jacobian.read(w), scratch.write(w));
   }
-  logical_gradient(s, cache, in.components(), in.data.read(w), scratch.write(w));
-  diff_jac(backend_of(s), inverse_jacobian, topology_.size(), in.components(), scratch, out);
+  require_size(scratch, 3 * components * n, "cartesian_gradient: scratch too small");
+  logical_gradient(s, cache, components, in.read(w), scratch.write(w));
+  diff_jac(backend_of(s), inverse_jacobian, n, static_cast<int>(components), scratch, out);
+}
+
+void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
+                                        std::span<const Tensor* const> in, core::Array<double>& scratch,
+                                        std::span<core::Array<double>* const> out) const {
+  LOOM_REQUIRE(in.size() == out.size(), "cartesian_gradient: as many outputs as tensors");
+  if (!fused_shell(s)) {
+    for (std::size_t t = 0; t < in.size(); ++t) cartesian_gradient(s, cache, inverse_jacobian, *in[t], scratch, *out[t]);
+    return;
+  }
+  const core::Where w = core::Where::device;
+  const Index n = topology_.size();
+  std::vector<const double*> from;
+  std::vector<double*> to;
+  std::vector<Index> components;
+  for (std::size_t t = 0; t < in.size(); ++t) {
+    require_size(*out[t], 3 * in[t]->components() * n, "cartesian_gradient: out too small");
+    from.push_back(in[t]->data.read(w));
+    to.push_back(out[t]->write(w));
+    components.push_back(in[t]->components());
+  }
+  const auto map = component_map(from, to, components);
+  require_size(scratch, 2 * map.components() * n, "cartesian_gradient: scratch too small");
+  const auto& plan = fused_->plan(cache, w);
+  gpu::shell_gradient(plan, fused_->launch(), map, inverse_jacobian.read(w), scratch.write(w));
 }
 
 bool Differentiator::supports(Strategy s) const {
@@ -117,17 +116,63 @@ perf::Work Differentiator::work(Index components) const {
 }
 
 SpectralFilter::SpectralFilter(const Topology& t, const FilterSpec& spec, AngularMethod m)
-    : steps_(t.filter_steps(spec, m)) {}
+    : steps_(t.filter_steps(spec, m)), fused_(FusedShell::filter(t, steps_)), topology_size_(t.size()) {}
 
 void SpectralFilter::apply(Strategy s, OperatorCache& cache, Tensor& field, core::Array<double>& scratch) const {
+  apply(s, cache, field.components(), field.data, scratch);
+}
+
+void SpectralFilter::apply(Strategy s, OperatorCache& cache, Index components, core::Array<double>& field,
+                           core::Array<double>& scratch) const {
   const core::Where w = core::where(backend_of(s));
-  for (const auto& op : steps_) {
-    spectral::apply(s, cache, op, field.components(), field.data.read(w), scratch.write(w));
-    std::swap(field.data, scratch);
+  if (s == Strategy::fused && fused_) {
+    require_size(scratch, components * fused_->points(), "filter: scratch too small");
+    double* u = field.read_write(w);
+    const auto& plan = fused_->plan(cache, w);
+    return gpu::shell_filter(plan, fused_->launch(), component_map(u, u, components), scratch.write(w));
+  }
+  // Ping-pong between the field and scratch, the result copied back after an odd number of steps: the caller's
+  // arrays keep their sizes (a list of tensors shares one scratch).
+  require_size(scratch, components * topology_size_, "filter: scratch too small");
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    const bool from_field = k % 2 == 0;
+    spectral::apply(s, cache, steps_[k], components, (from_field ? field : scratch).read(w),
+                    (from_field ? scratch : field).write(w));
+  }
+  if (steps_.size() % 2 == 1) {
+    const double* from = scratch.read(w);
+    double* to = field.write(w);
+    const Index values = components * topology_size_;
+    if (w == core::Where::host)
+      std::copy_n(from, values, to);
+    else
+      core::device_pool().resource().copy_on_device(to, from, static_cast<std::size_t>(values) * sizeof(double));
   }
 }
 
+void SpectralFilter::apply(Strategy s, OperatorCache& cache, std::span<Tensor* const> fields,
+                           core::Array<double>& scratch) const {
+  if (s != Strategy::fused || !fused_) {
+    for (Tensor* f : fields) apply(s, cache, *f, scratch);
+    return;
+  }
+  const core::Where w = core::Where::device;
+  std::vector<const double*> from;
+  std::vector<double*> to;
+  std::vector<Index> components;
+  for (Tensor* f : fields) {
+    to.push_back(f->data.read_write(w));
+    from.push_back(to.back());
+    components.push_back(f->components());
+  }
+  const auto map = component_map(from, to, components);
+  require_size(scratch, map.components() * fused_->points(), "filter: scratch too small");
+  const auto& plan = fused_->plan(cache, w);
+  gpu::shell_filter(plan, fused_->launch(), map, scratch.write(w));
+}
+
 bool SpectralFilter::supports(Strategy s) const {
+  if (s == Strategy::fused && fused_) return true;
   for (const auto& op : steps_)
     if (!spectral::supports(s, op)) return false;
   return true;

@@ -4,12 +4,13 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "loom/core/array.hpp"
 #include "loom/perf/work.hpp"
 #include "loom/spectral/apply.hpp"
-#include "loom/spectral/gpu_apply.hpp"
+#include "loom/spectral/fused_shell.hpp"
 #include "loom/spectral/tensor.hpp"
 #include "loom/spectral/topology.hpp"
 
@@ -40,38 +41,60 @@ bool supports_filter(const Topology& t, Strategy s, const FilterSpec& spec, Angu
 // The same operations with their operator sequences built once (keys formatted, line maps bound), for a system
 // that applies them every step: only the cache lookup and the application remain per call (the paper's
 // differentiator keeps its matrices as members for the same reason). They refer to the topology.
-// On a shell's separable route the fused strategy runs the whole gradient in two launches (gpu::shell_gradient)
-// instead of one launch per step.
+// On a shell (either angular method) the fused strategy runs the whole gradient, or the whole filter, of any
+// number of tensors in two launches (FusedShell) instead of one launch per step and component group.
+// Not thread-safe: a Differentiator keeps its fused plan and a scratch array between calls.
 class Differentiator {
  public:
   explicit Differentiator(const Topology& t, AngularMethod m = AngularMethod::dense);
   void logical_gradient(Strategy s, OperatorCache& cache, Index components, const double* in, double* out) const;
   void cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
                           const Tensor& in, core::Array<double>& scratch, core::Array<double>& out) const;
+  // One contiguous block of `components` fields (several tensors one after the other, as the GH state's 50
+  // components T_aa, T_iaa, T_aa): out holds the three blocks [(i C + c) N + p]. scratch: gradient_scratch(C).
+  void cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
+                          Index components, const core::Array<double>& in, core::Array<double>& scratch,
+                          core::Array<double>& out) const;
+  // Several tensors, each its own array, in one call: out[t] (3 N_e,t N values) gets tensor t's gradient. The
+  // fused route treats all of them in its two launches; the other strategies one tensor after the other.
+  // scratch: gradient_scratch(C), C all the tensors' components.
+  void cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
+                          std::span<const Tensor* const> in, core::Array<double>& scratch,
+                          std::span<core::Array<double>* const> out) const;
+  // Values of scratch that every strategy's gradient of C components needs.
+  Index gradient_scratch(Index components) const { return 3 * components * topology_.size(); }
   bool supports(Strategy s) const;
   perf::Work work(Index components) const;  // the three derivatives' matrices plus DiffJac
+  // The fused route (none for a cube), e.g. for its CPU form cpu::shell_gradient.
+  const FusedShell* fused() const { return fused_ ? &*fused_ : nullptr; }
 
  private:
-  bool fused_shell(Strategy s) const { return s == Strategy::fused && shell_plan_.has_value(); }
-  const gpu::ShellGradientPlan& shell_plan(OperatorCache& cache) const;
+  bool fused_shell(Strategy s) const { return s == Strategy::fused && fused_.has_value(); }
 
   const Topology& topology_;
   std::array<std::vector<AxisOperator>, 3> steps_;
-  std::optional<gpu::ShellGradientPlan> shell_plan_;  // shapes only
-  // The plan with the device matrices of one cache, kept between calls (a cache's matrices never move).
-  mutable gpu::ShellGradientPlan ready_plan_;
-  mutable std::uint64_t ready_cache_ = 0;  // OperatorCache::id() of ready_plan_'s matrices
+  std::optional<FusedShell> fused_;
+  mutable core::Array<double> scratch_;  // logical_gradient's on the fused route, kept between calls
 };
 
 class SpectralFilter {
  public:
   SpectralFilter(const Topology& t, const FilterSpec& spec, AngularMethod m = AngularMethod::dense);
   void apply(Strategy s, OperatorCache& cache, Tensor& field, core::Array<double>& scratch) const;
+  // One contiguous block of `components` fields, in place; scratch: C N values.
+  void apply(Strategy s, OperatorCache& cache, Index components, core::Array<double>& field,
+             core::Array<double>& scratch) const;
+  // Several tensors in one call, each in place: two launches on the fused route, otherwise one tensor after the
+  // other. scratch: C N values, C all the tensors' components.
+  void apply(Strategy s, OperatorCache& cache, std::span<Tensor* const> fields, core::Array<double>& scratch) const;
   bool supports(Strategy s) const;
   perf::Work work(Index components) const;
+  const FusedShell* fused() const { return fused_ ? &*fused_ : nullptr; }
 
  private:
   std::vector<AxisOperator> steps_;
+  std::optional<FusedShell> fused_;
+  Index topology_size_;
 };
 
 // Models: the three derivative matrices plus DiffJac; the filter's matrices.

@@ -70,104 +70,141 @@ bool Workload::supported(const Topology* t, Operation op, Strategy strategy, con
 
 Workload::Workload(const Topology* t, Index points, TensorKind kind, Operation op, Strategy strategy,
                    const FilterSpec& filter, AngularMethod angular)
-    : topology_(t), points_(t ? t->size() : points), shape_(shape_of(kind)), op_(op), strategy_(strategy),
-      filter_(filter), angular_(angular) {
+    : Workload(t, points, std::vector<TensorKind>{kind}, op, strategy, filter, angular) {}
+
+Workload::Workload(const Topology* t, Index points, const std::vector<TensorKind>& kinds, Operation op,
+                   Strategy strategy, const FilterSpec& filter, AngularMethod angular)
+    : topology_(t), points_(t ? t->size() : points), op_(op), strategy_(strategy), filter_(filter),
+      angular_(angular) {
   const bool filtering = op == Operation::filter || op == Operation::filter_csr;
   const bool spectral_op = op == Operation::deriv || filtering;
+  if (kinds.empty()) throw UsageError("tensor: expected at least one tensor kind");
+  if (kinds.size() > 1 && op != Operation::deriv && op != Operation::filter)
+    throw UsageError("tensor: op = \"" + std::string(to_string(op)) + "\" takes one tensor kind");
   if (spectral_op && t == nullptr) throw UsageError("op = \"" + std::string(to_string(op)) + "\": needs a topology");
   if (op == Operation::filter_csr && dynamic_cast<const Shell*>(t) == nullptr)
     throw UsageError("op = \"filter_csr\": expected topology shell (the coupling acts on Y_lm)");
-  const Index n = points_, ne = shape_.components();
+  const Index n = points_;
+  for (auto kind : kinds) shapes_.push_back(shape_of(kind));
   jacobian_ = t ? core::Array<double>::from(t->inverse_jacobian()) : random_array(9 * n, 1);
-  if (spectral_op) {
-    input_ = Tensor(shape_, n);
-    const auto x = t->cartesian();
-    double* h = input_.data.write(core::Where::host);
-    for (int c = 0; c < ne; ++c)
-      for (Index p = 0; p < n; ++p) h[c * n + p] = analytic_field(c, x[0][p], x[1][p], x[2][p]);
-  } else {
-    const Index size = (op == Operation::diffjac ? 3 : 1) * ne * n;
-    input_ = Tensor(shape_, n);
-    input_.data = random_array(size, 2);
+  const Index blocks = op == Operation::deriv || op == Operation::diffjac ? 3 : 1;
+  for (const auto& shape : shapes_) {
+    Tensor input(shape, n);
+    if (spectral_op) {
+      const auto x = t->cartesian();
+      double* h = input.data.write(core::Where::host);
+      for (int c = 0; c < shape.components(); ++c)
+        for (Index p = 0; p < n; ++p) h[c * n + p] = analytic_field(components_ + c, x[0][p], x[1][p], x[2][p]);
+    } else {
+      input.data = random_array((op == Operation::diffjac ? 3 : 1) * shape.components() * n, 2);
+    }
+    components_ += shape.components();
+    outputs_.emplace_back(static_cast<std::size_t>(blocks * shape.components() * n));
+    if (filtering) filtered_.emplace_back(shape, n);
+    inputs_.push_back(std::move(input));
   }
-  const Index out_size = (filtering || op == Operation::coordjac ? 1 : 3) * ne * n;
-  scratch_ = core::Array<double>(static_cast<std::size_t>(out_size));
-  output_ = core::Array<double>(static_cast<std::size_t>(out_size));
-  if (filtering) filtered_ = Tensor(shape_, n);
+  scratch_ = core::Array<double>(static_cast<std::size_t>(blocks * components_ * n));
   if (filtering) t->filter(filter_);  // checks the filter's parameters now
   if (op == Operation::deriv) differentiator_ = std::make_unique<Differentiator>(*t, angular);
   if (op == Operation::filter) spectral_filter_ = std::make_unique<SpectralFilter>(*t, filter, angular);
   if (op == Operation::filter_csr)
-    csr_filter_ = std::make_unique<CsrFilter>(dynamic_cast<const Shell&>(*t), filter, shape_.components());
+    csr_filter_ = std::make_unique<CsrFilter>(dynamic_cast<const Shell&>(*t), filter, components_);
 }
+
+namespace {
+
+template <class T, class Pointer>
+std::vector<Pointer> pointers_to(std::vector<T>& v) {
+  std::vector<Pointer> p;
+  for (auto& x : v) p.push_back(&x);
+  return p;
+}
+
+// dst = src on side w (the filter works on a fresh copy each run: the input stays the analytic field).
+void copy_on(core::Where w, const Tensor& src, Tensor& dst) {
+  const double* from = src.data.read(w);
+  double* to = dst.data.write(w);
+  if (w == core::Where::host)
+    std::copy_n(from, dst.data.size(), to);
+  else
+    core::device_pool().resource().copy_on_device(to, from, dst.data.bytes());
+}
+
+}  // namespace
 
 void Workload::run() {
   const core::Backend b = backend_of(strategy_);
   switch (op_) {
     case Operation::deriv:
-      return differentiator_->cartesian_gradient(strategy_, cache_, jacobian_, input_, scratch_, output_);
+      return differentiator_->cartesian_gradient(strategy_, cache_, jacobian_,
+                                                 pointers_to<Tensor, const Tensor*>(inputs_), scratch_,
+                                                 pointers_to<core::Array<double>, core::Array<double>*>(outputs_));
     case Operation::filter:
     case Operation::filter_csr: {
-      // filter a fresh copy each run: the input stays the analytic field
-      const core::Where w = core::where(b);
-      const double* src = input_.data.read(w);
-      double* dst = filtered_.data.write(w);
-      if (w == core::Where::host)
-        std::copy_n(src, filtered_.data.size(), dst);
-      else
-        core::device_pool().resource().copy_on_device(dst, src, filtered_.data.bytes());
-      if (op_ == Operation::filter_csr)
-        return csr_filter_->apply(strategy_, cache_, filtered_);
-      return spectral_filter_->apply(strategy_, cache_, filtered_, scratch_);
+      for (std::size_t t = 0; t < inputs_.size(); ++t) copy_on(core::where(b), inputs_[t], filtered_[t]);
+      if (op_ == Operation::filter_csr) return csr_filter_->apply(strategy_, cache_, filtered_[0]);
+      return spectral_filter_->apply(strategy_, cache_, pointers_to<Tensor, Tensor*>(filtered_), scratch_);
     }
     case Operation::diffjac:
-      return diff_jac(b, jacobian_, points_, shape_.components(), input_.data, output_);
+      return diff_jac(b, jacobian_, points_, shapes_[0].components(), inputs_[0].data, outputs_[0]);
     case Operation::coordjac: {
-      Tensor out(shape_, points_);
-      out.data = std::move(output_);
-      spatial_coord_jac(b, jacobian_, input_, out);
-      output_ = std::move(out.data);
+      Tensor out(shapes_[0], points_);
+      out.data = std::move(outputs_[0]);
+      spatial_coord_jac(b, jacobian_, inputs_[0], out);
+      outputs_[0] = std::move(out.data);
       return;
     }
   }
 }
 
 double Workload::error() const {
-  const Index n = points_, ne = shape_.components();
+  const Index n = points_;
   if (op_ != Operation::diffjac && op_ != Operation::coordjac) {
     const auto x = topology_->cartesian();
-    const double* r = op_ == Operation::deriv ? output_.read(core::Where::host) : filtered_.data.read(core::Where::host);
-    double e = 0, scale = 0;
     const int blocks = op_ == Operation::deriv ? 3 : 1;
-    for (int i = 0; i < blocks; ++i)
-      for (int c = 0; c < ne; ++c)
-        for (Index p = 0; p < n; ++p) {
-          const double exact = op_ == Operation::deriv ? analytic_gradient(c, i, x[0][p], x[1][p], x[2][p])
-                                                       : analytic_field(c, x[0][p], x[1][p], x[2][p]);
-          e = std::max(e, std::abs(r[(i * ne + c) * n + p] - exact));
-          scale = std::max(scale, std::abs(exact));
-        }
+    double e = 0, scale = 0;
+    Index first = 0;  // the first component of tensor t in the list
+    for (std::size_t t = 0; t < inputs_.size(); ++t) {
+      const Index ne = shapes_[t].components();
+      const double* r = op_ == Operation::deriv ? outputs_[t].read(core::Where::host)
+                                                : filtered_[t].data.read(core::Where::host);
+      for (int i = 0; i < blocks; ++i)
+        for (Index c = 0; c < ne; ++c)
+          for (Index p = 0; p < n; ++p) {
+            const int global = static_cast<int>(first + c);
+            const double exact = op_ == Operation::deriv ? analytic_gradient(global, i, x[0][p], x[1][p], x[2][p])
+                                                         : analytic_field(global, x[0][p], x[1][p], x[2][p]);
+            e = std::max(e, std::abs(r[(i * ne + c) * n + p] - exact));
+            scale = std::max(scale, std::abs(exact));
+          }
+      first += ne;
+    }
     return e / scale;
   }
-  core::Array<double> cpu(output_.size());
+  const core::Array<double>& output = outputs_[0];
+  core::Array<double> cpu(output.size());
   if (op_ == Operation::diffjac) {
-    diff_jac(core::Backend::cpu, jacobian_, n, static_cast<int>(ne), input_.data, cpu);
+    diff_jac(core::Backend::cpu, jacobian_, n, shapes_[0].components(), inputs_[0].data, cpu);
   } else {
-    Tensor out(shape_, n);
-    spatial_coord_jac(core::Backend::cpu, jacobian_, input_, out);
+    Tensor out(shapes_[0], n);
+    spatial_coord_jac(core::Backend::cpu, jacobian_, inputs_[0], out);
     cpu = std::move(out.data);
   }
-  return max_abs_difference(cpu.read(core::Where::host), output_.read(core::Where::host), output_.size());
+  return max_abs_difference(cpu.read(core::Where::host), output.read(core::Where::host), output.size());
+}
+
+const core::Array<double>& Workload::result(std::size_t t) const {
+  const bool filtering = op_ == Operation::filter || op_ == Operation::filter_csr;
+  return filtering ? filtered_.at(t).data : outputs_.at(t);
 }
 
 perf::Work Workload::work() const {
-  const Index ne = shape_.components();
   switch (op_) {
-    case Operation::deriv: return differentiator_->work(ne);
-    case Operation::filter: return spectral_filter_->work(ne);
-    case Operation::filter_csr: return filter_csr_work(dynamic_cast<const Shell&>(*topology_), filter_, ne);
-    case Operation::diffjac: return diff_jac_work(points_, static_cast<int>(ne));
-    case Operation::coordjac: return spatial_coord_jac_work(shape_, points_);
+    case Operation::deriv: return differentiator_->work(components_);
+    case Operation::filter: return spectral_filter_->work(components_);
+    case Operation::filter_csr: return filter_csr_work(dynamic_cast<const Shell&>(*topology_), filter_, components_);
+    case Operation::diffjac: return diff_jac_work(points_, shapes_[0].components());
+    case Operation::coordjac: return spatial_coord_jac_work(shapes_[0], points_);
   }
   return {};
 }

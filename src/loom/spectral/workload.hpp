@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string_view>
+#include <vector>
 
 #include "loom/core/array.hpp"
 #include "loom/perf/work.hpp"
@@ -34,6 +35,10 @@ class Workload {
   // random points when t is null (diffjac and coordjac only).
   Workload(const Topology* t, Index points, TensorKind kind, Operation op, Strategy strategy,
            const FilterSpec& filter = {}, AngularMethod angular = AngularMethod::dense);
+  // Several tensors (deriv and filter: all of them in one call, as the GH state's T_aa, T_iaa, T_aa; the other
+  // operations take one). Component c of the list (counted across the tensors) holds analytic_field(c, ...).
+  Workload(const Topology* t, Index points, const std::vector<TensorKind>& kinds, Operation op, Strategy strategy,
+           const FilterSpec& filter = {}, AngularMethod angular = AngularMethod::dense);
   // Whether `strategy` can run `op` on t (fused: every matrix in shared memory).
   static bool supported(const Topology* t, Operation op, Strategy strategy, const FilterSpec& filter,
                         AngularMethod angular);
@@ -44,11 +49,14 @@ class Workload {
   perf::Work work() const;
   const OperatorCache& cache() const { return cache_; }
   Index points() const { return points_; }
+  Index components() const { return components_; }
+  // The result for tensor t of the last run (the gradient, the filtered field, the Jacobian's output).
+  const core::Array<double>& result(std::size_t t) const;
 
  private:
   const Topology* topology_;
-  Index points_;
-  TensorShape shape_;
+  Index points_, components_ = 0;
+  std::vector<TensorShape> shapes_;
   Operation op_;
   Strategy strategy_;
   FilterSpec filter_;
@@ -58,8 +66,9 @@ class Workload {
   std::unique_ptr<SpectralFilter> spectral_filter_;
   std::unique_ptr<CsrFilter> csr_filter_;
   core::Array<double> jacobian_;
-  Tensor input_, filtered_;
-  core::Array<double> scratch_, output_;
+  std::vector<Tensor> inputs_, filtered_;
+  std::vector<core::Array<double>> outputs_;
+  core::Array<double> scratch_;
 };
 
 }  // namespace loom::spectral

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Issue 18's targets on the H200, run from the repo root (configures build-gpu as the other GPU scripts do):
+#   1. builds loom and the spectral tests that have GPU cases, runs them (summary lines);
+#   2. the DGEMM ceiling of this GPU (`loom bench ceilings`), measured in the same run;
+#   3. `loom spectral --json` rows: the 50 GH components (T_aa + T_iaa + T_aa) in one call on SpEC's production
+#      shell 10x19x38 (fused separable, alone and as a stream of 20 calls; the dense strided-batched cuBLAS
+#      baseline), T_abb on SingleBH k = 10 (49x26x52) by every strategy, and per shell (SingleBH k = 0..10 and
+#      the production shell) the fastest GPU route against the fastest CPU route on all cores;
+#   4. the targets table, printed last: time, ratio and the target each row is held to.
+# Files in $OUT (or ./gpu-check-out/spectral-targets): one JSON per row, ceilings.json, targets.txt.
+# CPU_REPEATS (default 3) sets the CPU rows' repeats; GPU_REPEATS (default 50) the GPU rows'.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-check-out}/spectral-targets
+mkdir -p "$out"
+build=${BUILD_DIR:-build-gpu}
+loom="$build/bin/loom"
+log="$out/build.log"
+gpu_repeats=${GPU_REPEATS:-50}
+cpu_repeats=${CPU_REPEATS:-3}
+scripts/configure-gpu-build.sh "$build" "$log" --if-missing || exit 1
+tests=(test_spectral_gpu test_spectral_multi_tensor test_spectral_strategy_choice)
+if ! cmake --build "$build" -j "$(nproc)" --target loom "${tests[@]}" > "$log" 2>&1; then
+  grep -E "error|FAILED" "$log" | head -40
+  exit 1
+fi
+for t in "${tests[@]}"; do
+  printf '%-32s %s\n' "$t" "$(timeout 600 "$build/tests/spectral/$t" 2>&1 | grep -E '^\[  (PASSED|FAILED|SKIPPED) ' |
+                               tr '\n' ' ')"
+done
+
+timeout 600 "$loom" bench ceilings --backend cuda --json "$out/ceilings.json" > "$out/ceilings.txt" 2>&1
+
+row() {  # name extents tensor backend strategy angular repeats calls
+  timeout 600 "$loom" spectral --extents "$2" --radii 1.62,6 --tensor "$3" --backend "$4" --strategy "$5" \
+    --angular "$6" --repeats "$7" --calls "$8" --json "$out/$1.json" > "$out/$1.txt" 2>&1 ||
+    echo "row $1 failed: $(tail -1 "$out/$1.txt")"
+}
+gh=aa,iaa,aa
+row gh-fused-1 10,19,38 $gh cuda fused separable "$gpu_repeats" 1
+row gh-fused-20 10,19,38 $gh cuda fused separable "$gpu_repeats" 20
+row gh-dense 10,19,38 $gh cuda batched dense "$gpu_repeats" 1
+for s in batched streamed fused; do
+  for a in dense separable; do row "k10-$s-$a" 49,26,52 abb cuda "$s" "$a" "$gpu_repeats" 1; done
+done
+shells=(10,19,38)
+for k in $(seq 0 10); do shells+=("$((9 + 4 * k)),$((6 + 2 * k)),$((12 + 4 * k))"); done
+for e in "${shells[@]}"; do
+  row "shell-$e-gpu" "$e" abb cuda fused separable "$gpu_repeats" 1
+  row "shell-$e-gpu-dense" "$e" abb cuda batched dense "$gpu_repeats" 1
+  for a in dense separable; do row "shell-$e-cpu-$a" "$e" abb cpu blas "$a" "$cpu_repeats" 1; done
+done
+
+python3 - "$out" "${shells[@]}" << 'EOF' | tee "$out/targets.txt"
+import json, sys, os
+out, shells = sys.argv[1], sys.argv[2:]
+def row(name):
+    path = os.path.join(out, name + ".json")
+    if not os.path.exists(path):
+        return None
+    return json.load(open(path))["result"]
+def us(r):
+    return r["median_s"] * 1e6 if r else float("nan")
+dgemm = float("nan")
+try:
+    for c in json.load(open(os.path.join(out, "ceilings.json")))["ceilings"]:
+        if c.get("backend") == "cuda" and c.get("name") == "dgemm":
+            dgemm = c["value"]
+except (OSError, KeyError, ValueError):
+    pass
+print("\n== issue 18 targets (H200) ==")
+print(f"{'target':<52} {'measured':>24} {'goal':>22}")
+f1, f20, dense = row("gh-fused-1"), row("gh-fused-20"), row("gh-dense")
+print(f"{'50 GH components, one call, 10x19x38, fused':<52} {us(f1):>21.1f} us {'<= 20 us':>22}")
+print(f"{'  the same, per call in a stream of 20 calls':<52} {us(f20):>21.1f} us {'<= 20 us':>22}")
+print(f"{'  dense cuBLAS baseline / fused (one call)':<52} {us(dense) / us(f1):>23.1f}x {'>= 5x':>22}")
+k10 = {(s, a): row(f"k10-{s}-{a}") for s in ("batched", "streamed", "fused") for a in ("dense", "separable")}
+bd = k10[("batched", "dense")]
+frac = bd["flops"] / bd["median_s"] / dgemm if bd else float("nan")
+print(f"{'k = 10 T_abb 49x26x52, dense batched, of DGEMM':<52} {100 * frac:>22.1f} % {'>= 60%':>22}")
+best = min([(us(r), f"{s}/{a}") for (s, a), r in k10.items() if r] or [(float("nan"), "none")])
+print(f"{'  fastest route: ' + best[1]:<52} {best[0]:>21.1f} us {'< ' + format(us(bd), '.1f') + ' us (dense)':>22}")
+for e in shells:
+    g = min(us(row(f"shell-{e}-gpu")), us(row(f"shell-{e}-gpu-dense")))
+    c = min(us(row(f"shell-{e}-cpu-dense")), us(row(f"shell-{e}-cpu-separable")))
+    print(f"{'T_abb ' + e + ': 16-core CPU / GPU, fastest each':<52} {c / g:>23.1f}x {'>= 10x':>22}"
+          f"  ({c:.0f} vs {g:.1f} us)")
+print(f"(DGEMM ceiling {dgemm / 1e12:.1f} TFlop/s measured in this run)")
+EOF

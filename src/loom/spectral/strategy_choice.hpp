@@ -1,0 +1,51 @@
+// The per-shape default strategy, chosen by measurement (issue 18, "the default per shape is chosen by
+// measurement and the choice is printed"): on the first use of a key (topology and extents, operation, tensor
+// width, backend, angular method) every candidate strategy runs a few times and the fastest is kept, in memory
+// and, when a file is given, in that file (one "key<TAB>strategy" line each), so a later run reads the choice
+// instead of timing again. Each choice is printed once.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "loom/core/backend.hpp"
+#include "loom/spectral/apply.hpp"
+#include "loom/spectral/tensor.hpp"
+#include "loom/spectral/topology.hpp"
+#include "loom/spectral/workload.hpp"
+
+namespace loom::spectral {
+
+class StrategyChooser {
+ public:
+  // log: where each new choice is printed (null: nowhere); file: the run directory's record of choices ("": none).
+  explicit StrategyChooser(std::ostream* log = nullptr, std::string file = "");
+
+  // The fastest of `candidates` for `key`, each timed with `run` (one call on the strategy's backend) on the
+  // key's first use: one untimed call, then the median of `repeats`.
+  Strategy choose(const std::string& key, const std::vector<Strategy>& candidates,
+                  const std::function<void(Strategy)>& run);
+  // For an operation of the Workload kind: the candidates are the strategies of `backend` (the reference left
+  // out: it is the specification, not a candidate) that can run it.
+  Strategy choose(const Topology* t, Index points, const std::vector<TensorKind>& kinds, Operation op,
+                  core::Backend backend, const FilterSpec& filter, AngularMethod angular);
+
+  std::size_t timed_calls() const { return timed_calls_; }  // every timed or untimed trial call so far
+  int repeats = 3;
+
+ private:
+  void record(const std::string& key, Strategy s);
+  std::ostream* log_;
+  std::string file_;
+  std::map<std::string, Strategy> chosen_;
+  std::size_t timed_calls_ = 0;
+};
+
+// "shell 10x19x38 deriv C=50 cuda separable": what makes a choice new.
+std::string choice_key(const Topology* t, Index points, Operation op, Index components, core::Backend backend,
+                       AngularMethod angular);
+
+}  // namespace loom::spectral

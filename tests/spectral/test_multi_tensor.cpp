@@ -1,0 +1,207 @@
+// Several tensors in one call (issue 18): the fused shell route's gradient and filter of a list of tensors (the
+// GH state's T_aa, T_iaa, T_aa) against the FFT reference applied to each tensor alone, by the dense Y_lm route:
+// the route's CPU form (the arithmetic the GPU kernels run) here, and the GPU form where a device is present.
+#include <gtest/gtest.h>
+
+#include "loom/core/backend.hpp"
+#include "loom/core/error.hpp"
+#include "loom/spectral/operations.hpp"
+#include "spectral/random_fields.hpp"
+
+namespace loom::spectral {
+namespace {
+
+using fields::random_array;
+
+struct Fields {
+  std::vector<Tensor> tensors;
+  std::vector<const Tensor*> in;
+  std::vector<Tensor*> in_mut;
+  Index components = 0;
+};
+
+Fields gh_fields(Index n) {
+  Fields f;
+  unsigned seed = 3;
+  for (auto kind : {TensorKind::aa, TensorKind::iaa, TensorKind::aa}) {
+    Tensor t(shape_of(kind), n);
+    t.data = random_array(t.components() * n, seed++);
+    f.components += t.components();
+    f.tensors.push_back(std::move(t));
+  }
+  for (auto& t : f.tensors) f.in.push_back(&t), f.in_mut.push_back(&t);
+  return f;
+}
+
+double relative_difference(const core::Array<double>& a, const core::Array<double>& b) {
+  const double *x = a.read(core::Where::host), *y = b.read(core::Where::host);
+  double scale = 0, e = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    scale = std::max(scale, std::abs(x[i]));
+    e = std::max(e, std::abs(x[i] - y[i]));
+  }
+  return e / scale;
+}
+
+// The gradient of each tensor alone by the FFT reference, dense angular route.
+std::vector<core::Array<double>> reference_gradients(const Shell& s, const Fields& f, const core::Array<double>& ij) {
+  OperatorCache cache;
+  const Differentiator d(s, AngularMethod::dense);
+  std::vector<core::Array<double>> out;
+  for (const Tensor& t : f.tensors) {
+    core::Array<double> scratch(3 * t.components() * s.size());
+    out.emplace_back(3 * t.components() * s.size());
+    d.cartesian_gradient(Strategy::reference, cache, ij, t, scratch, out.back());
+  }
+  return out;
+}
+
+// Each tensor filtered alone by the FFT reference.
+std::vector<core::Array<double>> reference_filtered(const SpectralFilter& dense, const Fields& f) {
+  OperatorCache cache;
+  std::vector<core::Array<double>> out;
+  for (const Tensor& t : f.tensors) {
+    Tensor copy(t.shape, t.points);
+    copy.data = t.data.clone();
+    core::Array<double> scratch(t.components() * t.points);
+    dense.apply(Strategy::reference, cache, copy, scratch);
+    out.push_back(std::move(copy.data));
+  }
+  return out;
+}
+
+std::vector<core::Array<double>> outputs(const Fields& f, Index values_per_component) {
+  std::vector<core::Array<double>> out;
+  for (const Tensor& t : f.tensors) out.emplace_back(values_per_component * t.components() * t.points);
+  return out;
+}
+
+std::vector<core::Array<double>*> pointers(std::vector<core::Array<double>>& v) {
+  std::vector<core::Array<double>*> p;
+  for (auto& a : v) p.push_back(&a);
+  return p;
+}
+
+// The tensors as inputs and out[t] as outputs on the host, or the tensors in place when out is null.
+sweep::ComponentMap host_map(std::vector<Tensor>& tensors, std::vector<core::Array<double>>* out) {
+  std::vector<const double*> from;
+  std::vector<double*> to;
+  std::vector<Index> comps;
+  for (std::size_t t = 0; t < tensors.size(); ++t) {
+    double* o = out ? (*out)[t].write(core::Where::host) : tensors[t].data.read_write(core::Where::host);
+    from.push_back(out ? tensors[t].data.read(core::Where::host) : o);
+    to.push_back(o);
+    comps.push_back(tensors[t].components());
+  }
+  return component_map(from, to, comps);
+}
+
+class MultiTensor : public ::testing::TestWithParam<AngularMethod> {};
+
+TEST_P(MultiTensor, FusedGradientCpuFormEqualsTheReferencePerTensor) {
+  Shell s(6, 7, 1.5, 4);
+  const Index n = s.size();
+  auto f = gh_fields(n);
+  const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+  const auto ref = reference_gradients(s, f, ij);
+  const Differentiator d(s, GetParam());
+  ASSERT_NE(d.fused(), nullptr);
+  OperatorCache cache;
+  auto out = outputs(f, 3);
+  std::vector<double> scratch(2 * f.components * n);
+  cpu::shell_gradient(d.fused()->plan(cache, core::Where::host), host_map(f.tensors, &out), ij.read(core::Where::host),
+                      scratch.data());
+  for (std::size_t t = 0; t < out.size(); ++t) EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << t;
+}
+
+TEST_P(MultiTensor, BlasListAndBlockEqualTheReferencePerTensor) {
+  Shell s(5, 6, 1, 3);
+  const Index n = s.size();
+  const auto f = gh_fields(n);
+  const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+  const auto ref = reference_gradients(s, f, ij);
+  const Differentiator d(s, GetParam());
+  OperatorCache cache;
+  core::Array<double> scratch(d.gradient_scratch(f.components));
+  auto out = outputs(f, 3);
+  d.cartesian_gradient(Strategy::blas, cache, ij, f.in, scratch, pointers(out));
+  for (std::size_t t = 0; t < out.size(); ++t) EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << t;
+
+  // the same tensors as one contiguous block: block i of component c of tensor t at (i C + first_t + c) N
+  core::Array<double> block(f.components * n), gradient(3 * f.components * n);
+  double* b = block.write(core::Where::host);
+  Index first = 0;
+  for (const Tensor& t : f.tensors) {
+    std::copy_n(t.data.read(core::Where::host), t.components() * n, b + first * n);
+    first += t.components();
+  }
+  d.cartesian_gradient(Strategy::blas, cache, ij, f.components, block, scratch, gradient);
+  const double* g = gradient.read(core::Where::host);
+  first = 0;
+  for (std::size_t t = 0; t < out.size(); ++t) {
+    const Index ne = f.tensors[t].components();
+    const double* r = ref[t].read(core::Where::host);
+    double e = 0;
+    for (int i = 0; i < 3; ++i)
+      for (Index k = 0; k < ne * n; ++k)
+        e = std::max(e, std::abs(g[(i * f.components + first) * n + k] - r[i * ne * n + k]));
+    EXPECT_LT(e, 1e-11) << t;
+    first += ne;
+  }
+}
+
+TEST_P(MultiTensor, FusedFilterCpuFormEqualsTheReferencePerTensor) {
+  Shell s(7, 8, 1, 3);
+  const Index n = s.size();
+  auto f = gh_fields(n);
+  FilterSpec spec;
+  spec.l_keep = 5;
+  spec.alpha = 20;
+  const SpectralFilter dense(s, spec, AngularMethod::dense), fused(s, spec, GetParam());
+  ASSERT_NE(fused.fused(), nullptr);
+  OperatorCache cache;
+  const auto ref = reference_filtered(dense, f);
+  std::vector<double> scratch(f.components * n);
+  cpu::shell_filter(fused.fused()->plan(cache, core::Where::host), host_map(f.tensors, nullptr), scratch.data());
+  for (std::size_t t = 0; t < ref.size(); ++t) EXPECT_LT(relative_difference(ref[t], f.tensors[t].data), 1e-12) << t;
+}
+
+// The GPU form: the fused list and block calls against the same reference (skipped without a device).
+TEST_P(MultiTensor, FusedGpuEqualsTheReferencePerTensor) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  Shell s(10, 19, 1.62, 6);  // SpEC's production shell
+  const Index n = s.size();
+  auto f = gh_fields(n);
+  const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+  const auto ref = reference_gradients(s, f, ij);
+  const Differentiator d(s, GetParam());
+  ASSERT_TRUE(d.supports(Strategy::fused));
+  OperatorCache cache;
+  core::Array<double> scratch(d.gradient_scratch(f.components));
+  auto out = outputs(f, 3);
+  d.cartesian_gradient(Strategy::fused, cache, ij, f.in, scratch, pointers(out));
+  for (std::size_t t = 0; t < out.size(); ++t) EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << t;
+
+  FilterSpec spec;
+  const SpectralFilter dense(s, spec, AngularMethod::dense), fused(s, spec, GetParam());
+  const auto filtered = reference_filtered(dense, f);
+  fused.apply(Strategy::fused, cache, f.in_mut, scratch);
+  for (std::size_t t = 0; t < filtered.size(); ++t)
+    EXPECT_LT(relative_difference(filtered[t], f.tensors[t].data), 1e-12) << "filter " << t;
+}
+
+INSTANTIATE_TEST_SUITE_P(Angular, MultiTensor, ::testing::Values(AngularMethod::separable, AngularMethod::dense),
+                         [](const auto& p) { return std::string(to_string(p.param)); });
+
+TEST(MultiTensorMap, RefusesMoreTensorsThanTheKernelTakes) {
+  std::vector<const double*> in(sweep::ComponentMap::max_parts + 1, nullptr);
+  std::vector<double*> out(in.size(), nullptr);
+  std::vector<Index> comps(in.size(), 1);
+  EXPECT_THROW(component_map(in, out, comps), UsageError);
+  const auto map = component_map(std::span(in).first(3), std::span(out).first(3), std::span(comps).first(3));
+  EXPECT_EQ(map.components(), 3);
+  EXPECT_EQ(map.part(2), 2);
+}
+
+}  // namespace
+}  // namespace loom::spectral

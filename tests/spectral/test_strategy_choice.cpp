@@ -1,0 +1,96 @@
+// The per-shape strategy chosen by measurement: the chooser keeps the fastest candidate (told apart here by a
+// known delay), times each key once, prints each choice once, reads a recorded choice back from its file, and
+// the chosen strategy gives the same numbers as every fixed strategy (CPU here; the GPU ones with a device).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+#include "loom/core/backend.hpp"
+#include "loom/spectral/strategy_choice.hpp"
+
+namespace loom::spectral {
+namespace {
+
+TEST(StrategyChoice, KeepsTheFastestTimesOnceAndPrintsOnce) {
+  std::ostringstream log;
+  StrategyChooser chooser(&log);
+  auto run = [](Strategy s) {
+    if (s == Strategy::blas) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  };
+  EXPECT_EQ(chooser.choose("shape A", {Strategy::blas, Strategy::reference}, run), Strategy::reference);
+  const auto calls = chooser.timed_calls();
+  EXPECT_EQ(calls, 2u * (1 + chooser.repeats));  // one warm-up and the repeats per candidate
+  EXPECT_EQ(chooser.choose("shape A", {Strategy::blas, Strategy::reference}, run), Strategy::reference);
+  EXPECT_EQ(chooser.timed_calls(), calls);
+  auto slow_reference = [](Strategy s) {
+    if (s == Strategy::reference) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  };
+  EXPECT_EQ(chooser.choose("shape B", {Strategy::blas, Strategy::reference}, slow_reference), Strategy::blas);
+  const std::string text = log.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2) << text;
+  EXPECT_NE(text.find("shape A: reference"), std::string::npos) << text;
+  EXPECT_NE(text.find("shape B: blas"), std::string::npos) << text;
+}
+
+TEST(StrategyChoice, ReadsRecordedChoicesBack) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("loom_choices_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".txt");
+  std::filesystem::remove(file);
+  auto run = [](Strategy s) {
+    if (s == Strategy::reference) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  };
+  {
+    StrategyChooser first(nullptr, file.string());
+    EXPECT_EQ(first.choose("shell 10x19x38 deriv", {Strategy::reference, Strategy::blas}, run), Strategy::blas);
+  }
+  StrategyChooser second(nullptr, file.string());
+  auto never = [](Strategy) { FAIL() << "a recorded choice is not timed again"; };
+  EXPECT_EQ(second.choose("shell 10x19x38 deriv", {Strategy::reference, Strategy::blas}, never), Strategy::blas);
+  EXPECT_EQ(second.timed_calls(), 0u);
+  std::filesystem::remove(file);
+}
+
+// Auto on a backend gives the numbers of each fixed strategy it chose from: the Cartesian gradient of the GH
+// components (one call) on a shell, compared with the FFT reference.
+void expect_auto_equals_fixed(core::Backend backend, AngularMethod angular) {
+  const auto shell = make_topology("shell", {12, 14, 28}, {1, 3});
+  const std::vector<TensorKind> kinds{TensorKind::aa, TensorKind::iaa, TensorKind::aa};
+  StrategyChooser chooser;
+  const Strategy chosen = chooser.choose(shell.get(), shell->size(), kinds, Operation::deriv, backend, {}, angular);
+  EXPECT_EQ(backend_of(chosen), backend);
+  Workload picked(shell.get(), 0, kinds, Operation::deriv, chosen, {}, angular);
+  picked.run();
+  for (auto s : available_strategies()) {
+    if (backend_of(s) != backend && s != Strategy::reference) continue;
+    if (!Workload::supported(shell.get(), Operation::deriv, s, {}, angular)) continue;
+    Workload fixed(shell.get(), 0, kinds, Operation::deriv, s, {}, angular);
+    fixed.run();
+    for (std::size_t t = 0; t < kinds.size(); ++t) {
+      const double *a = picked.result(t).read(core::Where::host), *b = fixed.result(t).read(core::Where::host);
+      double e = 0, scale = 0;
+      for (std::size_t i = 0; i < picked.result(t).size(); ++i) {
+        e = std::max(e, std::abs(a[i] - b[i]));
+        scale = std::max(scale, std::abs(b[i]));
+      }
+      EXPECT_LT(e, 1e-12 * scale) << to_string(s) << " vs auto " << to_string(chosen) << ", tensor " << t;
+    }
+  }
+  EXPECT_LT(picked.error(), 1e-5);  // and the chosen one is right: against the exact gradient (1.2e-6 here)
+}
+
+TEST(StrategyChoice, AutoGivesTheNumbersOfEachFixedStrategyCpu) {
+  for (auto m : {AngularMethod::dense, AngularMethod::separable}) expect_auto_equals_fixed(core::Backend::cpu, m);
+}
+
+TEST(StrategyChoice, AutoGivesTheNumbersOfEachFixedStrategyGpu) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  for (auto m : {AngularMethod::dense, AngularMethod::separable}) expect_auto_equals_fixed(core::Backend::cuda, m);
+}
+
+}  // namespace
+}  // namespace loom::spectral
