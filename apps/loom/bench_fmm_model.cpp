@@ -57,6 +57,10 @@ void declare_fmm_model_parameters(io::Parameters& p) {
         "seconds of one rank's local FMM at the target load (0: scaled from this machine; the H200's Biot-Savart "
         "kernels at 1.68e7 bodies took 1.17 s, docs/performance.md)")
       .at_least(0);
+  p.add("model_remote", "device",
+        "where the received field and the LET selection run at the target: device (sped up as the local FMM, by "
+        "model_target_seconds) or host (this machine's CPU rates, as distributed.hpp runs them today)")
+      .one_of({"device", "host"});
   p.add("ranks_bodies", 0,
         "bodies per MPI rank: run the FMM over the ranks of mpiexec -n N instead of the benchmark (weak scaling)")
       .at_least(0);
@@ -101,6 +105,7 @@ int run_fmm_model(const io::Parameters& p) {
   if (p.get_real("model_latency") >= 0) net.latency = p.get_real("model_latency");
   const auto m = static_cast<Index>(p.get_int("model_bodies_per_rank"));
   const double target = double(p.get_int("model_target_bodies")), target_seconds = p.get_real("model_target_seconds");
+  const bool remote_on_host = p.get_string("model_remote") == "host";
   fmm::Options o;
   o.order = static_cast<int>(p.get_int("p"));
   o.ncrit = static_cast<int>(p.get_int("ncrit_cpu"));
@@ -120,7 +125,7 @@ int run_fmm_model(const io::Parameters& p) {
     if (ncomp == 3) sigma.assign(static_cast<std::size_t>(n), 2 / std::cbrt(double(n)));  // the mean spacing
     const auto r = fmm::parallel::model_ranks(kernel, o, x, strength, sigma, P);
     const auto here = fmm::parallel::model_step(r, net, 1);
-    const auto there = fmm::parallel::model_step(r, net, target / double(m), target_seconds);
+    const auto there = fmm::parallel::model_step(r, net, target / double(m), target_seconds, remote_on_host);
     std::cout << fmt::format(
         "{:>5} {:>12} {:>10.3f} {:>9.0f} {:>11.3f} {:>12.3f} {:>10} {:>11} {:>8.4f} {:>8.4f} {:>8.4f} {:>8.5f} "
         "{:>8.4f} {:>10.1f}%  | {:>14.3f} {:>10.1f}%\n",
@@ -147,6 +152,8 @@ int run_fmm_model(const io::Parameters& p) {
                     {"target_local", there.local},
                     {"target_communication", there.communication},
                     {"target_step", there.step},
+                    {"target_remote", there.remote},
+                    {"target_select", there.select},
                     {"target_efficiency", there.efficiency}});
   }
   std::cout << fmt::format("predicted weak-scaling efficiency at {:.3g} bodies per rank on {} ranks: {:.1f}% "
