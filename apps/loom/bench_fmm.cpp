@@ -13,6 +13,7 @@
 
 #include "bench_fmm_model.hpp"
 #include "commands.hpp"
+#include "loom/comm/communicator.hpp"
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/core/cuda_api.hpp"
@@ -260,6 +261,7 @@ int run_bench_fmm(const io::Parameters& p) {
   io::check_output_file("json", p.get_string("json"));  // before any timing
   if (!p.get_string("host_reorder").empty()) return run_host_reorder(p);
   if (!p.get_string("model_ranks").empty()) return run_fmm_model(p);  // the model of many ranks (issue 22)
+  if (p.get_int("ranks_bodies") > 0 || comm::Communicator::world().size() > 1) return run_fmm_ranks_bench(p);
   const std::string choice = p.get_string("backend");
   const std::vector<core::Backend> backends =
       choice == "all" ? core::available_backends() : std::vector<core::Backend>{core::parse_backend(choice, "backend")};

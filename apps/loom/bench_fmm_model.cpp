@@ -1,3 +1,4 @@
+// `loom bench fmm --ranks_bodies M` under mpiexec: the FMM over the ranks (fmm/parallel/ranks_bench.hpp).
 // `loom bench fmm --model_ranks 8,64,512,4096`: the FMM on P ranks by the model of fmm/parallel/model.hpp (P
 // virtual ranks in this process; weak scaling at model_bodies_per_rank bodies per rank, uniform cube), with the
 // extrapolation to model_target_bodies per rank (the paper: 1.68e7 Biot-Savart bodies per GPU, 74% efficiency
@@ -12,7 +13,12 @@
 #include "bench_fmm_model.hpp"
 #include "loom/core/error.hpp"
 #include "loom/fmm/bodies.hpp"
+#include "loom/comm/communicator.hpp"
+#include "loom/comm/rank_device.hpp"
+#include "loom/core/backend.hpp"
 #include "loom/fmm/parallel/model.hpp"
+#include "loom/fmm/parallel/ranks_bench.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/io/atomic_file.hpp"
 
 namespace loom::app {
@@ -51,6 +57,44 @@ void declare_fmm_model_parameters(io::Parameters& p) {
         "seconds of one rank's local FMM at the target load (0: scaled from this machine; the H200's Biot-Savart "
         "kernels at 1.68e7 bodies took 1.17 s, docs/performance.md)")
       .at_least(0);
+  p.add("model_remote", "device",
+        "where the received field and the LET selection run at the target: device (sped up as the local FMM, by "
+        "model_target_seconds) or host (this machine's CPU rates, as distributed.hpp runs them today)")
+      .one_of({"device", "host"});
+  p.add("ranks_bodies", 0,
+        "bodies per MPI rank: run the FMM over the ranks of mpiexec -n N instead of the benchmark (weak scaling)")
+      .at_least(0);
+  p.add("ranks_kernel", "laplace", "kernel of the run over ranks").one_of({"laplace", "biot-savart"});
+  p.add("ranks_dist", "cube", "bodies of the run over ranks").one_of({"cube", "sphere", "plummer"});
+  p.add("parallel.repartition_threshold", 1.1,
+        "run over ranks: partition again, by the measured costs, when their imbalance exceeds this")
+      .at_least(1);
+}
+
+int run_fmm_ranks_bench(const io::Parameters& p) {
+  const auto world = comm::Communicator::world();
+  if (p.get_int("ranks_bodies") == 0)
+    throw UsageError(io::invalid_value_message("ranks_bodies", p.value("ranks_bodies"),
+                                               "an integer >= 1 under mpiexec -n N with N > 1"));
+  fmm::parallel::RanksBench b;
+  b.kernel = fmm::parse_kernel(p.get_string("ranks_kernel"));
+  b.distribution = fmm::parse_distribution(p.get_string("ranks_dist"));
+  b.bodies_per_rank = p.get_int("ranks_bodies");
+  std::string backend = p.get_string("backend");
+  if (backend == "all" && p.user_set("backend"))
+    throw UsageError(io::invalid_value_message("backend", backend, "cpu, cuda or auto with ranks_bodies"));
+  if (backend == "all") backend = "cpu";  // the benchmark's default: the CPU on ranks
+  b.options.backend = core::parse_backend(backend, "backend");
+  b.options.order = static_cast<int>(p.get_int("p"));
+  const bool gpu = b.options.backend == core::Backend::cuda;
+  b.options.ncrit = static_cast<int>(p.get_int(gpu ? "ncrit_gpu" : "ncrit_cpu"));
+  b.options.precision = fmm::parse_precision(p.get_string("precision"));
+  b.warmup = static_cast<int>(p.get_int("warmup"));
+  b.repeats = static_cast<int>(p.get_int("repeats"));
+  b.repartition_threshold = p.get_real("parallel.repartition_threshold");
+  b.json = p.get_string("json");
+  if (gpu) comm::select_rank_device(world);  // ranks share the devices there are
+  return fmm::parallel::run_bench_on_ranks(world, b, std::cout);
 }
 
 int run_fmm_model(const io::Parameters& p) {
@@ -61,6 +105,7 @@ int run_fmm_model(const io::Parameters& p) {
   if (p.get_real("model_latency") >= 0) net.latency = p.get_real("model_latency");
   const auto m = static_cast<Index>(p.get_int("model_bodies_per_rank"));
   const double target = double(p.get_int("model_target_bodies")), target_seconds = p.get_real("model_target_seconds");
+  const bool remote_on_host = p.get_string("model_remote") == "host";
   fmm::Options o;
   o.order = static_cast<int>(p.get_int("p"));
   o.ncrit = static_cast<int>(p.get_int("ncrit_cpu"));
@@ -80,7 +125,7 @@ int run_fmm_model(const io::Parameters& p) {
     if (ncomp == 3) sigma.assign(static_cast<std::size_t>(n), 2 / std::cbrt(double(n)));  // the mean spacing
     const auto r = fmm::parallel::model_ranks(kernel, o, x, strength, sigma, P);
     const auto here = fmm::parallel::model_step(r, net, 1);
-    const auto there = fmm::parallel::model_step(r, net, target / double(m), target_seconds);
+    const auto there = fmm::parallel::model_step(r, net, target / double(m), target_seconds, remote_on_host);
     std::cout << fmt::format(
         "{:>5} {:>12} {:>10.3f} {:>9.0f} {:>11.3f} {:>12.3f} {:>10} {:>11} {:>8.4f} {:>8.4f} {:>8.4f} {:>8.5f} "
         "{:>8.4f} {:>10.1f}%  | {:>14.3f} {:>10.1f}%\n",
@@ -107,6 +152,8 @@ int run_fmm_model(const io::Parameters& p) {
                     {"target_local", there.local},
                     {"target_communication", there.communication},
                     {"target_step", there.step},
+                    {"target_remote", there.remote},
+                    {"target_select", there.select},
                     {"target_efficiency", there.efficiency}});
   }
   std::cout << fmt::format("predicted weak-scaling efficiency at {:.3g} bodies per rank on {} ranks: {:.1f}% "

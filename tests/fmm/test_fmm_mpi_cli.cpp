@@ -1,7 +1,7 @@
 // `mpiexec -n N loom fmm` (src/loom/fmm/parallel/ranks_run.*): the results gathered in input order agree with the
 // one-rank run's within the FMM's error (and both with a direct sum, in the run's own check), the JSON records
-// the ranks, the bodies per rank after partitioning and the LET sizes per rank, and periodic runs are refused
-// with exit 2 naming the key.
+// the ranks, the bodies per rank after partitioning and the LET sizes per rank, and periodic runs agree with the
+// Ewald sum and the one-rank periodic run.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -76,10 +76,47 @@ void check_kernel(const std::string& kernel, int n, double bound) {
 TEST(FmmMpiCli, LaplaceOnThreeRanksEqualsOneRank) { check_kernel("laplace", 4000, 1e-6); }
 TEST(FmmMpiCli, BiotSavartOnThreeRanksEqualsOneRank) { check_kernel("biot-savart", 3000, 1e-6); }
 
-TEST(FmmMpiCli, PeriodicIsRefusedOnRanks) {
-  const RunResult r = run_loom_on_ranks(2, "fmm --n 100 --periodic true");
+TEST(FmmMpiCli, PeriodicOnTwoRanksAgreesWithEwald) {
+  // the run's own check against the Ewald sum, and the results against the one-rank periodic run's
+  TempDir dir;
+  const std::string args = "fmm --n 1500 --periodic true --p 12 --samples 100 --image_levels 5";
+  const RunResult one = run_loom(args + " --output " + (dir / "one.csv").string());
+  ASSERT_EQ(one.code, 0) << one.err;
+  const RunResult two =
+      run_loom_on_ranks(2, args + " --output " + (dir / "two.csv").string() + " --json " + (dir / "two.json").string());
+  ASSERT_EQ(two.code, 0) << two.err;
+  EXPECT_LT(difference(dir / "two.csv", dir / "one.csv"), 1e-6);
+  const auto j = nlohmann::json::parse(slurp(dir / "two.json"));
+  EXPECT_EQ(j["periodic"], true);
+  EXPECT_LT(j["errors"]["potential"].get<double>(), 1e-6);
+  EXPECT_LT(j["errors"]["gradient"].get<double>(), 1e-6);
+}
+
+TEST(FmmMpiCli, BenchOnTwoRanksReportsEveryRank) {
+  // weak scaling's run: 3000 bodies per rank, generated on rank 0 and scattered; each rank's split in the JSON
+  TempDir dir;
+  const RunResult r = run_loom_on_ranks(
+      2, "bench fmm --ranks_bodies 3000 --ranks_dist plummer --warmup 0 --repeats 2 --json " + (dir / "b.json").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir / "b.json"));
+  EXPECT_EQ(j["ranks"], 2);
+  ASSERT_EQ(j["bodies_per_rank"].size(), 2u);
+  EXPECT_EQ(j["bodies_per_rank"][0].get<int>() + j["bodies_per_rank"][1].get<int>(), 6000);
+  ASSERT_EQ(j["seconds_per_rank"].size(), 2u);
+  for (const auto& s : j["seconds_per_rank"])
+    for (const char* key : {"partition", "let_build", "communication", "local", "kernels", "remote"})
+      EXPECT_GE(s[key].get<double>(), 0) << key;
+  EXPECT_GT(j["seconds_per_rank"][0]["kernels"].get<double>(), 0);
+  ASSERT_EQ(j["step_seconds"].size(), 2u);
+  ASSERT_EQ(j["cost_imbalance"].size(), 2u);
+  EXPECT_GE(j["cost_imbalance"][0].get<double>(), 1.0);
+  EXPECT_NE(r.out.find("median step"), std::string::npos);
+}
+
+TEST(FmmMpiCli, BenchOnRanksNeedsBodiesPerRank) {
+  const RunResult r = run_loom_on_ranks(2, "bench fmm --quick true");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("periodic = true"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("ranks_bodies"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -110,17 +110,24 @@ std::vector<C> cut_to_order(const Tree& tree, const std::vector<int>& targets, i
 
 }  // namespace
 
-void add_periodic_far_field(const Options& o, const TreeData& data, int ncomp, const core::Array<double>& strength_a,
-                            core::Array<C>& locals) {
-  const Tree& tree = data.tree;
-  const int p = o.order, pf = std::min(max_order, p + 4), ntf = term_count(pf);
+int image_order(const Options& o) { return std::min(max_order, o.order + 4); }
+
+BoxMoments box_moments(const Options& o, const TreeData& data, int ncomp, const core::Array<double>& strength_a) {
   const Vec3d box_center = o.box_lower + Vec3d{0.5 * o.period, 0.5 * o.period, 0.5 * o.period};
-  std::vector<C> m(static_cast<std::size_t>(ncomp * ntf)), local(m.size());
-  std::vector<double> second_moment(static_cast<std::size_t>(ncomp), 0.0);
-  box_multipole(pf, ncomp, data.n(), data.pos.read(core::Where::host), strength_a.read(core::Where::host), box_center,
-                m, second_moment);
-  if (o.tinfoil && p >= 2) remove_surface_terms(o, pf, ncomp, m, second_moment, local);
-  add_image_levels(o, pf, ncomp, std::move(m), local);
+  BoxMoments b{std::vector<C>(static_cast<std::size_t>(ncomp * term_count(image_order(o)))),
+               std::vector<double>(static_cast<std::size_t>(ncomp), 0.0)};
+  box_multipole(image_order(o), ncomp, data.n(), data.pos.read(core::Where::host), strength_a.read(core::Where::host),
+                box_center, b.multipole, b.second);
+  return b;
+}
+
+void add_far_images(const Options& o, const TreeData& data, int ncomp, BoxMoments b, core::Array<C>& locals) {
+  const Tree& tree = data.tree;
+  const int p = o.order, pf = image_order(o);
+  const Vec3d box_center = o.box_lower + Vec3d{0.5 * o.period, 0.5 * o.period, 0.5 * o.period};
+  std::vector<C> local(b.multipole.size());
+  if (o.tinfoil && p >= 2) remove_surface_terms(o, pf, ncomp, b.multipole, b.second, local);
+  add_image_levels(o, pf, ncomp, std::move(b.multipole), local);
   // Shift the image field (order pf) to every cell two levels down, and to the leaves above them, before
   // cutting it to p: those cells are a few times smaller than the box, so p terms suffice there.
   const int level = std::min(2, tree.levels() - 1);
@@ -130,6 +137,12 @@ void add_periodic_far_field(const Options& o, const TreeData& data, int ncomp, c
     if (cell.level == level || cell.leaf()) targets.push_back(c);
   }
   add_to_cell_expansions(o.backend, locals, targets, cut_to_order(tree, targets, p, pf, ncomp, box_center, local));
+}
+
+void add_periodic_far_field(const Options& o, const TreeData& data, int ncomp, const core::Array<double>& strength_a,
+                            core::Array<C>& locals) {
+  if (o.image_levels == 0 && !(o.tinfoil && o.order >= 2)) return;  // nothing to add (the ranks' local FMM)
+  add_far_images(o, data, ncomp, box_moments(o, data, ncomp, strength_a), locals);
 }
 
 }  // namespace loom::fmm::detail

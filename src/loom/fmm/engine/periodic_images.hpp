@@ -2,6 +2,8 @@
 // into the locals after M2L on either backend (periodic_images.cpp).
 #pragma once
 
+#include <vector>
+
 #include "loom/core/array.hpp"
 #include "loom/fmm/engine/tree_data.hpp"
 #include "loom/fmm/fmm.hpp"
@@ -12,5 +14,16 @@ namespace loom::fmm::detail {
 // cells two levels down and of the leaves above them.
 void add_periodic_far_field(const Options& options, const TreeData& t, int ncomp, const core::Array<double>& strength,
                             core::Array<C>& locals);
+
+// The same in two steps, for bodies spread over several ranks (fmm/parallel): the far images' field is linear
+// in the box's moments about its centre, so the moments of each rank's bodies add up to the whole box's.
+struct BoxMoments {
+  std::vector<C> multipole;   // ncomp expansions of the image levels' order (image_order)
+  std::vector<double> second;  // per component: sum_j q_j |x_j - c|^2
+};
+int image_order(const Options& options);
+BoxMoments box_moments(const Options& options, const TreeData& t, int ncomp, const core::Array<double>& strength);
+// The field of the far images of a box with these moments, into the locals of t's cells (as above).
+void add_far_images(const Options& options, const TreeData& t, int ncomp, BoxMoments moments, core::Array<C>& locals);
 
 }  // namespace loom::fmm::detail

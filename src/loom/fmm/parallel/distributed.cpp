@@ -3,6 +3,7 @@
 #include "loom/fmm/parallel/distributed.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "loom/comm/collectives.hpp"
@@ -10,6 +11,7 @@
 #include "loom/core/timer.hpp"
 #include "loom/fmm/kernels/biot_savart.hpp"
 #include "loom/fmm/kernels/laplace.hpp"
+#include "loom/fmm/engine/periodic_images.hpp"
 #include "loom/fmm/parallel/let.hpp"
 #include "loom/fmm/parallel/local_tree.hpp"
 
@@ -33,7 +35,8 @@ std::vector<double> rank_boxes(const comm::Communicator& comm, const Tree& tree)
   return comm::all_gather(comm, mine);
 }
 
-// The LETs for every other rank that holds bodies, packed in rank order, and the counts per rank.
+// The LETs for every other rank that holds bodies, packed in rank order, and the counts per rank; periodic: of
+// the 27 near images of this rank's tree, each shifted where it lies.
 std::vector<double> select_all(const comm::Communicator& comm, const LocalTree& local, const Options& o,
                                std::vector<int>& counts, RankReport& report) {
   const std::vector<double> boxes = rank_boxes(comm, local.t.tree);
@@ -46,13 +49,35 @@ std::vector<double> select_all(const comm::Communicator& comm, const LocalTree& 
     if (r == comm.rank() || b[6] == 0) continue;
     criterion.leaf_radius = b[7];
     const std::size_t before = send.size();
-    const LetCount c = select_let(source, Box{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}}, criterion, &send);
+    const Box box{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
+    for (int s = o.periodic ? 0 : no_shift; s <= (o.periodic ? 26 : no_shift); ++s) {
+      const LetCount c = select_let(source, box, criterion, &send, shift_vector(s, o.period));
+      report.let_cells_sent += c.cells;
+      report.let_bodies_sent += c.bodies;
+    }
     counts[static_cast<std::size_t>(r)] = static_cast<int>(send.size() - before);
-    report.let_cells_sent += c.cells;
-    report.let_bodies_sent += c.bodies;
   }
   report.let_doubles_sent = double(send.size());
   return send;
+}
+
+// The local FMM's options: periodic, its own 27 near images but none of the far ones (they come from the whole
+// box's moments, with the received cells).
+Options local_options(Options o) {
+  if (o.periodic) {
+    o.image_levels = 0;
+    o.tinfoil = false;
+  }
+  return o;
+}
+
+// The whole box's moments: each rank's bodies' moments about the box centre, summed over the ranks.
+detail::BoxMoments global_moments(const comm::Communicator& comm, const Options& o, const LocalTree& tree) {
+  detail::BoxMoments m = detail::box_moments(o, tree.t, tree.ncomp, tree.strength);
+  const std::span<double> terms(&m.multipole.data()->re, 2 * m.multipole.size());
+  comm::all_reduce(comm, terms, comm::Reduce::sum);
+  comm::all_reduce(comm, m.second, comm::Reduce::sum);
+  return m;
 }
 
 // The received cells' field at this rank's bodies: tree order, component-major, unscaled; order[i] is body i's
@@ -62,15 +87,27 @@ struct RemoteField {
   std::vector<Index> order;
 };
 
-// The pipeline for kernel K: `local` runs the local FMM (Evaluator&) while the LETs travel.
+// Every body's cost (4) from the local lists, the received work and the local kernels' times.
+void measure_cost(const comm::Communicator& comm, const Options& o, const LocalTree& tree, const RankReport& report,
+                  BodyCost& cost) {
+  const Tree& t = tree.t.tree;
+  CellWork work = local_work(o, t, tree.cell_sigma);
+  if (!cost.rates.given()) cost.rates = measured_rates(comm, t, work, report.local_time);
+  work.add(report.remote_pairs.work);
+  cost.seconds = body_cost(t, work, cost.rates);
+}
+
+// The pipeline for kernel K: `local` runs the local FMM (Evaluator&) while the LETs travel, returning its times.
 template <class K, class Local>
 RemoteField run(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
-                std::span<const double> strength, std::span<const double> sigma, RankReport& report, Local&& local) {
-  LOOM_REQUIRE(!o.periodic, "fmm::parallel: periodic boundaries are not distributed over ranks");
+                std::span<const double> strength, std::span<const double> sigma, RankReport& report, BodyCost* cost,
+                Local&& local) {
   core::WallTimer build;
-  Evaluator e(o);
+  Evaluator e(local_options(o));
   e.set_positions(x);
   const LocalTree tree = local_tree(e.tree(), o.order, K::ncomp, strength, sigma);
+  std::optional<detail::BoxMoments> far;
+  if (o.periodic) far = global_moments(comm, o, tree);
   std::vector<int> counts;
   std::vector<double> send = select_all(comm, tree, o, counts, report);
   report.let_build = build.seconds();
@@ -78,7 +115,7 @@ RemoteField run(const comm::Communicator& comm, const Options& o, std::span<cons
   comm::AllToAll exchange(comm, std::move(send), std::move(counts));
   report.communication = post.seconds();
   core::WallTimer local_timer;
-  local(e);
+  report.local_time = local(e);
   report.local = local_timer.seconds();
   core::WallTimer wait;
   const std::vector<double>& received = exchange.wait();
@@ -87,22 +124,25 @@ RemoteField run(const comm::Communicator& comm, const Options& o, std::span<cons
   const Let let = parse_let(received, o.order, K::ncomp);
   report.let_cells_received = static_cast<Index>(let.cells.size());
   report.let_bodies_received = static_cast<Index>(let.x.size());
-  RemoteField field{let_field<K>(o, tree.t, tree.strength, tree.sigma, let, &report.remote_pairs), e.tree().order()};
+  RemoteField field{let_field<K>(o, tree.t, tree.strength, tree.sigma, let, &report.remote_pairs, far ? &*far : nullptr),
+                    e.tree().order()};
   report.remote = remote.seconds();
   report.bodies = static_cast<Index>(x.size());
+  if (cost) measure_cost(comm, local_options(o), tree, report, *cost);
   return field;
 }
 
 }  // namespace
 
 LaplaceResult laplace(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
-                      std::span<const double> charges, RankReport* report) {
+                      std::span<const double> charges, RankReport* report, BodyCost* cost) {
   RankReport own;
   RankReport& r = report ? *report : own;
   r = RankReport{};
   LaplaceResult result;
-  const RemoteField f = run<LaplaceKernel>(comm, o, x, charges, {}, r, [&](Evaluator& e) {
+  const RemoteField f = run<LaplaceKernel>(comm, o, x, charges, {}, r, cost, [&](Evaluator& e) {
     if (!x.empty()) e.laplace(charges, result);
+    return result.time;
   });
   const auto n = static_cast<Index>(x.size());
   result.potential.resize(x.size());
@@ -113,19 +153,20 @@ LaplaceResult laplace(const comm::Communicator& comm, const Options& o, std::spa
     result.gradient[u] += Vec3d{f.values[static_cast<std::size_t>(n + i)], f.values[static_cast<std::size_t>(2 * n + i)],
                                 f.values[static_cast<std::size_t>(3 * n + i)]};
   }
-  r.local_time = result.time;
   return result;
 }
 
 BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
-                             std::span<const Vec3d> alpha, std::span<const double> sigma, RankReport* report) {
+                             std::span<const Vec3d> alpha, std::span<const double> sigma, RankReport* report,
+                             BodyCost* cost) {
   RankReport own;
   RankReport& r = report ? *report : own;
   r = RankReport{};
   BiotSavartResult result;
   const std::span<const double> strength(alpha.empty() ? nullptr : &alpha[0].x, 3 * alpha.size());
-  const RemoteField f = run<BiotSavartKernel>(comm, o, x, strength, sigma, r, [&](Evaluator& e) {
+  const RemoteField f = run<BiotSavartKernel>(comm, o, x, strength, sigma, r, cost, [&](Evaluator& e) {
     if (!x.empty()) e.biot_savart(alpha, sigma, result);
+    return result.time;
   });
   const auto n = static_cast<Index>(x.size());
   result.velocity.resize(x.size());
@@ -137,7 +178,6 @@ BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& o, s
     result.velocity[u] += Vec3d{at(0, i), at(1, i), at(2, i)};
     result.stretching[u] += Vec3d{at(3, i), at(4, i), at(5, i)};
   }
-  r.local_time = result.time;
   return result;
 }
 

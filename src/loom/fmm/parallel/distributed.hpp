@@ -2,13 +2,17 @@
 // partitioning, so that its domain is compact) and gets the sums over all bodies at its own. Each rank builds
 // its tree and multipoles, selects the local essential tree every other rank needs (let.hpp) and posts the
 // exchange (MPI_Ialltoallv); the local FMM (Evaluator, on the options' backend) runs while the LETs are in
-// flight; then the received cells' field is added (let_field.hpp, on the CPU). Open (not periodic) boundaries.
+// flight; then the received cells' field is added (let_field.hpp, on the CPU). Periodic boundaries: each rank
+// sends the LETs of its tree's 27 near images (shifted, let.hpp) to every other rank, and runs its local FMM
+// with its own 27 images but no far images; the far images of the whole box come from the box's moments summed
+// over the ranks (MPI_Allreduce) and are added with the received cells (engine/periodic_images.hpp).
 #pragma once
 
 #include <span>
 
 #include "loom/comm/communicator.hpp"
 #include "loom/fmm/fmm.hpp"
+#include "loom/fmm/parallel/body_cost.hpp"
 #include "loom/fmm/parallel/let_field.hpp"
 
 namespace loom::fmm::parallel {
@@ -25,11 +29,12 @@ struct RankReport {
   LetFieldCounts remote_pairs;
 };
 
-// Collective over `comm`: the sums over every rank's bodies at this rank's bodies, in this rank's order.
+// Collective over `comm`: the sums over every rank's bodies at this rank's bodies, in this rank's order; with
+// `cost`, every body's cost (body_cost.hpp) for the next partitioning.
 LaplaceResult laplace(const comm::Communicator& comm, const Options& options, std::span<const Vec3d> x,
-                      std::span<const double> charges, RankReport* report = nullptr);
+                      std::span<const double> charges, RankReport* report = nullptr, BodyCost* cost = nullptr);
 BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& options, std::span<const Vec3d> x,
                              std::span<const Vec3d> alpha, std::span<const double> sigma,
-                             RankReport* report = nullptr);
+                             RankReport* report = nullptr, BodyCost* cost = nullptr);
 
 }  // namespace loom::fmm::parallel

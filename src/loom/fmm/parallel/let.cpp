@@ -26,20 +26,20 @@ double largest_leaf_radius(const Tree& tree) {
 
 namespace {
 
-void write_cell(const LetSource& s, int c, bool with_bodies, std::vector<double>& out) {
+void write_cell(const LetSource& s, int c, bool with_bodies, Vec3d shift, std::vector<double>& out) {
   const Cell& cell = s.tree->tree.cells()[static_cast<std::size_t>(c)];
   const int nt = term_count(s.order);
   const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(c)];
-  out.insert(out.end(), {cell.center.x, cell.center.y, cell.center.z, cell.radius, sigma,
-                         with_bodies ? double(cell.count) : 0.0});
+  const Vec3d center = cell.center + shift;
+  out.insert(out.end(), {center.x, center.y, center.z, cell.radius, sigma, with_bodies ? double(cell.count) : 0.0});
   const detail::C* m = s.multipoles + static_cast<Index>(c) * s.ncomp * nt;
   for (int k = 0; k < s.ncomp * nt; ++k) out.insert(out.end(), {m[k].re, m[k].im});
   if (!with_bodies) return;
   const Index n = s.tree->n();
   const auto& x = s.tree->tree.positions();
   for (Index i = cell.begin; i < cell.begin + cell.count; ++i) {
-    out.insert(out.end(), {x[static_cast<std::size_t>(i)].x, x[static_cast<std::size_t>(i)].y,
-                           x[static_cast<std::size_t>(i)].z});
+    const Vec3d at = x[static_cast<std::size_t>(i)] + shift;
+    out.insert(out.end(), {at.x, at.y, at.z});
     for (int d = 0; d < s.ncomp; ++d) out.push_back(s.strength[d * n + i]);
     out.push_back(s.sigma.empty() ? 0.0 : s.sigma[static_cast<std::size_t>(i)]);
   }
@@ -47,7 +47,8 @@ void write_cell(const LetSource& s, int c, bool with_bodies, std::vector<double>
 
 }  // namespace
 
-LetCount select_let(const LetSource& s, const Box& box, const LetCriterion& criterion, std::vector<double>* out) {
+LetCount select_let(const LetSource& s, const Box& box, const LetCriterion& criterion, std::vector<double>* out,
+                    Vec3d shift) {
   LetCount count;
   const auto& cells = s.tree->tree.cells();
   if (cells.empty() || s.tree->n() == 0) return count;
@@ -57,12 +58,12 @@ LetCount select_let(const LetSource& s, const Box& box, const LetCriterion& crit
     stack.pop_back();
     const Cell& cell = cells[static_cast<std::size_t>(c)];
     if (cell.count == 0) continue;
-    const double d = distance_to_box(cell.center, box);
+    const double d = distance_to_box(cell.center + shift, box);
     const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(c)];
     const double radii = cell.radius + criterion.leaf_radius;
     const bool accepted = d * criterion.theta > radii && d - radii > criterion.guard * sigma;
     if (accepted || cell.leaf()) {
-      if (out) write_cell(s, c, !accepted, *out);
+      if (out) write_cell(s, c, !accepted, shift, *out);
       ++count.cells;
       if (!accepted) count.bodies += cell.count;
       continue;

@@ -35,7 +35,8 @@ struct LetCriterion {
 };
 
 // Appends what `box` needs from the source's tree to `out` (null: only counts, for the model of many ranks;
-// then the source needs only its tree and cell sigmas); returns the cells and bodies it takes.
+// then the source needs only its tree and cell sigmas); returns the cells and bodies it takes. `shift` moves
+// the source's tree (a periodic image): the cells and bodies are selected and written where it puts them.
 struct LetCount {
   Index cells = 0, bodies = 0;
   // doubles on the wire
@@ -44,7 +45,7 @@ struct LetCount {
   }
 };
 LetCount select_let(const LetSource& source, const Box& box, const LetCriterion& criterion,
-                    std::vector<double>* out);
+                    std::vector<double>* out, Vec3d shift = {});
 
 // The receiver's side: the cells and bodies of any number of concatenated messages.
 struct LetCell {

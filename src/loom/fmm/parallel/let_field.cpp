@@ -161,29 +161,40 @@ void p2p_pairs(const detail::TreeData& t, const double* strength, std::span<cons
   }
 }
 
-double interactions(const Tree& tree, const Let& let, const Grouped& g) {
-  double total = 0;
+// The received work per local cell (body_cost.hpp) and the body-body interactions in all.
+CellWork received_work(const Tree& tree, const Let& let, const Lists& lists, double& interactions) {
   const auto& cells = tree.cells();
-  for (std::size_t c = 0; c + 1 < g.offset.size(); ++c)
-    for (Index k = g.offset[c]; k < g.offset[c + 1]; ++k)
-      total += double(cells[c].count) * double(let.cells[static_cast<std::size_t>(g.source[static_cast<std::size_t>(k)])].body_count);
-  return total;
+  CellWork w{std::vector<double>(cells.size(), 0.0), std::vector<double>(cells.size(), 0.0)};
+  interactions = 0;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    w.m2l[c] = double(lists.m2l.offset[c + 1] - lists.m2l.offset[c]);
+    for (Index k = lists.p2p.offset[c]; k < lists.p2p.offset[c + 1]; ++k)
+      w.sources[c] += double(let.cells[static_cast<std::size_t>(lists.p2p.source[static_cast<std::size_t>(k)])].body_count);
+    interactions += double(cells[c].count) * w.sources[c];
+  }
+  return w;
 }
 
 }  // namespace
 
 template <class K>
 std::vector<double> let_field(const Options& o, const detail::TreeData& t, const core::Array<double>& strength,
-                              std::span<const double> sigma, const Let& let, LetFieldCounts* counts) {
+                              std::span<const double> sigma, const Let& let, LetFieldCounts* counts,
+                              const detail::BoxMoments* far_images) {
   const Index n = t.n();
   std::vector<double> out(static_cast<std::size_t>(K::nout * n), 0.0);
-  if (n == 0 || let.cells.empty()) return out;
+  if (n == 0 || (let.cells.empty() && !far_images)) return out;
   const Lists lists = walk(o, t.tree, let);
   const int nt = term_count(o.order);
-  if (lists.m2l.size() > 0) {
+  if (lists.m2l.size() > 0 || far_images) {
     core::Array<detail::C> locals(t.tree.cells().size() * static_cast<std::size_t>(K::ncomp * nt));
     detail::fill_zero(cpu, locals);
     m2l_pairs(o, K::ncomp, t.tree, let, lists.m2l, locals.read_write(core::Where::host));
+    if (far_images) {
+      Options on_host = o;
+      on_host.backend = cpu;
+      detail::add_far_images(on_host, t, K::ncomp, *far_images, locals);
+    }
     detail::local_to_local(cpu, o.order, K::ncomp, t, locals);
     core::Array<double> far(out.size());
     detail::local_to_bodies(K{}, cpu, o.order, t, strength, locals, far);
@@ -191,15 +202,19 @@ std::vector<double> let_field(const Options& o, const detail::TreeData& t, const
   }
   const double* q = strength.read(core::Where::host);
   if (lists.p2p.size() > 0) p2p_pairs<K>(t, q, sigma, let, lists.p2p, out.data());
-  if (counts) *counts = {lists.m2l.size(), lists.p2p.size(), interactions(t.tree, let, lists.p2p)};
+  if (counts) {
+    counts->m2l = lists.m2l.size();
+    counts->p2p = lists.p2p.size();
+    counts->work = received_work(t.tree, let, lists, counts->p2p_interactions);
+  }
   return out;
 }
 
 template std::vector<double> let_field<LaplaceKernel>(const Options&, const detail::TreeData&,
                                                       const core::Array<double>&, std::span<const double>,
-                                                      const Let&, LetFieldCounts*);
+                                                      const Let&, LetFieldCounts*, const detail::BoxMoments*);
 template std::vector<double> let_field<BiotSavartKernel>(const Options&, const detail::TreeData&,
                                                          const core::Array<double>&, std::span<const double>,
-                                                         const Let&, LetFieldCounts*);
+                                                         const Let&, LetFieldCounts*, const detail::BoxMoments*);
 
 }  // namespace loom::fmm::parallel

@@ -160,14 +160,15 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
   return m;
 }
 
-ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds) {
+ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds,
+                     bool remote_on_host) {
   ModelStep s;
   const double surface = std::pow(scale, 2.0 / 3.0);                                      // (3)
   const double speed = local_seconds > 0 ? local_seconds / (m.one_rank_local * scale) : 1;  // other machine
   const double one_rank = m.one_rank_local * scale * speed;
   s.local = m.local * scale * speed;
-  s.select = m.select * surface * speed;
-  s.remote = m.remote * surface * speed;
+  s.select = m.select * surface * (remote_on_host ? 1 : speed);
+  s.remote = m.remote * surface * (remote_on_host ? 1 : speed);
   s.communication = m.max_messages * net.latency + m.max_bytes * surface / net.bandwidth;
   s.step = s.select + std::max(s.local, s.communication) + s.remote;  // (1)
   s.efficiency = one_rank / s.step;                                   // (2)

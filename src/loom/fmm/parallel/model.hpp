@@ -48,7 +48,9 @@ struct ModelStep {
   double local = 0, select = 0, remote = 0, communication = 0, step = 0, efficiency = 0;
 };
 // (1)-(3) for the measured ranks, at `scale` = m'/m times the load per rank; local_seconds > 0 replaces the
-// scaled local time (and scales select and remote with it).
-ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds = 0);
+// scaled local time, and scales select and remote with it unless `remote_on_host` (the received field and the
+// LET selection run on the host's CPU today, distributed.hpp: they keep this machine's rates).
+ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds = 0,
+                     bool remote_on_host = false);
 
 }  // namespace loom::fmm::parallel

@@ -7,53 +7,39 @@
 #include "loom/core/error.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/fmm/parallel/distributed.hpp"
-#include "loom/fmm/parallel/exchange.hpp"
-#include "loom/fmm/parallel/multisection.hpp"
+#include "loom/fmm/parallel/rank_bodies.hpp"
+#include "loom/fmm/parallel/rank_table.hpp"
 #include "loom/fmm/run/fmm_run.hpp"
 #include "loom/fmm/run/report.hpp"
 
 namespace loom::fmm::parallel {
 namespace {
 
-// This rank's bodies after partitioning: positions, strengths (ncomp each), core radii, input indices.
-struct Mine {
-  std::vector<Vec3d> x;
-  std::vector<double> strength, sigma;
-  std::vector<Index> id;
-};
-
-// The equal slice of the input this rank starts from, partitioned and moved; returns the seconds it took.
-double take_share(const comm::Communicator& comm, const FmmRun& run, int ncomp, Mine& mine) {
+// Rank 0's input as bodies (the other ranks hold none); the time to scatter, partition and move them to `mine`.
+double take_share(const comm::Communicator& comm, const FmmRun& run, int ncomp, RankBodies& mine) {
   core::WallTimer timer;
-  const Index n = run.bodies(), first = n * comm.rank() / comm.size(), last = n * (comm.rank() + 1) / comm.size();
-  const bool laplace = ncomp == 1;
-  const auto width = static_cast<std::size_t>(5 + ncomp);
-  std::vector<double> rows;
-  for (Index i = first; i < last; ++i) {
-    const auto u = static_cast<std::size_t>(i);
-    const Vec3d x = run.positions()[u];
-    rows.insert(rows.end(), {x.x, x.y, x.z});
-    if (laplace) {
-      rows.push_back(run.charges()[u]);
-    } else {
-      rows.insert(rows.end(), {run.alpha()[u].x, run.alpha()[u].y, run.alpha()[u].z});
+  RankBodies all;
+  all.ncomp = ncomp;
+  if (comm.is_root()) {
+    const Index n = run.bodies();
+    all.x = run.positions();
+    for (Index i = 0; i < n; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      if (ncomp == 1) {
+        all.strength.push_back(run.charges()[u]);
+      } else {
+        all.strength.insert(all.strength.end(), {run.alpha()[u].x, run.alpha()[u].y, run.alpha()[u].z});
+      }
+      all.sigma.push_back(ncomp == 1 ? 0.0 : run.sigma()[u]);
+      all.id.push_back(i);
     }
-    rows.insert(rows.end(), {laplace ? 0.0 : run.sigma()[u], double(i)});
   }
-  const std::vector<Vec3d> x(run.positions().begin() + first, run.positions().begin() + last);
-  const Partition p = multisection(comm, x, {}, comm.size());
-  const std::vector<double> got = exchange_rows(comm, rows, static_cast<int>(width), p.part);
-  for (std::size_t at = 0; at < got.size(); at += width) {
-    mine.x.push_back({got[at], got[at + 1], got[at + 2]});
-    for (int d = 0; d < ncomp; ++d) mine.strength.push_back(got[at + 3 + static_cast<std::size_t>(d)]);
-    mine.sigma.push_back(got[at + width - 2]);
-    mine.id.push_back(static_cast<Index>(got[at + width - 1]));
-  }
+  mine = partition_and_move(comm, scatter_from_root(comm, all));
   return timer.seconds();
 }
 
 // Rows of (input index, outputs) from every rank, on rank 0, into vectors in input order (nout values a body).
-std::vector<double> gather_in_input_order(const comm::Communicator& comm, const Mine& mine,
+std::vector<double> gather_in_input_order(const comm::Communicator& comm, const RankBodies& mine,
                                           const std::vector<double>& outputs, int nout, Index n) {
   std::vector<double> rows;
   for (std::size_t i = 0; i < mine.id.size(); ++i) {
@@ -74,9 +60,9 @@ std::vector<double> flat(const std::vector<Vec3d>& a, const std::vector<Vec3d>& 
 }
 
 // Evaluates this rank's bodies; on rank 0 hands the whole set's results in input order to the run.
-void evaluate(const comm::Communicator& comm, FmmRun& run, const Mine& mine, RankReport& report) {
+void evaluate(const comm::Communicator& comm, FmmRun& run, const RankBodies& mine, RankReport& report) {
   const Options& o = run.config().options;
-  const Index n = run.bodies();
+  const Index n = static_cast<Index>(comm.sum(std::int64_t(mine.x.size())));
   if (run.config().kernel == Kernel::laplace) {
     LaplaceResult r = laplace(comm, o, mine.x, mine.strength, &report);
     std::vector<double> out;
@@ -108,52 +94,22 @@ void evaluate(const comm::Communicator& comm, FmmRun& run, const Mine& mine, Ran
   run.set_result(std::move(r));
 }
 
-// Each rank's figures, one row per rank on rank 0.
-constexpr int figures = 9;
-std::vector<double> rank_figures(const comm::Communicator& comm, const RankReport& r, double partition) {
-  const double mine[figures] = {double(r.bodies),     partition, r.let_build, r.communication, r.local,
-                                r.local_time.evaluation(), r.remote, double(r.let_cells_received),
-                                double(r.let_bodies_received)};
-  return comm.gather(mine);
-}
-
-nlohmann::json print_ranks(std::ostream& out, const std::vector<double>& f, int ranks) {
-  out << "rank    bodies  partition  let_build  communication  local  (kernels)  remote  let_cells  let_bodies\n";
-  nlohmann::json j;
-  j["ranks"] = ranks;
-  for (const char* key : {"bodies_per_rank", "let_cells_received", "let_bodies_received", "seconds_per_rank"})
-    j[key] = nlohmann::json::array();
-  for (int r = 0; r < ranks; ++r) {
-    const double* v = f.data() + static_cast<std::ptrdiff_t>(figures) * r;
-    out << fmt::format("{:>4} {:>9} {:>10.4f} {:>10.4f} {:>14.4f} {:>6.4f} {:>10.4f} {:>7.4f} {:>10} {:>11}\n", r,
-                       Index(v[0]), v[1], v[2], v[3], v[4], v[5], v[6], Index(v[7]), Index(v[8]));
-    j["bodies_per_rank"].push_back(Index(v[0]));
-    j["let_cells_received"].push_back(Index(v[7]));
-    j["let_bodies_received"].push_back(Index(v[8]));
-    j["seconds_per_rank"].push_back({{"partition", v[1]}, {"let_build", v[2]}, {"communication", v[3]},
-                                     {"local", v[4]}, {"kernels", v[5]}, {"remote", v[6]}});
-  }
-  return j;
-}
-
 }  // namespace
 
 int run_fmm_on_ranks(const comm::Communicator& comm, const FmmConfig& config, std::ostream& out, std::ostream& log) {
-  if (config.options.periodic)
-    throw UsageError("periodic = true: the FMM over MPI ranks has open boundaries only (run periodic cases on one rank)");
   FmmRun run(config);
-  run.prepare();
+  if (comm.is_root()) run.prepare();  // the input is held whole on rank 0 only
   const int ncomp = config.kernel == Kernel::laplace ? 1 : 3;
-  Mine mine;
+  RankBodies mine;
   const double partition = take_share(comm, run, ncomp, mine);
   RankReport report;
   evaluate(comm, run, mine, report);
-  const std::vector<double> f = rank_figures(comm, report, partition);
+  const std::vector<double> f = gather_rank_figures(comm, report, partition);
   if (!comm.is_root()) return 0;
   print_start(out, run);
   out << fmt::format("{} MPI ranks; rank 0's local FMM:\n", comm.size());
   print_evaluation(out, run);
-  run.add_to_summary(print_ranks(out, f, comm.size()));
+  run.add_to_summary(print_rank_table(out, f, comm.size()));
   run.check();
   print_check(out, run);
   run.write(log);

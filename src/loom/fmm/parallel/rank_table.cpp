@@ -1,0 +1,38 @@
+#include "loom/fmm/parallel/rank_table.hpp"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+namespace loom::fmm::parallel {
+namespace {
+constexpr int figures = 9;
+}
+
+std::vector<double> gather_rank_figures(const comm::Communicator& comm, const RankReport& r, double partition) {
+  const double mine[figures] = {double(r.bodies),     partition, r.let_build, r.communication, r.local,
+                                r.local_time.evaluation(), r.remote, double(r.let_cells_received),
+                                double(r.let_bodies_received)};
+  return comm.gather(mine);
+}
+
+nlohmann::json print_rank_table(std::ostream& out, const std::vector<double>& f, int ranks) {
+  out << "rank    bodies  partition  let_build  communication  local  (kernels)  remote  let_cells  let_bodies\n";
+  nlohmann::json j;
+  j["ranks"] = ranks;
+  for (const char* key : {"bodies_per_rank", "let_cells_received", "let_bodies_received", "seconds_per_rank"})
+    j[key] = nlohmann::json::array();
+  for (int r = 0; r < ranks; ++r) {
+    const double* v = f.data() + static_cast<std::ptrdiff_t>(figures) * r;
+    out << fmt::format("{:>4} {:>9} {:>10.4f} {:>10.4f} {:>14.4f} {:>6.4f} {:>10.4f} {:>7.4f} {:>10} {:>11}\n", r,
+                       Index(v[0]), v[1], v[2], v[3], v[4], v[5], v[6], Index(v[7]), Index(v[8]));
+    j["bodies_per_rank"].push_back(Index(v[0]));
+    j["let_cells_received"].push_back(Index(v[7]));
+    j["let_bodies_received"].push_back(Index(v[8]));
+    j["seconds_per_rank"].push_back({{"partition", v[1]}, {"let_build", v[2]}, {"communication", v[3]},
+                                     {"local", v[4]}, {"kernels", v[5]}, {"remote", v[6]}});
+  }
+  return j;
+}
+
+}  // namespace loom::fmm::parallel

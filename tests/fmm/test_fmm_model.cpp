@@ -1,0 +1,74 @@
+// The model of many ranks (src/loom/fmm/parallel/model.hpp): the step of its equations (1)-(3) worked by hand
+// for given measurements, the received field kept at the host's rates when it runs there, and the measurements
+// of a small body set (one part: no messages; two: one message each way, balanced parts).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "loom/fmm/bodies.hpp"
+#include "loom/fmm/parallel/model.hpp"
+
+namespace loom::fmm::parallel {
+namespace {
+
+ModelRanks measured() {
+  ModelRanks m;
+  m.ranks = 8;
+  m.local = 2.0;           // the most loaded part's local FMM
+  m.one_rank_local = 1.6;  // a mean part's
+  m.select = 0.1;
+  m.remote = 0.3;
+  m.max_messages = 7;
+  m.max_bytes = 1e9;
+  return m;
+}
+
+TEST(FmmModel, StepOfTheEquations) {
+  const Network net{1e10, 1e-5};
+  const ModelStep s = model_step(measured(), net, 1);
+  EXPECT_DOUBLE_EQ(s.communication, 7 * 1e-5 + 0.1);  // latency per message, bytes over bandwidth
+  EXPECT_DOUBLE_EQ(s.step, 0.1 + 2.0 + 0.3);          // (1): the exchange hidden behind the local FMM
+  EXPECT_DOUBLE_EQ(s.efficiency, 1.6 / 2.4);          // (2)
+  // 8x the load: local work 8x, the surface 8^(2/3) = 4x
+  const ModelStep big = model_step(measured(), net, 8);
+  EXPECT_NEAR(big.local, 16, 1e-12);
+  EXPECT_NEAR(big.select, 0.4, 1e-12);
+  EXPECT_NEAR(big.remote, 1.2, 1e-12);
+  EXPECT_NEAR(big.communication, 7e-5 + 0.4, 1e-12);
+}
+
+TEST(FmmModel, AnotherMachineSpeedsTheReceivedFieldOnlyWhenItRunsThere) {
+  const Network net{1e12, 0};
+  // the target machine's local FMM (a mean part) takes 0.8 s where this one's would take 1.6 * 8 = 12.8 s
+  const ModelStep device = model_step(measured(), net, 8, 0.8, false);
+  const ModelStep host = model_step(measured(), net, 8, 0.8, true);
+  const double speed = 0.8 / 12.8;
+  EXPECT_NEAR(device.local, 16 * speed, 1e-12);
+  EXPECT_NEAR(device.remote, 1.2 * speed, 1e-12);
+  EXPECT_NEAR(host.local, 16 * speed, 1e-12);
+  EXPECT_NEAR(host.remote, 1.2, 1e-12);
+  EXPECT_NEAR(host.select, 0.4, 1e-12);
+  EXPECT_NEAR(host.efficiency, 0.8 / (0.4 + 1.0 + 1.2), 1e-12);
+  EXPECT_LT(host.efficiency, device.efficiency);
+}
+
+TEST(FmmModel, MeasuresOneAndTwoParts) {
+  const Index n = 4000;
+  const auto x = make_positions(Distribution::cube, n, 3);
+  const auto q = make_uniform(n, -1, 1, 4);
+  Options o;
+  o.order = 4;
+  const ModelRanks one = model_ranks(Kernel::laplace, o, x, q, {}, 1);
+  EXPECT_EQ(one.max_bodies, n);
+  EXPECT_EQ(one.max_messages, 0);
+  EXPECT_EQ(one.max_bytes, 0);
+  const ModelRanks two = model_ranks(Kernel::laplace, o, x, q, {}, 2);
+  EXPECT_LE(std::abs(double(two.max_bodies) - n / 2.0), 2.0);
+  EXPECT_EQ(two.max_messages, 1);
+  EXPECT_GT(two.max_cells, 0);
+  EXPECT_GT(two.max_bytes, 8.0 * two.max_cells * (6 + o.order * (o.order + 1)) - 1);  // each cell's header, terms
+  EXPECT_GT(two.remote, 0);
+}
+
+}  // namespace
+}  // namespace loom::fmm::parallel
