@@ -32,4 +32,8 @@ PYBIND11_MODULE(_core, m) {
   loom::python::bind_gpe(gpe);
   auto hit = m.def_submodule("hit", "Isotropic turbulence, pseudo-spectral Navier-Stokes (loom hit).");
   loom::python::bind_hit(hit);
+  auto spectral = m.def_submodule("spectral", "The spectral toolkit (loom spectral): bases, topologies, tensors.");
+  loom::python::bind_spectral_bases(spectral);
+  loom::python::bind_spectral_topology(spectral);
+  loom::python::bind_spectral_tensor(spectral);
 }

@@ -18,3 +18,33 @@ def loom_cli():
         return r
 
     return run
+
+
+@pytest.fixture(scope="session")
+def runs_while():
+    """runs_while(call) runs call() while another Python thread ticks every millisecond, and returns
+    (seconds the call took, ticks inside it): a call that holds the GIL lets no tick in."""
+    import threading
+    import time
+
+    def measure(call):
+        ticks, stop = [], threading.Event()
+
+        def tick():
+            while not stop.is_set():
+                ticks.append(time.perf_counter())
+                time.sleep(0.001)
+
+        thread = threading.Thread(target=tick)
+        thread.start()
+        time.sleep(0.05)
+        start = time.perf_counter()
+        try:
+            call()
+        finally:
+            end = time.perf_counter()
+            stop.set()
+            thread.join()
+        return end - start, sum(start < t < end for t in ticks)
+
+    return measure
