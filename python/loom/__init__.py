@@ -1,4 +1,4 @@
-"""loom as a library: the FMM, the DEC lattices, the spectral toolkit and the systems (gpe, hit) of
+"""loom as a library: the FMM, the DEC lattices, the spectral toolkit and the systems (gpe, hit, bh, vortex) of
 the `loom` command over NumPy arrays.
 
     import numpy as np, loom
@@ -16,10 +16,11 @@ import sys as _sys
 from . import _core
 from ._core import Error, UsageError, __version__, backends, git_commit, lattice, lattice_dispersion
 from ._core import fmm
-from . import gpe, hit, spectral
+from . import bh, gpe, hit, spectral, vortex
 from .rundir import RunDirectory
 
 # `import loom.fmm` finds the compiled submodule.
 _sys.modules[__name__ + ".fmm"] = fmm
 
-__all__ = ["Error", "UsageError", "RunDirectory", "backends", "fmm", "gpe", "hit", "lattice", "lattice_dispersion", "spectral"]
+__all__ = ["Error", "UsageError", "RunDirectory", "backends", "bh", "fmm", "gpe", "hit", "lattice", "lattice_dispersion",
+           "spectral", "vortex"]

@@ -36,4 +36,8 @@ PYBIND11_MODULE(_core, m) {
   loom::python::bind_spectral_bases(spectral);
   loom::python::bind_spectral_topology(spectral);
   loom::python::bind_spectral_tensor(spectral);
+  auto bh = m.def_submodule("bh", "A Kerr-Schild black hole by the generalized harmonic system (loom bh).");
+  loom::python::bind_bh(bh);
+  auto vortex = m.def_submodule("vortex", "The vortex particle method with the FMM (loom vortex).");
+  loom::python::bind_vortex(vortex);
 }
