@@ -44,8 +44,7 @@ struct Locked {
   template <class... A>
   explicit Locked(A&&... a) : b(locked([&] { return std::make_unique<T>(std::forward<A>(a)...); })) {}
   ~Locked() {
-    py::gil_scoped_release unlocked;
-    std::lock_guard<std::mutex> hold(spectral_mutex());
+    std::lock_guard<std::mutex> hold(spectral_mutex());  // see spectral_mutex
     b.reset();
   }
 };
@@ -60,12 +59,18 @@ void bind_basis(py::module_& m) {
       .def(py::init([](const std::string& kind, int n, double lower, double upper) {
         return std::make_unique<Basis>(spectral::parse_basis_kind(kind, "kind"), n, lower, upper, "n");
       }))
-      .def_property_readonly("kind", [](const Basis& b) { return std::string(spectral::to_string(b.b->kind())); })
-      .def_property_readonly("size", [](const Basis& b) { return b.b->size(); })
-      .def_property_readonly("interval", [](const Basis& b) { return std::make_pair(b.b->lower(), b.b->upper()); })
-      .def_property_readonly("points", [](const Basis& b) { return values(b.b->points()); })
-      .def_property_readonly("weights", [](const Basis& b) { return values(b.b->weights()); })
-      .def("mode", [](const Basis& b, int k) { return b.b->mode(k); })
+      .def_property_readonly(
+          "kind", [](const Basis& b) { return std::string(spectral::to_string(b.b->kind())); }, "chebyshev or fourier")
+      .def_property_readonly("size", [](const Basis& b) { return b.b->size(); }, "n, the number of points")
+      .def_property_readonly(
+          "interval", [](const Basis& b) { return std::make_pair(b.b->lower(), b.b->upper()); }, "(lower, upper)")
+      .def_property_readonly(
+          "points", [](const Basis& b) { return values(b.b->points()); }, "the collocation points, ascending")
+      .def_property_readonly(
+          "weights", [](const Basis& b) { return values(b.b->weights()); }, "quadrature weights on the interval")
+      .def(
+          "mode", [](const Basis& b, int k) { return b.b->mode(k); }, py::arg("k"),
+          "the mode number of coefficient slot k (Chebyshev: k; Fourier: the wave number of a_k or b_k)")
       .def("_line", [](const Basis& b, const DoubleArray& u, const std::string& what) {
         const spectral::Basis1D& s = *b.b;
         const auto n = py::ssize_t(s.size());
@@ -90,20 +95,21 @@ void bind_sphere(py::module_& m) {
   py::class_<Sphere>(m, "_Sphere")
       .def(py::init([](int n_theta) { return std::make_unique<Sphere>(n_theta, "n_theta"); }))
       .def_property_readonly("n_theta", [](const Sphere& s) { return s.b->n_theta(); })
-      .def_property_readonly("n_phi", [](const Sphere& s) { return s.b->n_phi(); })
-      .def_property_readonly("l_max", [](const Sphere& s) { return s.b->l_max(); })
-      .def_property_readonly("theta", [](const Sphere& s) { return values(s.b->theta()); })
+      .def_property_readonly("n_phi", [](const Sphere& s) { return s.b->n_phi(); }, "2 n_theta")
+      .def_property_readonly("l_max", [](const Sphere& s) { return s.b->l_max(); }, "n_theta - 1")
+      .def_property_readonly(
+          "theta", [](const Sphere& s) { return values(s.b->theta()); }, "the n_theta Gauss-Legendre angles")
       .def_property_readonly("phi", [](const Sphere& s) {
         std::vector<double> p(std::size_t(s.b->n_phi()));
         for (int k = 0; k < s.b->n_phi(); ++k) p[std::size_t(k)] = s.b->phi(k);
         return python::to_numpy(std::move(p));
-      })
+      }, "the n_phi uniform angles in [0, 2 pi)")
       .def_property_readonly("weights", [](const Sphere& s) {
         std::vector<double> w(std::size_t(s.b->physical_size()));
         for (int ip = 0; ip < s.b->n_phi(); ++ip)
           for (int it = 0; it < s.b->n_theta(); ++it) w[std::size_t(it + s.b->n_theta() * ip)] = s.b->weight(it, ip);
         return python::to_numpy(std::move(w));
-      })
+      }, "quadrature weights on the unit sphere at every point, theta fastest")
       .def("_line", [](const Sphere& s, const DoubleArray& u, const std::string& what, int l_keep) {
         const spectral::SphereBasis& b = *s.b;
         const auto np = py::ssize_t(b.physical_size()), ns = py::ssize_t(b.spectral_size());

@@ -38,8 +38,7 @@ class Topology {
            const std::array<std::string, 3>& bases)
       : t_(make(name, extents, radii, bases)) {}
   ~Topology() {
-    py::gil_scoped_release unlocked;  // the bases' FFTW plans are destroyed under the toolkit's lock
-    std::lock_guard<std::mutex> hold(spectral_mutex());
+    std::lock_guard<std::mutex> hold(spectral_mutex());  // the bases' FFTW plans (see spectral_mutex)
     t_.reset();
   }
   Topology(const Topology&) = delete;

@@ -19,7 +19,9 @@
 
 namespace loom::python {
 
-// The lock every loom.spectral computation holds; take it only with the GIL released (locked() does both).
+// The lock every loom.spectral computation holds, with the GIL released (locked() does both). No holder ever
+// waits for the GIL (locked() unlocks it before taking the GIL back), so a destructor, called with the GIL held,
+// may take it too: it waits for a running computation, which then ends without needing the GIL.
 std::mutex& spectral_mutex();
 
 // Runs f() with the GIL released and the toolkit's lock held.
