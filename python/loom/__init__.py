@@ -1,4 +1,5 @@
-"""loom as a library: the FMM, the DEC lattices and the GPE system of the `loom` command over NumPy arrays.
+"""loom as a library: the FMM, the DEC lattices, the spectral toolkit and the systems (gpe, hit, bh, vortex) of
+the `loom` command over NumPy arrays.
 
     import numpy as np, loom
     x = np.random.default_rng(1).uniform(-1, 1, (100000, 3)); q = np.ones(len(x))
@@ -15,10 +16,11 @@ import sys as _sys
 from . import _core
 from ._core import Error, UsageError, __version__, backends, git_commit, lattice, lattice_dispersion
 from ._core import fmm
-from . import gpe, hit
+from . import bh, gpe, hit, spectral, vortex
 from .rundir import RunDirectory
 
 # `import loom.fmm` finds the compiled submodule.
 _sys.modules[__name__ + ".fmm"] = fmm
 
-__all__ = ["Error", "UsageError", "RunDirectory", "backends", "fmm", "gpe", "hit", "lattice", "lattice_dispersion"]
+__all__ = ["Error", "UsageError", "RunDirectory", "backends", "bh", "fmm", "gpe", "hit", "lattice", "lattice_dispersion",
+           "spectral", "vortex"]

@@ -32,4 +32,12 @@ PYBIND11_MODULE(_core, m) {
   loom::python::bind_gpe(gpe);
   auto hit = m.def_submodule("hit", "Isotropic turbulence, pseudo-spectral Navier-Stokes (loom hit).");
   loom::python::bind_hit(hit);
+  auto spectral = m.def_submodule("spectral", "The spectral toolkit (loom spectral): bases, topologies, tensors.");
+  loom::python::bind_spectral_bases(spectral);
+  loom::python::bind_spectral_topology(spectral);
+  loom::python::bind_spectral_tensor(spectral);
+  auto bh = m.def_submodule("bh", "A Kerr-Schild black hole by the generalized harmonic system (loom bh).");
+  loom::python::bind_bh(bh);
+  auto vortex = m.def_submodule("vortex", "The vortex particle method with the FMM (loom vortex).");
+  loom::python::bind_vortex(vortex);
 }

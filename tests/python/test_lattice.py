@@ -52,6 +52,12 @@ def test_dispersion_equals_the_cli(tmp_path, loom_cli):
                                rtol=1e-10, atol=1e-12)
 
 
+def test_the_gil_is_released_while_the_dispersion_is_measured(runs_while):
+    seconds, ticks = runs_while(lambda: loom.lattice_dispersion("c15", k_edge=0.4, directions=400))
+    assert seconds > 0.1, "the call was too short to tell"
+    assert ticks >= 10
+
+
 def test_dispersion_error_is_second_order_in_k():
     # ratio = 1 - c (|k| h)^2 + ...: halving |k| h divides the error by 4 (by 2 for a first-order grid).
     e = [1 - loom.lattice_dispersion("bcc", k_edge=k, directions=20)["ratio_mean"] for k in (0.2, 0.1)]
