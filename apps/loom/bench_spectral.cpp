@@ -7,14 +7,18 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <ctime>
 #include <iostream>
+#include <set>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
+#include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/version_info.hpp"
 #include "spectral_common.hpp"
@@ -114,8 +118,20 @@ std::vector<int> range(int first, int last) {
   return v;
 }
 
+// --sweeps: all, or a comma-separated list of the sweeps' names.
+std::set<std::string> parse_sweeps(const io::Parameters& p) {
+  const std::set<std::string> known = {"all", "jacobian", "cube", "singlebh", "bbh"};
+  std::set<std::string> out;
+  std::stringstream list(p.get_string("sweeps"));
+  for (std::string item; std::getline(list, item, ',');) out.insert(item);
+  if (out.empty() || std::any_of(out.begin(), out.end(), [&](const std::string& s) { return !known.count(s); }))
+    throw UsageError(io::invalid_value_message("sweeps", p.value("sweeps"),
+                                               "all, or a comma-separated list of jacobian, cube, singlebh, bbh"));
+  return out;
+}
+
 int run_bench_spectral(const io::Parameters& p) {
-  io::check_output_file("json", p.get_string("json"));  // before any timing
+  io::check_json_output(p);  // before any timing
   const bool quick = p.get_bool("quick");
   Context c;
   c.warmup = static_cast<int>(p.get_int("warmup"));
@@ -128,8 +144,11 @@ int run_bench_spectral(const io::Parameters& p) {
     if (s != Strategy::reference || p.get_bool("reference")) c.strategies.push_back(s);
   const auto f = filter_spec(p);
   const auto kind = spectral::parse_tensor_kind(p.get_string("tensor"), "tensor");
-  const auto sweeps = p.get_string("sweeps");
-  auto wants = [&](const char* s) { return sweeps == "all" || sweeps.find(s) != std::string::npos; };
+  const auto sweeps = parse_sweeps(p);
+  auto wants = [&](const char* s) { return sweeps.count("all") + sweeps.count(s) > 0; };
+  // The lists are read before any timing, so that a bad one is refused first.
+  const auto points = parse_ints("points", quick ? std::string("1000,100000") : p.get_string("points"), 0, 1);
+  const auto cube_n = parse_ints("cube_n", quick ? std::string("8,16") : p.get_string("cube_n"), 0, 2);
 
   for (auto b : c.backends) {
     auto options = quick ? perf::quick_ceiling_options() : perf::CeilingOptions{};
@@ -141,13 +160,13 @@ int run_bench_spectral(const io::Parameters& p) {
                            "op", "grid", "points", "T", "where", "thr", "strategy", "median_us", "GB/s", "GF/s",
                            "ceil", "error");
   if (wants("jacobian"))
-    for (int n : parse_ints("points", quick ? std::string("1000,100000") : p.get_string("points"), 0, 1))
+    for (int n : points)
       for (auto k : {spectral::TensorKind::a, spectral::TensorKind::aa, spectral::TensorKind::ab,
                      spectral::TensorKind::abb})
         for (auto op : {Operation::diffjac, Operation::coordjac})
           measure(c, "jacobian", "-", nullptr, n, k, op, f);
   if (wants("cube"))
-    for (int n : parse_ints("cube_n", quick ? std::string("8,16") : p.get_string("cube_n"), 0, 2)) {
+    for (int n : cube_n) {
       const auto t = spectral::make_topology("cube", {n, n, n}, {0, 0});
       for (auto op : {Operation::deriv, Operation::filter})
         measure(c, "cube", fmt::format("{}^3", n), t.get(), 0, kind, op, f);
@@ -188,7 +207,7 @@ void add_bench_spectral_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("repeats", 10, "timed repeats; the median is reported").at_least(1);
   p.add("warmup", 2, "untimed runs first").at_least(0);
   p.add("quick", false, "small sizes and few repeats (a smoke test, not a measurement)");
-  p.add("json", "", "also write the rows as JSON to this file");
+  io::declare_json_output(p, "also write the rows as JSON to this file");
   out.push_back({std::make_unique<io::ParameterCommand>(bench, "spectral",
                                                         "The spectral-BH paper's sweeps: Jacobians, cubes, shells",
                                                         std::move(p), false),

@@ -12,6 +12,7 @@
 #include "loom/core/error.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
+#include "loom/io/json_output.hpp"
 #include "spectral_common.hpp"
 
 namespace loom::app {
@@ -48,7 +49,7 @@ spectral::Strategy strategy_from(const io::Parameters& p, core::Backend backend,
 }
 
 int run_spectral(const io::Parameters& p) {
-  io::check_output_file("json", p.get_string("json"));  // before any timing
+  io::check_json_output(p);  // before any timing
   const auto topology = topology_from(p);
   const auto kind = spectral::parse_tensor_kind(p.get_string("tensor"), "tensor");
   const auto op = spectral::parse_operation(p.get_string("op"), "op");
@@ -114,7 +115,7 @@ void add_spectral_command(CLI::App& app, std::vector<Subcommand>& out) {
   add_filter_parameters(p);
   p.add("repeats", 10, "timed repeats; the median is reported").at_least(1);
   p.add("warmup", 2, "untimed runs first").at_least(0);
-  p.add("json", "", "also write the result as JSON to this file");
+  io::declare_json_output(p, "also write the result as JSON to this file");
   out.push_back({std::make_unique<io::ParameterCommand>(
                      app, "spectral", "One spectral operation on a tensor: error against the exact answer, and time",
                      std::move(p)),
