@@ -53,7 +53,8 @@ std::vector<double> parse_reals(const std::string& key, const std::string& text,
 }
 
 void add_filter_parameters(io::Parameters& p) {
-  p.add("filter.alpha", 36.0, "exponential filter: the highest mode is damped by exp(-alpha)").at_least(0);
+  // Beyond 700, exp(-alpha) leaves double's normal range: the filter would be a sharp cut-off, not exponential.
+  p.add("filter.alpha", 36.0, "exponential filter: the highest mode is damped by exp(-alpha)").at_least(0).at_most(700);
   p.add("filter.order", 8, "exponential filter: s in exp(-alpha (k/k_max)^(2s)); must be >= 1");
   p.add("filter.l_keep", -1, "shell: Heaviside filter keeps Y_lm with l <= l_keep (-1: l_max - 1)").at_least(-1);
 }
