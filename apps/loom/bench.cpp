@@ -14,6 +14,7 @@
 #include "loom/core/memory_budget.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/atomic_file.hpp"
+#include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/version_info.hpp"
 
@@ -31,7 +32,7 @@ int run_ceilings(const io::Parameters& p) {
   if (p.user_set("repeats")) options.repeats = static_cast<int>(p.get_int("repeats"));
   if (p.user_set("warmup")) options.warmup = static_cast<int>(p.get_int("warmup"));
   if (p.user_set("stream_mib")) options.stream_bytes = p.get_real("stream_mib") * (1 << 20);
-  io::check_output_file("json", p.get_string("json"));
+  io::check_json_output(p);
   // Three streamed arrays (the CPU's a quarter the size) and three DGEMM matrices (the CPU's half the size).
   const bool on_device = std::count(backends.begin(), backends.end(), core::Backend::cuda) > 0;
   const double stream = options.stream_bytes, n = p.user_set("gemm_n") ? double(p.get_int("gemm_n")) : options.gemm_n;
@@ -75,7 +76,7 @@ void add_bench_commands(CLI::App& app, std::vector<Subcommand>& out) {
   bench->allow_extras();
   io::Parameters p;
   p.add("backend", "all", "backend to measure").one_of({"all", "auto", "cpu", "cuda"});
-  p.add("json", "", "also write the results as JSON to this file");
+  io::declare_json_output(p, "also write the results as JSON to this file");
   p.add("quick", false, "small sizes and few repeats (a smoke test, not a measurement)");
   p.add("repeats", 10, "timed repeats; the median is reported").at_least(1);
   p.add("warmup", 2, "untimed runs before timing").at_least(0);

@@ -11,6 +11,8 @@
 #include "loom/gr/benchmark.hpp"
 #include "loom/gr/config.hpp"
 #include "loom/io/atomic_file.hpp"
+#include "loom/io/derived_checks.hpp"
+#include "loom/io/json_output.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::app {
@@ -18,6 +20,14 @@ namespace {
 
 int run_bench_bh(const io::Parameters& p) {
   const gr::BhConfig c = gr::make_bh_config(p);
+  // The profile steps the default initial data for `steps` steps: the run's own initial, time and output keys
+  // (declared with the hole's) are not read.
+  std::vector<std::string> unread;
+  for (const auto& spec : p.specs())
+    for (const char* section : {"initial.", "time.", "output."})
+      if (spec.key.rfind(section, 0) == 0) unread.push_back(spec.key);
+  io::refuse_unread_keys(p, unread, "(bench bh profiles the default initial data, not a run)");
+  io::check_json_output(p);  // before any timing
   const int warmup = int(p.get_int("warmup")), steps = int(p.get_int("steps"));
   std::vector<gr::ModuleProfile> rows;
   const std::string& choice = p.get_string("backend");
@@ -54,7 +64,7 @@ void add_bench_bh_command(CLI::App& bench, std::vector<Subcommand>& out) {
   io::Parameters p = gr::bh_parameters();
   p.add("steps", 100, "timed steps per profile (the paper profiles steps 5 to 105)").at_least(1);
   p.add("warmup", 4, "untimed steps before timing").at_least(0);
-  p.add("json", "", "also write the results as JSON to this file");
+  io::declare_json_output(p, "also write the results as JSON to this file");
   out.push_back({std::make_unique<io::ParameterCommand>(
                      bench, "bh", "GH single black hole: per-module times per step (Jacobian, Deriv, Filter, GHEqns, "
                                   "ApplyBCs, Other) on one core, all cores and the GPU",

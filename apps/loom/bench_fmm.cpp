@@ -29,7 +29,10 @@
 #include "loom/fmm/run/checks.hpp"
 #include "loom/fmm/tree/tree.hpp"
 #include "loom/io/atomic_file.hpp"
+#include "loom/core/memory_budget.hpp"
+#include "loom/fmm/run/memory_need.hpp"
 #include "loom/io/derived_checks.hpp"
+#include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/perf/timing.hpp"
 #include "loom/perf/work.hpp"
@@ -56,6 +59,20 @@ std::vector<double> parse_list(const std::string& key, const std::string& text) 
   }
   if (out.empty()) throw UsageError(key + " = \"" + text + "\": expected a comma-separated list of positive numbers");
   return out;
+}
+
+// The largest body count of the size sweep must fit in memory (Biot-Savart, the larger of the two kernels, at the
+// default order), on the device when one is timed; checked before any timing.
+void check_sizes_fit(const std::vector<double>& sizes, const std::vector<core::Backend>& backends, int order,
+                     const std::string& text) {
+  fmm::FmmConfig c;
+  c.kernel = fmm::Kernel::biot_savart;
+  c.options.order = order;
+  const double largest = *std::max_element(sizes.begin(), sizes.end());
+  if (!(largest < 9e18)) throw UsageError(io::invalid_value_message("sizes", text, "body counts below 9e18"));
+  c.bodies.n = static_cast<Index>(largest);
+  const bool device = std::count(backends.begin(), backends.end(), core::Backend::cuda) > 0;
+  core::check_memory(fmm::memory_need(c), device, fmt::format("sizes = \"{}\"", text));
 }
 
 // Expansion orders: whole numbers in [1, fmm::max_order], checked before any timing.
@@ -258,10 +275,16 @@ int run_host_reorder(const io::Parameters& p) {
 }
 
 int run_bench_fmm(const io::Parameters& p) {
-  io::check_output_file("json", p.get_string("json"));  // before any timing
+  io::check_json_output(p);  // before any timing
   if (!p.get_string("host_reorder").empty()) return run_host_reorder(p);
   if (!p.get_string("model_ranks").empty()) return run_fmm_model(p);  // the model of many ranks (issue 22)
+  io::refuse_unread_keys(p,
+                         {"model_kernel", "model_bodies_per_rank", "model_network", "model_bandwidth", "model_latency",
+                          "model_target_bodies", "model_target_seconds", "model_remote"},
+                         "unless model_ranks is given");
   if (p.get_int("ranks_bodies") > 0 || comm::Communicator::world().size() > 1) return run_fmm_ranks_bench(p);
+  io::refuse_unread_keys(p, {"ranks_kernel", "ranks_dist", "parallel.repartition_threshold"},
+                         "unless ranks_bodies is given or mpiexec starts several ranks");
   const std::string choice = p.get_string("backend");
   const std::vector<core::Backend> backends =
       choice == "all" ? core::available_backends() : std::vector<core::Backend>{core::parse_backend(choice, "backend")};
@@ -274,6 +297,7 @@ int run_bench_fmm(const io::Parameters& p) {
   const auto thetas = parse_list("thetas", p.get_string("thetas"));
   const Index sweep_n = quick ? 10000 : p.get_int("sweep_n");
   const Index cpu_max_n = p.get_int("cpu_max_n");
+  check_sizes_fit(sizes, backends, static_cast<int>(p.get_int("p")), quick ? "5000,10000" : p.get_string("sizes"));
   const int p_default = static_cast<int>(p.get_int("p"));
   const fmm::Precision precision = fmm::parse_precision(p.get_string("precision"));
   const auto reference_pairs = static_cast<Index>(p.get_real("reference_pairs"));
@@ -299,7 +323,9 @@ int run_bench_fmm(const io::Parameters& p) {
         throw UsageError(io::invalid_value_message("sweep_precisions", p.value("sweep_precisions"),
                                                    "a comma-separated list of single, single-fast, double"));
       }
-    if (sweep_precisions.empty()) sweep_precisions.push_back(precision);
+    if (sweep_precisions.empty())
+      throw UsageError(io::invalid_value_message("sweep_precisions", p.value("sweep_precisions"),
+                                                 "a comma-separated list of single, single-fast, double"));
   }
   const std::string kernels = p.get_string("kernel");
   auto ncrit_for = [&](core::Backend b) {
@@ -527,11 +553,12 @@ void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("reference_pairs", 0.0,
         "direct-sum interactions a reference may take (samples are cut to fit); 0: 2e9 for Laplace, 2e8 for "
         "Biot-Savart")
-      .at_least(0);
+      .at_least(0)
+      .at_most(1e12);  // an hour of direct sums on a CPU core
   p.add("repeats", 3, "timed evaluations; medians are reported").at_least(1);
   p.add("warmup", 1, "untimed evaluations first").at_least(0);
   p.add("quick", false, "small sizes and few orders (a smoke test, not a measurement)");
-  p.add("json", "", "also write the results as JSON to this file");
+  io::declare_json_output(p, "also write the results as JSON to this file");
   p.add("host_reorder", "", "only time the host side of a GPU call's transfers at these body counts (no GPU needed)");
   declare_fmm_model_parameters(p);
   out.push_back({std::make_unique<io::ParameterCommand>(

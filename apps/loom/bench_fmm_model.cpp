@@ -50,13 +50,14 @@ void declare_fmm_model_parameters(io::Parameters& p) {
   p.add("model_kernel", "biot-savart", "kernel of the model").one_of({"laplace", "biot-savart"});
   p.add("model_bodies_per_rank", 2000, "bodies per virtual rank (weak scaling, uniform cube)").at_least(1);
   p.add("model_network", "ndr", "network of the model: InfiniBand NDR or NVLink").one_of({"ndr", "nvlink"});
-  p.add("model_bandwidth", 0.0, "bytes per second into a rank (0: the network's)").at_least(0);
-  p.add("model_latency", -1.0, "seconds per message (negative: the network's)");
+  p.add("model_bandwidth", 0.0, "bytes per second into a rank (0: the network's)").at_least(0).at_most(1e15);
+  p.add("model_latency", -1.0, "seconds per message (negative: the network's)").at_least(-1).at_most(1);
   p.add("model_target_bodies", 16777216, "bodies per rank to extrapolate to (the paper's per GPU)").at_least(1);
   p.add("model_target_seconds", 0.0,
         "seconds of one rank's local FMM at the target load (0: scaled from this machine; the H200's Biot-Savart "
         "kernels at 1.68e7 bodies took 1.17 s, docs/performance.md)")
-      .at_least(0);
+      .at_least(0)
+      .at_most(1e6);
   p.add("model_remote", "device",
         "where the received field and the LET selection run at the target: device (sped up as the local FMM, by "
         "model_target_seconds) or host (this machine's CPU rates, as distributed.hpp runs them today)")

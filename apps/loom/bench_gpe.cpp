@@ -22,6 +22,7 @@
 #include "loom/gpe/bench/scaling_benchmark.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
+#include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/version_info.hpp"
 
@@ -34,6 +35,14 @@ std::vector<std::string> split_list(const std::string& text) {
   for (std::string item; std::getline(s, item, ',');)
     if (!item.empty()) out.push_back(item);
   return out;
+}
+
+// A list that must name something to time: at least one item.
+std::vector<std::string> nonempty_list(const io::Parameters& p, const std::string& key, const std::string& allowed) {
+  auto items = split_list(p.get_string(key));
+  if (items.empty())
+    throw UsageError(io::invalid_value_message(key, p.value(key), "a comma-separated list of " + allowed));
+  return items;
 }
 
 int run_single_rank_table(const io::Parameters& p);
@@ -265,6 +274,10 @@ int run_on_ranks(const io::Parameters& p, const comm::Communicator& world) {
   std::string scaling = p.get_string("scaling");
   if (scaling == "auto") scaling = world.size() > 1 ? "both" : "none";
   if (scaling != "none") return run_scaling(p, world, scaling);
+  io::refuse_unread_keys(p,
+                         {"scaling_grid", "strong_structures", "weak_structures", "weak_growth", "ranks",
+                          "scaling_kernel", "halo_transport"},
+                         "unless scaling runs (scaling = strong, weak or both, or auto under mpiexec -n N > 1)");
   if (!world.is_root()) {  // the single-rank table, measured by rank 0 alone
     world.barrier();
     return 0;
@@ -276,7 +289,7 @@ int run_on_ranks(const io::Parameters& p, const comm::Communicator& world) {
 
 // As `loom gpe`: bad input (found by every rank) is reported by rank 0; another failure ends the job.
 int run_bench_gpe(const io::Parameters& p) {
-  io::check_output_file("json", p.get_string("json"));  // before any timing
+  io::check_json_output(p);  // before any timing
   const comm::Communicator world = comm::Communicator::world();
   if (world.size() == 1) return run_on_ranks(p, world);
   try {
@@ -300,9 +313,9 @@ int run_single_rank_table(const io::Parameters& p) {
   else
     backends = {core::parse_backend(p.get_string("backend"), "backend")};
   std::vector<dec::GridType> grids;
-  for (const auto& g : split_list(p.get_string("grids"))) grids.push_back(dec::parse_grid_type(g, "grids"));
+  for (const auto& g : nonempty_list(p, "grids", "grid types")) grids.push_back(dec::parse_grid_type(g, "grids"));
   std::vector<double> dofs;
-  for (const auto& d : split_list(p.get_string("dof"))) {
+  for (const auto& d : nonempty_list(p, "dof", "DOF counts >= 1")) {
     char* end = nullptr;
     const double v = std::strtod(d.c_str(), &end);
     if (*end != '\0' || !(v >= 1))
@@ -316,7 +329,7 @@ int run_single_rank_table(const io::Parameters& p) {
   const int repeats = static_cast<int>(p.get_int("repeats")), warmup = static_cast<int>(p.get_int("warmup"));
   std::vector<std::string> kernels;
   if (p.get_string("kernels") != "all")
-    for (const auto& k : split_list(p.get_string("kernels"))) {
+    for (const auto& k : nonempty_list(p, "kernels", "kernels, or all")) {
       const gpe::LeapfrogKernel kernel = gpe::parse_leapfrog_kernel(k, "kernels");
       // A kernel none of the chosen backends runs would leave an empty table.
       if (std::none_of(backends.begin(), backends.end(), [&](core::Backend b) {
@@ -416,7 +429,7 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("dof", "2e6", "comma-separated target DOF counts (n^3 structures, n rounded; \"\": none, --lattices only)");
   p.add("lattices", "",
         "also time these boxes of structures, a comma-separated list such as 204x203x203 (nx x ny x nz)");
-  p.add("cpu_max_dof", 3e8, "largest problem run on the CPU backend").greater_than(0);
+  p.add("cpu_max_dof", 3e8, "largest problem run on the CPU backend").greater_than(0).at_most(1e11);  // ~TB
   p.add("kernels", "all", "leapfrog implementations to time: all, or a list of plain, tuned, shared, soa, march");
   p.add("soa_band_rows", "auto",
         "soa kernel on the GPU: heights of the bands of rows its tiles sweep, a list "
@@ -447,7 +460,7 @@ void add_bench_gpe_command(CLI::App& bench, std::vector<Subcommand>& out) {
         "lattice's layout (lattice), a list (auto: pitched); each is timed");
   p.add("repeats", 5, "timed runs; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs first").at_least(0);
-  p.add("json", "", "also write the results as JSON to this file");
+  io::declare_json_output(p, "also write the results as JSON to this file");
   p.add("scaling", "auto",
         "strong and/or weak scaling over the ranks of an MPI job (mpiexec -n N loom bench gpe); "
         "auto: both under mpiexec with N > 1, else none (the one-rank table of kernels and sizes)")

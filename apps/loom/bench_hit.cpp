@@ -16,6 +16,7 @@
 #include "loom/hit/rank_checks.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
+#include "loom/io/json_output.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::app {
@@ -36,7 +37,7 @@ std::vector<Index> parse_sizes(const io::Parameters& p) {
 }
 
 int run_bench_hit(const io::Parameters& p) {
-  io::check_output_file("json", p.get_string("json"));  // before any timing
+  io::check_json_output(p);  // before any timing
   const auto sizes = parse_sizes(p);
   const std::string& choice = p.get_string("backend");
   const auto backends = choice == "all" ? core::available_backends()
@@ -101,7 +102,7 @@ void add_bench_hit_command(CLI::App& bench, std::vector<Subcommand>& out) {
   hit::declare_solver_keys(p);
   p.add("repeats", 5, "timed repeats; the median is reported").at_least(1);
   p.add("warmup", 1, "untimed runs before timing").at_least(0);
-  p.add("json", "", "also write the results as JSON to this file");
+  io::declare_json_output(p, "also write the results as JSON to this file");
   out.push_back({std::make_unique<io::ParameterCommand>(
                      bench, "hit", "Pseudo-spectral Navier-Stokes: seconds per RK4 step against its FFT floor",
                      std::move(p), false),

@@ -15,6 +15,7 @@
 #include "loom/core/backend.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
+#include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/version_info.hpp"
 #include "loom/spectral/tool_config.hpp"
@@ -114,7 +115,7 @@ std::vector<int> range(int first, int last) {
 }
 
 int run_bench_spectral(const io::Parameters& p) {
-  io::check_output_file("json", p.get_string("json"));  // before any timing
+  io::check_json_output(p);  // before any timing
   Context c;
   c.config = spectral::bench_spectral_config(p);
   const auto& cfg = c.config;

@@ -23,7 +23,9 @@
 #include "loom/dec/replicable_structure.hpp"
 #include "loom/dec/structure_facts.hpp"
 #include "loom/dec/vtk_export.hpp"
+#include "loom/io/derived_checks.hpp"
 #include "loom/io/run_directory.hpp"
+#include "loom/io/stop_signal.hpp"
 
 namespace loom::app {
 namespace {
@@ -70,11 +72,13 @@ int run_lattice(const io::Parameters& p) {
   return 0;
 }
 
-io::RunDirectory open_run(const io::Parameters& p, const std::string& command) {
+std::filesystem::path run_path(const io::Parameters& p, const std::string& command) {
   const std::string& dir = p.get_string("output.dir");
-  auto run =
-      io::RunDirectory::create(dir.empty() ? io::RunDirectory::default_path(command) : std::filesystem::path(dir),
-                               p.get_bool("output.overwrite"));
+  return dir.empty() ? io::RunDirectory::default_path(command) : std::filesystem::path(dir);
+}
+
+io::RunDirectory open_run(const io::Parameters& p, const std::filesystem::path& path) {
+  auto run = io::RunDirectory::create(path, p.get_bool("output.overwrite"));
   run.write_input(p);
   return run;
 }
@@ -94,6 +98,27 @@ std::string dispersion_csv(const std::vector<std::pair<dec::GridType, dec::Dispe
   return csv.str();
 }
 
+// The dispersion of `grid` and of the cubic grid at the same |k| times dual edge, the reference every other grid
+// is compared with. A first SIGINT/SIGTERM ends the sweep at its next block of directions: then no reports, and
+// the line that says so.
+std::vector<std::pair<dec::GridType, dec::DispersionReport>> sweep(dec::GridType grid, double k_edge, int directions) {
+  std::vector<dec::GridType> grids = {grid};
+  if (grid != dec::GridType::cubic) grids.push_back(dec::GridType::cubic);
+  const io::StopPolling polling;
+  std::vector<std::pair<dec::GridType, dec::DispersionReport>> reports;
+  for (const dec::GridType g : grids) {
+    std::cerr << fmt::format("lattice dispersion: {} directions on the {} grid\n", directions, dec::to_string(g));
+    reports.emplace_back(g, dec::measure_dispersion(dec::replicable_structure(g), k_edge, directions,
+                                                    [] { return io::stop_signal() != 0; }));
+    if (io::stop_signal() != 0) {
+      std::cerr << fmt::format("lattice dispersion: stopped by {} during the {} sweep; nothing written\n",
+                               io::signal_name(io::stop_signal()), dec::to_string(g));
+      return {};
+    }
+  }
+  return reports;
+}
+
 int run_dispersion(const io::Parameters& p) {
   const auto grid = dec::grid_type(p);
   const double k_edge = p.get_real("dispersion.k_edge");
@@ -104,13 +129,12 @@ int run_dispersion(const io::Parameters& p) {
   if (asked > std::numeric_limits<int>::max())
     throw UsageError(io::invalid_value_message("dispersion.directions", asked, "an integer in [2, 2147483647]"));
   const int directions = static_cast<int>(asked);
-  auto run = open_run(p, "lattice-dispersion");
-  // The cubic grid at the same |k| times dual edge is the reference every other grid is compared with.
-  std::vector<std::pair<dec::GridType, dec::DispersionReport>> reports;
-  reports.emplace_back(grid, dec::measure_dispersion(dec::replicable_structure(grid), k_edge, directions));
-  if (grid != dec::GridType::cubic)
-    reports.emplace_back(dec::GridType::cubic,
-                         dec::measure_dispersion(dec::replicable_structure(dec::GridType::cubic), k_edge, directions));
+  // The run directory is made after the sweep, so that a stopped sweep leaves nothing; its rules are checked now.
+  const std::filesystem::path path = run_path(p, "lattice-dispersion");
+  io::check_run_directory("output.dir", path, p.get_bool("output.overwrite"));
+  const auto reports = sweep(grid, k_edge, directions);
+  if (reports.empty()) return io::stop_exit_code(io::stop_signal());
+  auto run = open_run(p, path);
   run.write_text("dispersion.csv", dispersion_csv(reports));
 
   nlohmann::json summary;
@@ -151,7 +175,7 @@ int run_export(const io::Parameters& p) {
   const auto grid = dec::grid_type(p);
   const auto& unit = dec::replicable_structure(grid);
   const dec::ReplicableStructure s = p.get_bool("export.equal_work") ? unit.scaled(dec::equal_work_scale(unit)) : unit;
-  auto run = open_run(p, "lattice-export");
+  auto run = open_run(p, run_path(p, "lattice-export"));
   const auto files = dec::write_structure_vtk(run.file(std::string(dec::to_string(grid))), s);
   run.write_summary(dec::structure_facts(unit));
   std::cout << fmt::format("{} structure (scale {:.4g}): {}, {}\n", dec::display_name(grid), s.scale,

@@ -11,6 +11,7 @@
 #include "loom/core/error.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
+#include "loom/io/json_output.hpp"
 #include "loom/spectral/strategy_choice.hpp"
 #include "loom/spectral/tool_config.hpp"
 #include "spectral_common.hpp"
@@ -31,7 +32,7 @@ std::string kinds_text(const std::vector<spectral::TensorKind>& kinds) {
 }
 
 int run_spectral(const io::Parameters& p) {
-  io::check_output_file("json", p.get_string("json"));  // before any timing
+  io::check_json_output(p);  // before any timing
   const auto c = spectral::spectral_tool_config(p);
   const auto topology = spectral::make_topology(c);
   spectral::StrategyChooser chooser(&std::cout, c.choices);

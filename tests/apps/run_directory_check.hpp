@@ -21,13 +21,14 @@
 
 namespace loom::test {
 
-// `loom <args>` started in the background, its stdout and stderr into files of `scratch`.
+// `loom <args>` started in the background, its stdout and stderr into files of `scratch`; `launcher` (mpiexec and
+// its flags) runs it, when given, and is then the child process.
 class LoomChild {
  public:
-  LoomChild(const std::string& args, const std::filesystem::path& scratch)
+  LoomChild(const std::string& args, const std::filesystem::path& scratch, const std::string& launcher = "")
       : out_(scratch / "child.out"), err_(scratch / "child.err") {
-    const std::string command =
-        "exec " + std::string(LOOM_EXECUTABLE) + " " + args + " > " + out_.string() + " 2> " + err_.string();
+    const std::string command = "exec " + launcher + (launcher.empty() ? "" : " ") + std::string(LOOM_EXECUTABLE) +
+                                " " + args + " > " + out_.string() + " 2> " + err_.string();
     pid_ = ::fork();
     if (pid_ == 0) {
       ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
@@ -53,6 +54,7 @@ class LoomChild {
     return false;
   }
   void signal(int sig) const { ::kill(pid_, sig); }
+  pid_t pid() const { return pid_; }
   // The exit code, or -1 when a signal ended it (killed_by() says which).
   int wait() {
     int status = 0;

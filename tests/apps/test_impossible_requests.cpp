@@ -81,6 +81,45 @@ TEST(ImpossibleRequests, OutputsThatCannotBeWrittenAreRefusedFirst) {
   for (const Refusal& c : cases) expect_refused(c, cwd);
 }
 
+// Keys a command declares but does not read in the run asked for: a value given for one is refused, not ignored.
+TEST(ImpossibleRequests, KeysTheRunDoesNotReadAreRefused) {
+  TempDir cwd;
+  const Refusal cases[] = {
+      {"bench fmm --quick --model_latency 0", "model_latency = 0.0", "unless model_ranks is given"},
+      {"bench bh --time.t_end 5", "time.t_end = 5.0", "not a run"},
+      {"bench bh --output.dir x", "output.dir = \"x\"", "not a run"},
+      {"bench gpe --backend cpu --ranks 2", "ranks = \"2\"", "unless scaling runs"},
+  };
+  for (const Refusal& c : cases) expect_refused(c, cwd);
+}
+
+// Benchmarks' lists are read before any timing, and an empty one (nothing to time) is refused.
+TEST(ImpossibleRequests, BenchmarkListsAreCheckedFirst) {
+  TempDir cwd;
+  const Refusal cases[] = {
+      {"bench spectral --sweeps jacobain", "sweeps", "jacobian, cube, singlebh, bbh"},
+      {"bench spectral --points 1000,x", "points", "comma-separated integers"},
+      {"bench gpe --backend cpu --grids ''", "grids", "a comma-separated list of grid types"},
+      {"bench gpe --backend cpu --dof ''", "dof", "a comma-separated list of DOF counts"},
+      {"bench fmm --sweep_precisions ''", "sweep_precisions", "single, single-fast, double"},
+      {"bench fmm --sizes 1e300", "sizes", "body counts below 9e18"},
+      {"bench fmm --backend cpu --sizes 1e12", "sizes", "of host memory"},
+  };
+  for (const Refusal& c : cases) expect_refused(c, cwd);
+}
+
+// A folder no one may create files in, root included (CI runs as root): /proc.
+TEST(ImpossibleRequests, FolderWhereNoFileCanBeMadeIsRefused) {
+  TempDir cwd;
+  const Refusal cases[] = {
+      {"fmm --n 1000 --output /proc/loom-x.csv", "output", "may write"},
+      {"bench ceilings --quick --json /proc/loom-c.json", "json", "may write"},
+      {"hit --output.dir /proc/loom-run", "output.dir", "read-only"},
+      {"lattice dispersion --output.dir /proc/loom-run", "output.dir", "read-only"},
+  };
+  for (const Refusal& c : cases) expect_refused(c, cwd);
+}
+
 TEST(ImpossibleRequests, ReadOnlyFolderIsRefused) {
   if (geteuid() == 0) GTEST_SKIP() << "root writes into read-only folders";
   TempDir cwd;

@@ -61,18 +61,28 @@ std::vector<Vec3> sphere_directions(int count) {
   return out;
 }
 
-DispersionReport measure_dispersion(const ReplicableStructure& structure, double k_edge, int directions) {
+DispersionReport measure_dispersion(const ReplicableStructure& structure, double k_edge, int directions,
+                                    const std::function<bool()>& stop) {
   DispersionReport r;
   r.k_edge = k_edge;
   r.mean_dual_edge = dual_edge_statistics(structure).mean;
   r.k = k_edge / r.mean_dual_edge;
   const std::vector<Vec3> dirs = sphere_directions(directions);
   r.samples.resize(dirs.size());
+  // Blocks of directions, so that a stop request is seen within a block's time (a fraction of a second).
+  constexpr int block = 256;
+  for (int first = 0; first < directions; first += block) {
+    if (stop && stop()) {
+      r.samples.clear();
+      return r;
+    }
+    const int last = std::min(directions, first + block);
 #pragma omp parallel for schedule(dynamic)
-  for (int d = 0; d < directions; ++d) {
-    const Vec3 k = r.k * dirs[static_cast<std::size_t>(d)];
-    const double lambda = acoustic_eigenvalue(structure, k);
-    r.samples[static_cast<std::size_t>(d)] = {dirs[static_cast<std::size_t>(d)], lambda, lambda / -(r.k * r.k)};
+    for (int d = first; d < last; ++d) {
+      const Vec3 k = r.k * dirs[static_cast<std::size_t>(d)];
+      const double lambda = acoustic_eigenvalue(structure, k);
+      r.samples[static_cast<std::size_t>(d)] = {dirs[static_cast<std::size_t>(d)], lambda, lambda / -(r.k * r.k)};
+    }
   }
   r.ratio_min = r.ratio_max = r.samples.front().ratio;
   for (const auto& s : r.samples) {

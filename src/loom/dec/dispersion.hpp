@@ -5,6 +5,7 @@
 // why BCC and C15 are the most isotropic grids (section 2 of the DEC-GPE paper, its ref. [32]).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "loom/dec/hermitian_eigen.hpp"
@@ -41,9 +42,12 @@ struct DispersionReport {
   double ratio_min = 0, ratio_max = 0, ratio_mean = 0;
   // The spread of the ratio over directions: 0 for an isotropic grid.
   double anisotropy() const { return ratio_max - ratio_min; }
+  bool stopped() const { return samples.empty(); }  // ended by a stop request before every direction was done
 };
 
-// Samples `directions` directions at |k| = k_edge / (mean dual edge); OpenMP over directions.
-DispersionReport measure_dispersion(const ReplicableStructure& structure, double k_edge, int directions);
+// Samples `directions` directions at |k| = k_edge / (mean dual edge); OpenMP over directions. `stop`, when given,
+// is asked between blocks of directions; once it says true the sweep ends with no samples (stopped()).
+DispersionReport measure_dispersion(const ReplicableStructure& structure, double k_edge, int directions,
+                                    const std::function<bool()>& stop = {});
 
 }  // namespace loom::dec

@@ -1,6 +1,7 @@
 #include "loom/io/derived_checks.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,7 +12,17 @@
 namespace loom::io {
 namespace {
 
-bool writable(const std::filesystem::path& dir) { return ::access(dir.c_str(), W_OK | X_OK) == 0; }
+// Whether a file can be made in `dir`, found by making one (and removing it): access() alone says yes to root for
+// any folder, /proc and read-only file systems included.
+bool writable(const std::filesystem::path& dir) {
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) return false;
+  const std::filesystem::path probe = dir / (".loom-probe-" + std::to_string(::getpid()));
+  const int fd = ::open(probe.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0600);
+  if (fd < 0) return false;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return true;
+}
 
 std::string path_message(std::string_view key, const std::filesystem::path& path, std::string_view what) {
   return invalid_value_message(key, path.string(), what);
@@ -61,6 +72,19 @@ void check_output_dir(std::string_view key, const std::filesystem::path& path) {
     throw UsageError(path_message(key, path, "a folder under an existing folder (" + existing.string() + " is a file)"));
   if (!writable(existing))
     throw UsageError(path_message(key, path, "a folder loom may create or write (" + existing.string() + " is read-only)"));
+}
+
+void check_run_directory(std::string_view key, const std::filesystem::path& path, bool overwrite) {
+  check_output_dir(key, path);
+  std::error_code ec;
+  if (!overwrite && std::filesystem::exists(path, ec) && !std::filesystem::is_empty(path, ec))
+    throw UsageError(path_message(key, path, "a new or empty folder (this one is not empty; or allow overwriting)"));
+}
+
+void refuse_unread_keys(const Parameters& p, const std::vector<std::string>& keys, std::string_view when) {
+  for (const std::string& key : keys)
+    if (p.user_set(key))
+      throw UsageError(invalid_value_message(key, p.value(key), fmt::format("the key left unset {}", when)));
 }
 
 }  // namespace loom::io

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 #include "loom/io/parameters.hpp"
 
@@ -33,5 +34,13 @@ void check_output_file(std::string_view key, const std::filesystem::path& path);
 // An output folder named by `key` (created later with its parents): the nearest existing ancestor must be a
 // writable folder, and the path itself must not be a file.
 void check_output_dir(std::string_view key, const std::filesystem::path& path);
+// Keys a command declares but does not read in this run (the model's keys of `bench fmm` without model_ranks, the
+// run's output keys in `bench bh`): a value set for one of them (flag or input file) is a mistake the user should
+// hear of, so it is refused, naming the key and `when` ("unless model_ranks is given").
+void refuse_unread_keys(const Parameters& p, const std::vector<std::string>& keys, std::string_view when);
+
+// The same for a run directory made only after the work (RunDirectory::create), with its rule checked now: an
+// existing non-empty folder needs `overwrite`.
+void check_run_directory(std::string_view key, const std::filesystem::path& path, bool overwrite);
 
 }  // namespace loom::io

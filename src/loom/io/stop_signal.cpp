@@ -35,8 +35,8 @@ void say(const char* text) {
 extern "C" void on_stop_signal(int signal) {
   int none = 0;
   if (pollers.load() > 0 && first_signal.compare_exchange_strong(none, signal)) {
-    say(signal == SIGINT ? "\nloom: SIGINT: finishing the step, then the checkpoint and outputs (again: stop now)\n"
-                         : "\nloom: SIGTERM: finishing the step, then the checkpoint and outputs (again: stop now)\n");
+    say(signal == SIGINT ? "\nloom: SIGINT: stopping at the next step or phase boundary (again: stop now)\n"
+                         : "\nloom: SIGTERM: stopping at the next step or phase boundary (again: stop now)\n");
     return;
   }
   remove_registered();

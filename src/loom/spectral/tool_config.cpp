@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "loom/core/error.hpp"
+#include "loom/io/json_output.hpp"
 
 namespace loom::spectral {
 
@@ -38,7 +39,7 @@ std::vector<BenchSweep> parse_sweeps(const std::string& text) {
 }
 
 void add_filter_parameters(io::Parameters& p) {
-  p.add("filter.alpha", 36.0, "exponential filter: the highest mode is damped by exp(-alpha)").at_least(0);
+  p.add("filter.alpha", 36.0, "exponential filter: the highest mode is damped by exp(-alpha)").at_least(0).at_most(700);
   p.add("filter.order", 8, "exponential filter: s in exp(-alpha (k/k_max)^(2s)); must be >= 1");
   p.add("filter.l_keep", -1, "shell: Heaviside filter keeps Y_lm with l <= l_keep (-1: l_max - 1)").at_least(-1);
 }
@@ -56,7 +57,7 @@ FilterSpec filter_spec(const io::Parameters& p) {
 void add_timing_parameters(io::Parameters& p) {
   p.add("repeats", 10, "timed repeats; the median is reported").at_least(1);
   p.add("warmup", 2, "untimed runs first").at_least(0);
-  p.add("json", "", "also write the result as JSON to this file");
+  io::declare_json_output(p, "also write the result as JSON to this file");
 }
 
 }  // namespace

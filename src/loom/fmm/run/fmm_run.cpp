@@ -12,6 +12,7 @@
 #include "loom/fmm/run/memory_need.hpp"
 #include "loom/fmm/run/report.hpp"
 #include "loom/io/atomic_file.hpp"
+#include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::fmm {
@@ -140,17 +141,36 @@ nlohmann::json FmmRun::summary() const {
   return j;
 }
 
+namespace {
+
+// A stop signal seen at a phase boundary: the run ends there, before anything is written (the one-line reason on
+// `log`, 128 + signal as the exit code); 0 when the run goes on.
+int stopped_after(const char* phase, const FmmConfig& c, std::ostream& log) {
+  const int signal = io::stop_signal();
+  if (signal == 0) return 0;
+  const std::string outputs = c.output.empty() && c.json.empty() ? "no output was asked for" : "no output written";
+  log << fmt::format("fmm: stopped by {} after {}; {}\n", io::signal_name(signal), phase, outputs);
+  return io::stop_exit_code(signal);
+}
+
+}  // namespace
+
 int run_fmm(const FmmConfig& config, std::ostream& out, std::ostream& log) {
+  const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run at the next phase boundary
   FmmRun run(config);
   run.prepare();
   if (run.coincident() > 0)
     log << fmt::format("warning: {} bodies share their position with another; pairs at distance 0 are left out\n",
                        run.coincident());
   print_start(out, run);
+  out << std::flush;  // the set-up is done: say so before the long evaluation
+  if (const int code = stopped_after("setting up the bodies", config, log)) return code;
   run.evaluate();
   print_evaluation(out, run);
+  if (const int code = stopped_after("the evaluation", config, log)) return code;
   run.check();
   print_check(out, run);
+  if (const int code = stopped_after("the check against direct sums", config, log)) return code;
   run.write(log);
   return 0;
 }
