@@ -79,19 +79,20 @@ const ShellGradientPlan& FusedShell::plan(OperatorCache& cache, core::Where w) c
   return device_plan_;
 }
 
+void add_part(sweep::ComponentMap& map, const double* in, double* out, Index components) {
+  if (map.parts == sweep::ComponentMap::max_parts)
+    throw UsageError("tensor: at most " + std::to_string(sweep::ComponentMap::max_parts) + " tensors in one call");
+  map.in[map.parts] = in;
+  map.out[map.parts] = out;
+  map.first[map.parts + 1] = map.first[map.parts] + components;
+  ++map.parts;
+}
+
 sweep::ComponentMap component_map(std::span<const double* const> in, std::span<double* const> out,
                                   std::span<const Index> components) {
-  sweep::ComponentMap map;
-  if (in.size() > static_cast<std::size_t>(sweep::ComponentMap::max_parts))
-    throw UsageError("tensor: at most " + std::to_string(sweep::ComponentMap::max_parts) +
-                     " tensors in one call, got " + std::to_string(in.size()));
   LOOM_REQUIRE(out.size() == in.size() && components.size() == in.size(), "component_map: lists of unequal length");
-  for (std::size_t t = 0; t < in.size(); ++t) {
-    map.in[t] = in[t];
-    map.out[t] = out[t];
-    map.first[t + 1] = map.first[t] + components[t];
-  }
-  map.parts = static_cast<int>(in.size());
+  sweep::ComponentMap map;
+  for (std::size_t t = 0; t < in.size(); ++t) add_part(map, in[t], out[t], components[t]);
   return map;
 }
 

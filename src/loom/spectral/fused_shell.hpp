@@ -44,8 +44,10 @@ class FusedShell {
   mutable std::uint64_t device_cache_ = 0;  // OperatorCache::id() of device_plan_'s matrices
 };
 
-// The component map of tensors that are each one array: fields[t] (components[t] of them, on side w) to outputs
-// out[t]. UsageError when there are more than ComponentMap::max_parts tensors.
+// Appends a tensor of `components` components (input in, output out) to the map, without allocating (it runs on
+// every call); UsageError when the map holds ComponentMap::max_parts tensors already.
+void add_part(sweep::ComponentMap& map, const double* in, double* out, Index components);
+// The component map of tensors that are each one array: in[t] (components[t] of them) to outputs out[t].
 sweep::ComponentMap component_map(std::span<const double* const> in, std::span<double* const> out,
                                   std::span<const Index> components);
 // One contiguous block of `components` fields.

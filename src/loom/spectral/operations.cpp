@@ -85,16 +85,11 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
   }
   const core::Where w = core::Where::device;
   const Index n = topology_.size();
-  std::vector<const double*> from;
-  std::vector<double*> to;
-  std::vector<Index> components;
+  sweep::ComponentMap map;
   for (std::size_t t = 0; t < in.size(); ++t) {
     require_size(*out[t], 3 * in[t]->components() * n, "cartesian_gradient: out too small");
-    from.push_back(in[t]->data.read(w));
-    to.push_back(out[t]->write(w));
-    components.push_back(in[t]->components());
+    add_part(map, in[t]->data.read(w), out[t]->write(w), in[t]->components());
   }
-  const auto map = component_map(from, to, components);
   require_size(scratch, 2 * map.components() * n, "cartesian_gradient: scratch too small");
   const auto& plan = fused_->plan(cache, w);
   gpu::shell_gradient(plan, fused_->launch(), map, inverse_jacobian.read(w), scratch.write(w));
@@ -157,15 +152,11 @@ void SpectralFilter::apply(Strategy s, OperatorCache& cache, std::span<Tensor* c
     return;
   }
   const core::Where w = core::Where::device;
-  std::vector<const double*> from;
-  std::vector<double*> to;
-  std::vector<Index> components;
+  sweep::ComponentMap map;
   for (Tensor* f : fields) {
-    to.push_back(f->data.read_write(w));
-    from.push_back(to.back());
-    components.push_back(f->components());
+    double* u = f->data.read_write(w);
+    add_part(map, u, u, f->components());
   }
-  const auto map = component_map(from, to, components);
   require_size(scratch, map.components() * fused_->points(), "filter: scratch too small");
   const auto& plan = fused_->plan(cache, w);
   gpu::shell_filter(plan, fused_->launch(), map, scratch.write(w));

@@ -49,18 +49,22 @@ __global__ void radial_filter_kernel(const double* radial, Index n_r, Index n, I
     sweep::radial_filter_point(f, n_r, n, map, scratch, t);
 }
 
-// Shared memory for the matrices, in doubles: the largest single matrix (the phi DFTs), within what this device
-// allows per block. The per-m blocks are read through the cache instead: staging them all (110 KB at 10 x 19 x
-// 38) left one block per SM.
+// Shared memory for the matrices, in doubles: the largest single matrix (the phi DFTs) that fits in what this
+// device allows per block; a larger one (the dense angular matrix) is read through the cache, and reserving room
+// it cannot use would only cost occupancy. The per-m blocks are read through the cache too: staging them all
+// (110 KB at 10 x 19 x 38) left one block per SM.
 Index staged_capacity(const ShellGradientPlan& plan, Index buffer_bytes) {
   int device = 0, optin = 0;
   LOOM_CUDA_CHECK(cudaGetDevice(&device));
   LOOM_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  const Index room = std::max<Index>(0, (Index{optin} - buffer_bytes) / Index{sizeof(double)});
   Index largest = 0;
   for (const AngularSequence* q : {&plan.theta, &plan.phi})
-    for (int k = 0; k < q->count; ++k)
-      if (q->steps[k].blocks == 1) largest = std::max(largest, q->steps[k].shape.n_in * q->steps[k].shape.n_out);
-  return std::max<Index>(0, std::min(largest, (Index{optin} - buffer_bytes) / Index{sizeof(double)}));
+    for (int k = 0; k < q->count; ++k) {
+      const Index size = q->steps[k].shape.n_in * q->steps[k].shape.n_out;
+      if (q->steps[k].blocks == 1 && size <= room) largest = std::max(largest, size);
+    }
+  return largest;
 }
 
 // Raises the angular kernel's dynamic shared memory limit when a plan needs more than any before (an attribute

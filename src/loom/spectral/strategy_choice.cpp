@@ -30,6 +30,11 @@ Strategy StrategyChooser::choose(const std::string& key, const std::vector<Strat
                                  const std::function<void(Strategy)>& run) {
   if (const auto it = chosen_.find(key); it != chosen_.end()) return it->second;
   LOOM_REQUIRE(!candidates.empty(), "StrategyChooser: no candidate strategy");
+  if (candidates.size() == 1) {  // nothing to measure
+    record(key, candidates.front());
+    if (log_) *log_ << fmt::format("strategy for {}: {} (the only candidate)\n", key, to_string(candidates.front()));
+    return candidates.front();
+  }
   Strategy best = candidates.front();
   double best_time = std::numeric_limits<double>::infinity();
   std::string times;

@@ -25,7 +25,7 @@ class StrategyChooser {
   explicit StrategyChooser(std::ostream* log = nullptr, std::string file = "");
 
   // The fastest of `candidates` for `key`, each timed with `run` (one call on the strategy's backend) on the
-  // key's first use: one untimed call, then the median of `repeats`.
+  // key's first use: one untimed call, then the median of `repeats` (a single candidate is not timed).
   Strategy choose(const std::string& key, const std::vector<Strategy>& candidates,
                   const std::function<void(Strategy)>& run);
   // For an operation of the Workload kind: the candidates are the strategies of `backend` (the reference left

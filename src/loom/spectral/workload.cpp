@@ -104,6 +104,11 @@ Workload::Workload(const Topology* t, Index points, const std::vector<TensorKind
     inputs_.push_back(std::move(input));
   }
   scratch_ = core::Array<double>(static_cast<std::size_t>(blocks * components_ * n));
+  for (std::size_t k = 0; k < inputs_.size(); ++k) {
+    input_list_.push_back(&inputs_[k]);
+    output_list_.push_back(&outputs_[k]);
+    if (filtering) filtered_list_.push_back(&filtered_[k]);
+  }
   if (filtering) t->filter(filter_);  // checks the filter's parameters now
   if (op == Operation::deriv) differentiator_ = std::make_unique<Differentiator>(*t, angular);
   if (op == Operation::filter) spectral_filter_ = std::make_unique<SpectralFilter>(*t, filter, angular);
@@ -112,13 +117,6 @@ Workload::Workload(const Topology* t, Index points, const std::vector<TensorKind
 }
 
 namespace {
-
-template <class T, class Pointer>
-std::vector<Pointer> pointers_to(std::vector<T>& v) {
-  std::vector<Pointer> p;
-  for (auto& x : v) p.push_back(&x);
-  return p;
-}
 
 // dst = src on side w (the filter works on a fresh copy each run: the input stays the analytic field).
 void copy_on(core::Where w, const Tensor& src, Tensor& dst) {
@@ -136,14 +134,12 @@ void Workload::run() {
   const core::Backend b = backend_of(strategy_);
   switch (op_) {
     case Operation::deriv:
-      return differentiator_->cartesian_gradient(strategy_, cache_, jacobian_,
-                                                 pointers_to<Tensor, const Tensor*>(inputs_), scratch_,
-                                                 pointers_to<core::Array<double>, core::Array<double>*>(outputs_));
+      return differentiator_->cartesian_gradient(strategy_, cache_, jacobian_, input_list_, scratch_, output_list_);
     case Operation::filter:
     case Operation::filter_csr: {
       for (std::size_t t = 0; t < inputs_.size(); ++t) copy_on(core::where(b), inputs_[t], filtered_[t]);
       if (op_ == Operation::filter_csr) return csr_filter_->apply(strategy_, cache_, filtered_[0]);
-      return spectral_filter_->apply(strategy_, cache_, pointers_to<Tensor, Tensor*>(filtered_), scratch_);
+      return spectral_filter_->apply(strategy_, cache_, filtered_list_, scratch_);
     }
     case Operation::diffjac:
       return diff_jac(b, jacobian_, points_, shapes_[0].components(), inputs_[0].data, outputs_[0]);

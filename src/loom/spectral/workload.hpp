@@ -68,6 +68,10 @@ class Workload {
   core::Array<double> jacobian_;
   std::vector<Tensor> inputs_, filtered_;
   std::vector<core::Array<double>> outputs_;
+  // The lists handed to the operations, made once (run() is timed).
+  std::vector<const Tensor*> input_list_;
+  std::vector<Tensor*> filtered_list_;
+  std::vector<core::Array<double>*> output_list_;
   core::Array<double> scratch_;
 };
 
