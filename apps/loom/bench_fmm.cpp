@@ -259,6 +259,7 @@ int run_host_reorder(const io::Parameters& p) {
 
 int run_bench_fmm(const io::Parameters& p) {
   io::check_output_file("json", p.get_string("json"));  // before any timing
+  check_fmm_mode_keys(p);
   if (!p.get_string("host_reorder").empty()) return run_host_reorder(p);
   if (!p.get_string("model_ranks").empty()) return run_fmm_model(p);  // the model of many ranks (issue 22)
   if (p.get_int("ranks_bodies") > 0 || comm::Communicator::world().size() > 1) return run_fmm_ranks_bench(p);
