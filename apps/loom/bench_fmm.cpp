@@ -276,15 +276,10 @@ int run_host_reorder(const io::Parameters& p) {
 
 int run_bench_fmm(const io::Parameters& p) {
   io::check_json_output(p);  // before any timing
+  check_fmm_mode_keys(p);
   if (!p.get_string("host_reorder").empty()) return run_host_reorder(p);
   if (!p.get_string("model_ranks").empty()) return run_fmm_model(p);  // the model of many ranks (issue 22)
-  io::refuse_unread_keys(p,
-                         {"model_kernel", "model_bodies_per_rank", "model_network", "model_bandwidth", "model_latency",
-                          "model_target_bodies", "model_target_seconds", "model_remote"},
-                         "unless model_ranks is given");
   if (p.get_int("ranks_bodies") > 0 || comm::Communicator::world().size() > 1) return run_fmm_ranks_bench(p);
-  io::refuse_unread_keys(p, {"ranks_kernel", "ranks_dist", "parallel.repartition_threshold"},
-                         "unless ranks_bodies is given or mpiexec starts several ranks");
   const std::string choice = p.get_string("backend");
   const std::vector<core::Backend> backends =
       choice == "all" ? core::available_backends() : std::vector<core::Backend>{core::parse_backend(choice, "backend")};

@@ -69,7 +69,19 @@ void declare_fmm_model_parameters(io::Parameters& p) {
   p.add("ranks_dist", "cube", "bodies of the run over ranks").one_of({"cube", "sphere", "plummer"});
   p.add("parallel.repartition_threshold", 1.1,
         "run over ranks: partition again, by the measured costs, when their imbalance exceeds this")
-      .at_least(1);
+      .at_least(1)
+      .at_most(1000);
+}
+
+void check_fmm_mode_keys(const io::Parameters& p) {
+  if (p.get_string("model_ranks").empty())
+    io::refuse_unread_keys(p,
+                           {"model_kernel", "model_bodies_per_rank", "model_network", "model_bandwidth",
+                            "model_latency", "model_target_bodies", "model_target_seconds", "model_remote"},
+                           "unless model_ranks is given");
+  if (p.get_int("ranks_bodies") == 0 && comm::Communicator::world().size() == 1)
+    io::refuse_unread_keys(p, {"ranks_kernel", "ranks_dist", "parallel.repartition_threshold"},
+                           "unless ranks_bodies is given (or mpiexec -n N)");
 }
 
 int run_fmm_ranks_bench(const io::Parameters& p) {

@@ -18,40 +18,36 @@
 namespace loom::fmm::parallel {
 namespace {
 
-// Every rank's bounding box, body count and largest leaf radius: lower (3), upper (3), count, radius, per rank.
-constexpr int box_values = 8;
-std::vector<double> rank_boxes(const comm::Communicator& comm, const Tree& tree) {
-  std::vector<double> mine(box_values, 0.0);
-  for (std::size_t i = 0; i < tree.positions().size(); ++i)
-    for (int d = 0; d < 3; ++d) {
-      const double v = tree.positions()[i][d];
-      auto& lo = mine[static_cast<std::size_t>(d)];
-      auto& hi = mine[static_cast<std::size_t>(3 + d)];
-      lo = i == 0 ? v : std::min(lo, v);
-      hi = i == 0 ? v : std::max(hi, v);
-    }
-  mine[6] = double(tree.size());
-  mine[7] = largest_leaf_radius(tree);
-  return comm::all_gather(comm, mine);
+// Every rank's patches (let.hpp), gathered: one length-prefixed list per rank.
+std::vector<std::vector<Patch>> rank_patches(const comm::Communicator& comm, const Tree& tree) {
+  std::vector<double> mine{0.0};
+  append_patches(tree, patches_per_rank, mine);
+  mine[0] = double(mine.size() - 1);
+  const std::vector<double> all = comm::all_gather(comm, mine);
+  std::vector<std::vector<Patch>> out;
+  for (std::size_t at = 0; at < all.size();) {
+    const auto n = static_cast<std::size_t>(all[at]);
+    out.push_back(read_patches(std::span<const double>(all).subspan(at + 1, n)));
+    at += 1 + n;
+  }
+  return out;
 }
 
 // The LETs for every other rank that holds bodies, packed in rank order, and the counts per rank; periodic: of
 // the 27 near images of this rank's tree, each shifted where it lies.
 std::vector<double> select_all(const comm::Communicator& comm, const LocalTree& local, const Options& o,
                                std::vector<int>& counts, RankReport& report) {
-  const std::vector<double> boxes = rank_boxes(comm, local.t.tree);
+  const std::vector<std::vector<Patch>> patches = rank_patches(comm, local.t.tree);
   const LetSource source = local.source();
-  LetCriterion criterion{o.theta, local.cell_sigma.empty() ? 0.0 : o.guard, 0.0};
+  const LetCriterion criterion{o.theta, local.cell_sigma.empty() ? 0.0 : o.guard};
   std::vector<double> send;
   counts.assign(static_cast<std::size_t>(comm.size()), 0);
   for (int r = 0; r < comm.size(); ++r) {
-    const double* b = boxes.data() + box_values * r;
-    if (r == comm.rank() || b[6] == 0) continue;
-    criterion.leaf_radius = b[7];
+    const auto& receiver = patches[static_cast<std::size_t>(r)];
+    if (r == comm.rank() || receiver.empty()) continue;
     const std::size_t before = send.size();
-    const Box box{{b[0], b[1], b[2]}, {b[3], b[4], b[5]}};
     for (int s = o.periodic ? 0 : no_shift; s <= (o.periodic ? 26 : no_shift); ++s) {
-      const LetCount c = select_let(source, box, criterion, &send, shift_vector(s, o.period));
+      const LetCount c = select_let(source, receiver, criterion, &send, shift_vector(s, o.period));
       report.let_cells_sent += c.cells;
       report.let_bodies_sent += c.bodies;
     }

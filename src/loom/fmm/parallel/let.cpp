@@ -18,10 +18,62 @@ double distance_to_box(Vec3d x, const Box& box) {
   return std::sqrt(d2);
 }
 
-double largest_leaf_radius(const Tree& tree) {
-  double radius = 0;
-  for (int leaf : tree.leaves()) radius = std::max(radius, tree.cells()[static_cast<std::size_t>(leaf)].radius);
-  return radius;
+namespace {
+
+// The largest leaf radius beneath every cell (cells are stored parents first: children after).
+std::vector<double> leaf_radius_below(const Tree& tree) {
+  const auto& cells = tree.cells();
+  std::vector<double> r(cells.size(), 0.0);
+  for (std::size_t c = cells.size(); c-- > 0;) {
+    if (cells[c].leaf()) r[c] = cells[c].radius;
+    if (cells[c].parent >= 0) r[static_cast<std::size_t>(cells[c].parent)] = std::max(r[static_cast<std::size_t>(cells[c].parent)], r[c]);
+  }
+  return r;
+}
+
+}  // namespace
+
+void append_patches(const Tree& tree, int count, std::vector<double>& out) {
+  const auto& cells = tree.cells();
+  if (tree.size() == 0 || cells.empty()) return;
+  const std::vector<double> below = leaf_radius_below(tree);
+  // open the cell with the largest leaves beneath while its children fit: where leaves are large, one patch
+  // with them would make the sender open every cell near any of its bodies
+  std::vector<int> chosen{0};
+  while (true) {
+    int widest = -1;
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      const auto c = static_cast<std::size_t>(chosen[k]);
+      if (!cells[c].leaf() && (widest < 0 || below[c] > below[static_cast<std::size_t>(chosen[static_cast<std::size_t>(widest)])]))
+        widest = static_cast<int>(k);
+    }
+    if (widest < 0) break;
+    const Cell& w = cells[static_cast<std::size_t>(chosen[static_cast<std::size_t>(widest)])];
+    if (static_cast<int>(chosen.size()) - 1 + w.child_count > count) break;
+    chosen.erase(chosen.begin() + widest);
+    for (int k = 0; k < w.child_count; ++k) chosen.push_back(w.child_begin + k);
+  }
+  const auto& x = tree.positions();
+  for (int c : chosen) {
+    const Cell& cell = cells[static_cast<std::size_t>(c)];
+    if (cell.count == 0) continue;
+    Box b{x[static_cast<std::size_t>(cell.begin)], x[static_cast<std::size_t>(cell.begin)]};
+    for (Index i = cell.begin; i < cell.begin + cell.count; ++i)
+      for (int d = 0; d < 3; ++d) {
+        b.lower[d] = std::min(b.lower[d], x[static_cast<std::size_t>(i)][d]);
+        b.upper[d] = std::max(b.upper[d], x[static_cast<std::size_t>(i)][d]);
+      }
+    out.insert(out.end(), {b.lower.x, b.lower.y, b.lower.z, b.upper.x, b.upper.y, b.upper.z,
+                           below[static_cast<std::size_t>(c)]});
+  }
+}
+
+std::vector<Patch> read_patches(std::span<const double> v) {
+  LOOM_REQUIRE(v.size() % patch_values == 0, "read_patches: patch_values doubles per patch");
+  std::vector<Patch> out;
+  for (std::size_t at = 0; at < v.size(); at += patch_values)
+    out.push_back({{{v[at], v[at + 1], v[at + 2]}, {v[at + 3], v[at + 4], v[at + 5]}}, v[at + 6]});
+  return out;
 }
 
 namespace {
@@ -47,21 +99,26 @@ void write_cell(const LetSource& s, int c, bool with_bodies, Vec3d shift, std::v
 
 }  // namespace
 
-LetCount select_let(const LetSource& s, const Box& box, const LetCriterion& criterion, std::vector<double>* out,
-                    Vec3d shift) {
+LetCount select_let(const LetSource& s, std::span<const Patch> receiver, const LetCriterion& criterion,
+                    std::vector<double>* out, Vec3d shift) {
   LetCount count;
   const auto& cells = s.tree->tree.cells();
-  if (cells.empty() || s.tree->n() == 0) return count;
+  if (cells.empty() || s.tree->n() == 0 || receiver.empty()) return count;
   std::vector<int> stack{0};
   while (!stack.empty()) {
     const int c = stack.back();
     stack.pop_back();
     const Cell& cell = cells[static_cast<std::size_t>(c)];
     if (cell.count == 0) continue;
-    const double d = distance_to_box(cell.center + shift, box);
     const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(c)];
-    const double radii = cell.radius + criterion.leaf_radius;
-    const bool accepted = d * criterion.theta > radii && d - radii > criterion.guard * sigma;
+    bool accepted = true;
+    for (const Patch& p : receiver) {
+      const double d = distance_to_box(cell.center + shift, p.box), radii = cell.radius + p.leaf_radius;
+      if (!(d * criterion.theta > radii && d - radii > criterion.guard * sigma)) {
+        accepted = false;
+        break;
+      }
+    }
     if (accepted || cell.leaf()) {
       if (out) write_cell(s, c, !accepted, shift, *out);
       ++count.cells;

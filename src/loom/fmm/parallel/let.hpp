@@ -1,10 +1,13 @@
 // Local essential trees (the paper's section on communication): what one rank's tree must tell another rank
-// for that rank's sums. Walking its tree against the other rank's bounding box, the sender keeps a cell's
-// multipoles when the cell passes the multipole acceptance criterion against the nearest point of the box, as
-// if the box's largest leaf stood there (theta |dX| > R_B + R_leaf, and for guarded kernels a gap of
-// guard * sigma_B), and opens it otherwise, down to the leaves, whose bodies it sends (with their
-// multipoles). Every leaf of the receiver then accepts every multipole-only cell it is sent (its centre lies in
-// the box, its radius is at most R_leaf), so the receiver's walk (let_field.hpp) needs no other case.
+// for that rank's sums. The receiver describes its tree by a few patches (cells of its tree, each the bounding
+// box of its bodies and the largest radius of the leaves beneath it). Walking its tree against them, the sender
+// keeps a cell's multipoles when the cell passes the multipole acceptance criterion against the nearest point
+// of every patch, as if the patch's largest leaf stood there (theta |dX| > R_B + R_leaf, and for guarded
+// kernels a gap of guard * sigma_B), and opens it otherwise, down to the leaves, whose bodies it sends (with
+// their multipoles). Every leaf of the receiver then accepts every multipole-only cell it is sent (its centre
+// lies in its patch's box, its radius is at most the patch's R_leaf), so the receiver's walk (let_field.hpp)
+// needs no other case. Patches rather than one box: clustered bodies have leaves of very different sizes, and
+// one box with the largest leaf of all would make the sender open nearly every cell.
 // Wire format, per cell, all doubles: centre (3), radius, largest sigma, body count b, the multipoles
 // (ncomp * p(p+1)/2 complex), then b bodies of (x, y, z, ncomp strengths, sigma).
 #pragma once
@@ -30,11 +33,23 @@ struct LetSource {
 
 struct LetCriterion {
   double theta = 0.4;
-  double guard = 0;        // only where cell sigmas are given
-  double leaf_radius = 0;  // the receiver's largest leaf radius
+  double guard = 0;  // only where cell sigmas are given
 };
 
-// Appends what `box` needs from the source's tree to `out` (null: only counts, for the model of many ranks;
+// A part of the receiver's tree: the bounding box of a cell's bodies, the largest leaf radius beneath it.
+struct Patch {
+  Box box;
+  double leaf_radius = 0;
+};
+constexpr int patch_values = 7;  // lower (3), upper (3), leaf radius: a patch as doubles
+constexpr int patches_per_rank = 64;  // enough to follow a cluster's leaves, few enough to test them all
+
+// The receiver's tree as at most `count` patches covering its bodies: from the root, the widest cell opened
+// into its children while they fit. Appended to `out` as patch_values doubles each.
+void append_patches(const Tree& tree, int count, std::vector<double>& out);
+std::vector<Patch> read_patches(std::span<const double> values);
+
+// Appends what the receiver's patches need from the source's tree to `out` (null: only counts, for the model of many ranks;
 // then the source needs only its tree and cell sigmas); returns the cells and bodies it takes. `shift` moves
 // the source's tree (a periodic image): the cells and bodies are selected and written where it puts them.
 struct LetCount {
@@ -44,7 +59,7 @@ struct LetCount {
     return double(cells) * (6 + ncomp * order * (order + 1)) + double(bodies) * (4 + ncomp);
   }
 };
-LetCount select_let(const LetSource& source, const Box& box, const LetCriterion& criterion,
+LetCount select_let(const LetSource& source, std::span<const Patch> receiver, const LetCriterion& criterion,
                     std::vector<double>* out, Vec3d shift = {});
 
 // The receiver's side: the cells and bodies of any number of concatenated messages.
@@ -61,9 +76,6 @@ struct Let {
   std::vector<double> sigma;
 };
 Let parse_let(std::span<const double> data, int order, int ncomp);
-
-// The largest radius of the tree's leaves (LetCriterion::leaf_radius of a receiver with this tree).
-double largest_leaf_radius(const Tree& tree);
 
 // Distance from x to the nearest point of the box (0 inside).
 double distance_to_box(Vec3d x, const Box& box);

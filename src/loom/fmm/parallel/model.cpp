@@ -27,7 +27,6 @@ namespace {
 struct Part {
   std::vector<Vec3d> x;
   std::vector<double> strength, sigma;
-  Box box;
 };
 
 std::vector<Part> split_parts(const Partition& p, std::span<const Vec3d> x, std::span<const double> strength,
@@ -39,21 +38,24 @@ std::vector<Part> split_parts(const Partition& p, std::span<const Vec3d> x, std:
     for (int d = 0; d < ncomp; ++d) q.strength.push_back(strength[i * static_cast<std::size_t>(ncomp) + d]);
     if (!sigma.empty()) q.sigma.push_back(sigma[i]);
   }
-  for (Part& q : parts) {
-    if (q.x.empty()) continue;
-    q.box = {q.x.front(), q.x.front()};
-    for (const Vec3d& v : q.x)
-      for (int d = 0; d < 3; ++d) {
-        q.box.lower[d] = std::min(q.box.lower[d], v[d]);
-        q.box.upper[d] = std::max(q.box.upper[d], v[d]);
-      }
-  }
   return parts;
 }
 
 // The communication into every part: counted LETs from every other part (P^2 walks of the senders' trees).
+// Each part's patches (let.hpp), as the ranks' FMM gathers them.
+std::vector<std::vector<Patch>> part_patches(const std::vector<detail::TreeData>& trees) {
+  std::vector<std::vector<Patch>> out;
+  for (const auto& t : trees) {
+    std::vector<double> v;
+    append_patches(t.tree, patches_per_rank, v);
+    out.push_back(read_patches(v));
+  }
+  return out;
+}
+
 void count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeData>& trees,
                 const std::vector<std::vector<double>>& cell_sigma, const Options& o, int ncomp, ModelRanks& m) {
+  const auto patches = part_patches(trees);
   const auto n = static_cast<std::int64_t>(parts.size());
   std::vector<double> bytes(parts.size(), 0.0), messages(parts.size(), 0.0);
   std::vector<Index> cells(parts.size(), 0), bodies(parts.size(), 0);
@@ -61,7 +63,7 @@ void count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeDa
   for (std::int64_t r = 0; r < n; ++r) {
     const auto u = static_cast<std::size_t>(r);
     if (parts[u].x.empty()) continue;
-    const LetCriterion criterion{o.theta, ncomp == 3 ? o.guard : 0.0, largest_leaf_radius(trees[u].tree)};
+    const LetCriterion criterion{o.theta, ncomp == 3 ? o.guard : 0.0};
     for (std::size_t s = 0; s < parts.size(); ++s) {
       if (s == u || parts[s].x.empty()) continue;
       LetSource source;
@@ -69,7 +71,7 @@ void count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeDa
       source.order = o.order;
       source.ncomp = ncomp;
       source.cell_sigma = cell_sigma[s];
-      const LetCount c = select_let(source, parts[u].box, criterion, nullptr);
+      const LetCount c = select_let(source, patches[u], criterion, nullptr);
       bytes[u] += 8 * c.doubles(o.order, ncomp);
       messages[u] += c.cells > 0 ? 1 : 0;
       cells[u] += c.cells;
@@ -110,17 +112,16 @@ void measure_let(Kernel kernel, const Options& o, const std::vector<Part>& parts
     return local_tree(trees[s].tree, o.order, ncomp, parts[s].strength, parts[s].sigma);
   };
   const LocalTree mine = tree_of(r);
-  auto criterion = [&](std::size_t receiver) {
-    return LetCriterion{o.theta, ncomp == 3 ? o.guard : 0.0, largest_leaf_radius(trees[receiver].tree)};
-  };
+  const LetCriterion criterion{o.theta, ncomp == 3 ? o.guard : 0.0};
+  const auto patches = part_patches(trees);
   core::WallTimer select;
   std::vector<double> scratch;
   for (std::size_t s = 0; s < parts.size(); ++s)
-    if (s != r && !parts[s].x.empty()) select_let(mine.source(), parts[s].box, criterion(s), &scratch);
+    if (s != r && !parts[s].x.empty()) select_let(mine.source(), patches[s], criterion, &scratch);
   m.select = select.seconds();
   std::vector<double> received;
   for (std::size_t s = 0; s < parts.size(); ++s)
-    if (s != r && !parts[s].x.empty()) select_let(tree_of(s).source(), parts[r].box, criterion(r), &received);
+    if (s != r && !parts[s].x.empty()) select_let(tree_of(s).source(), patches[r], criterion, &received);
   core::WallTimer remote;
   const Let let = parse_let(received, o.order, ncomp);
   if (kernel == Kernel::laplace)
