@@ -60,6 +60,9 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
     d->shell = std::make_unique<spectral::Shell>(g.extents[0], g.extents[1], g.radii[s], g.radii[s + 1]);
     d->differentiator = std::make_unique<spectral::Differentiator>(*d->shell, separable);
     d->filter_steps = d->shell->filter_steps(filter, separable);
+    // alpha = 0 is no radial filter (the default; docs/gr.md): its step, the first of filter_steps, is dropped
+    // rather than applied as an identity.
+    if (filter.alpha == 0) d->filter_steps.erase(d->filter_steps.begin());
     const Index n = d->shell->size();
     d->n = n;
     const auto x = d->shell->cartesian();
