@@ -6,6 +6,7 @@
 
 #include "loom/core/parallel_for.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/gr/cpu_operators.hpp"
 #include "loom/gr/damping.hpp"
 #include "loom/gr/gh_kernels.hpp"
 #include "loom/spectral/jacobian.hpp"
@@ -16,6 +17,7 @@ struct GhSystem::ShellData {
   std::unique_ptr<spectral::Shell> shell;
   std::unique_ptr<spectral::Differentiator> differentiator;
   std::vector<spectral::AxisOperator> filter_steps;
+  std::unique_ptr<CpuOperators> cpu;  // CPU backend: d_r, d_theta, d_phi, filter, by components over threads
   Index n = 0;
   core::Array<double> coords, inverse_jacobian, weights, gamma0, gamma2, gauge, dgauge, exact;
   core::Array<double> logical, gradient, scratch;  // 150 N, 150 N, 50 N
@@ -94,6 +96,12 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
     const double* dhp = dh.read(core::Where::host);
     for (Index i = 0; i < 12 * n; ++i) dgauge[4 * n + i] = dhp[i];
     d->dgauge = host_array(dgauge);
+    if (backend == core::Backend::cpu) {
+      std::vector<std::vector<spectral::AxisOperator>> sequences;
+      for (int j = 0; j < 3; ++j) sequences.push_back(d->shell->derivative_steps(j, separable));
+      sequences.push_back(d->filter_steps);
+      d->cpu = std::make_unique<CpuOperators>(std::move(sequences));
+    }
     d->logical = core::Array<double>(3 * state_size * n);
     d->gradient = core::Array<double>(3 * state_size * n);
     d->scratch = core::Array<double>(state_size * n);
@@ -129,7 +137,12 @@ void GhSystem::gradient(int s, const core::Array<double>& u) {
   const core::Where w = core::where(backend_);
   {
     ModuleTimer t(profiling_, backend_, times_.deriv);
-    d.differentiator->logical_gradient(strategy_, cache_, state_size, u.read(w), d.logical.write(w));
+    if (d.cpu) {
+      double* out = d.logical.write(w);
+      for (int j = 0; j < 3; ++j) d.cpu->apply(j, state_size, u.read(w), out + j * state_size * d.n);
+    } else {
+      d.differentiator->logical_gradient(strategy_, cache_, state_size, u.read(w), d.logical.write(w));
+    }
   }
   ModuleTimer t(profiling_, backend_, times_.jacobian);
   spectral::diff_jac(backend_, d.inverse_jacobian, d.n, state_size, d.logical, d.gradient);
@@ -165,7 +178,10 @@ void GhSystem::filter(State& u) {
     ModuleTimer t(profiling_, backend_, times_.filter);
     for (int s = 0; s < shells(); ++s) {
       ShellData& d = *shells_[s];
-      spectral::apply_steps(strategy_, cache_, d.filter_steps, state_size, u[s].read(w), d.scratch.write(w));
+      if (d.cpu)
+        d.cpu->apply(3, state_size, u[s].read(w), d.scratch.write(w));
+      else
+        spectral::apply_steps(strategy_, cache_, d.filter_steps, state_size, u[s].read(w), d.scratch.write(w));
       // Copied back rather than swapped: the state keeps its arrays (and their transfer counts, which the GPU
       // test reads to prove nothing crosses the bus); one device copy of 2.9 MB per shell, about 1 us.
       if (w == core::Where::host)
