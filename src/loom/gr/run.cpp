@@ -12,6 +12,7 @@
 #include "loom/gr/checkpoint.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::gr {
@@ -202,12 +203,19 @@ nlohmann::json BhRun::summary() const {
   return j;
 }
 
-void BhRun::finish() {
+void BhRun::finish(int stop_signal) {
   if (series_->rows() == 0 || last_time_ != time_) record();
   series_->close();
   snapshot();
   checkpoint();
-  run_->write_summary(summary());
+  nlohmann::json j = summary();
+  if (stop_signal != 0) j["stopped_by"] = io::signal_name(stop_signal);
+  run_->write_summary(j);
+  if (stop_signal != 0) {  // no plots: the user wants the run to end
+    std::cerr << fmt::format("bh: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
+                             io::signal_name(stop_signal), step_, time_, run_->path().string());
+    return;
+  }
   if (config_.output.plots) {
     const std::string why = io::run_plot_script("plot_bh.py", {run_->path().string()});
     if (!why.empty() && !config_.quiet) std::cerr << why << "\n";
@@ -227,7 +235,8 @@ int run_bh(const io::Parameters& params) {
                              c.geometry.extents[1], c.geometry.extents[2], core::to_string(c.backend), run.dt(),
                              run.time(), c.time.t_end, n0.gauge);
   core::WallTimer progress;
-  while (!run.finished()) {
+  const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run after its step, with its outputs
+  while (!run.finished() && io::stop_signal() == 0) {
     run.step();
     if (!c.quiet && (progress.seconds() > 2 || run.finished())) {
       std::cerr << fmt::format("bh: step {}, t = {:.4g} ({:.0f}%)\n", run.steps(), run.time(),
@@ -235,7 +244,9 @@ int run_bh(const io::Parameters& params) {
       progress.start();
     }
   }
-  run.finish();
+  const int stop = io::stop_signal();
+  run.finish(stop);
+  if (stop != 0) return io::stop_exit_code(stop);
   const nlohmann::json j = run.summary();
   std::cout << fmt::format("bh: {} steps to t = {:.4g}: |C_a| {:.3e}, |C_iab| {:.3e}, normalized {:.3e}, psi error "
                            "{:.3e}, largest normalized {:.3e}\n",
