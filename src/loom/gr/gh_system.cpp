@@ -239,16 +239,16 @@ Norms GhSystem::norms(const State& u) {
   return r;
 }
 
-std::vector<std::array<std::vector<double>, 3>> GhSystem::point_fields(const State& u) {
+std::vector<std::array<std::vector<double>, 5>> GhSystem::point_fields(const State& u) {
   std::vector<core::Array<double>> obs;
   observe(u, obs);
-  std::vector<std::array<std::vector<double>, 3>> out;
+  std::vector<std::array<std::vector<double>, 5>> out;
   for (int s = 0; s < shells(); ++s) {
     const Index n = shells_[s]->n;
     const double* o = obs[s].read(core::Where::host);
-    std::array<std::vector<double>, 3> f;
-    const int columns[3] = {0, 1, 3};
-    for (int k = 0; k < 3; ++k) {
+    std::array<std::vector<double>, 5> f;
+    const int columns[5] = {0, 1, 3, 4, 5};  // point_observables' squared sums, skipping the derivatives' (2)
+    for (int k = 0; k < 5; ++k) {
       f[k].resize(n);
       for (Index p = 0; p < n; ++p) f[k][p] = std::sqrt(o[columns[k] * n + p]);
     }
