@@ -7,7 +7,9 @@
 #   3. the resolution study on the GPU: (8,15,30), (10,19,38), (12,23,46) to t = 50 at each grid's CFL step.
 #   4. (mode bench only, a second call on the warm machine) `loom bench bh --json`: the per-module profile on one
 #      CPU core, all 16 and the GPU, with the pies and the GPU speedup per module (tools/plot_bench_bh.py).
-# Usage: scripts/gpu-bh-long.sh [all|long|resolution|bench] (all = long + resolution). What comes back under
+# Usage: [BH_ARGS="--filter.alpha 36 --filter.order 32"] scripts/gpu-bh-long.sh [all|long|resolution|bench]
+# (all = long + resolution; BH_ARGS: extra keys for every bh run, e.g. the top-mode radial filter when the
+# filter-free default grows, docs/gr.md "Open"). What comes back under
 # $OUT (at most 8 files): bh-long-series.csv, bh-long-summary.json, bh-resolution.csv (t = 50 row of each
 # grid), bh-gpu-test.log, bh-long.log; bench: bench-bh.json, bench-bh_pies.png, bench-bh_speedup.png.
 # Expect: the long run's normalised constraint flat after t ~ 10 (no growth trend), psi error at the 1e-4
@@ -36,7 +38,7 @@ fi
 echo "test_gr_gh_gpu rc=$? ($(grep -cE '^\[       OK' "$out/bh-gpu-test.log") OK)"
 runs=$(mktemp -d)
 if [[ $what == all || $what == long ]]; then
-  timeout 480 "$loom" bh --backend cuda --time.dt 0.033 --time.t_end 3300 --output.every 10 \
+  timeout 480 "$loom" bh ${BH_ARGS:-} --backend cuda --time.dt 0.033 --time.t_end 3300 --output.every 10 \
     --output.fields_every 1100 --output.checkpoint_every 120 --output.plots false --quiet \
     --output.dir "$runs/long" > "$out/bh-long.log" 2>&1
   echo "long run rc=$? after $(( $(date +%s) - t0 )) s: $(tail -1 "$out/bh-long.log" | cut -c1-200)"
@@ -46,7 +48,7 @@ if [[ $what == all || $what == long ]]; then
 fi
 if [[ $what == all || $what == resolution ]]; then
   for e in 8,15,30 10,19,38 12,23,46; do
-    timeout 120 "$loom" bh --backend cuda --grid.extents "$e" --time.t_end 50 --output.every 5 \
+    timeout 120 "$loom" bh ${BH_ARGS:-} --backend cuda --grid.extents "$e" --time.t_end 50 --output.every 5 \
       --output.fields false --output.plots false --quiet --output.dir "$runs/res-$e" > /dev/null 2>&1
     echo "$e,$(tail -1 "$runs/res-$e/series.csv" 2> /dev/null)"
   done | sed '1i extents_r,extents_theta,extents_phi,t,gauge_constraint,three_index_constraint,normalized_constraint,psi_error,pi_error,phi_error' \
