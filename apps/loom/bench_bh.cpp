@@ -1,5 +1,6 @@
 // `loom bench bh`: the per-module profile of a GH step of the single-hole case (src/loom/gr/benchmark.hpp) on one
-// CPU core, on all cores and on the GPU; a table with percentages and the GPU speedup per module, and JSON.
+// CPU core, on all cores and on the GPU; a table with percentages and the GPU speedup per module, and JSON with
+// its plots (tools/plot_bench_bh.py).
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
@@ -13,6 +14,7 @@
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/json_output.hpp"
+#include "loom/io/plot_script.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::app {
@@ -54,6 +56,9 @@ int run_bench_bh(const io::Parameters& p) {
     j["profiles"] = gr::to_json(rows);
     io::write_file_atomically(path, j.dump(2) + "\n");
     std::cerr << "wrote " << path << "\n";
+    // The pies per backend and the GPU speedup per module (the paper's Figs. 3, 10-11) beside the JSON.
+    const std::string why = io::run_plot_script("plot_bench_bh.py", {path});
+    if (!why.empty()) std::cerr << why << "\n";
   }
   return 0;
 }

@@ -3,6 +3,7 @@
 // per-module profile of `loom bench bh`.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "apps/run_loom.hpp"
@@ -82,6 +83,21 @@ TEST(BhCli, ShortRunWritesEveryOutput) {
   EXPECT_EQ(summary["points"].get<int>(), 2 * 5 * 5 * 10);
   // the exact data has C_a = 0 to rounding: eq. 40 with the analytic gauge source
   EXPECT_LT(summary["initial"]["gauge_constraint"].get<double>(), 1e-13);
+  // Each shell a curvilinear block of N_r x N_theta x (N_phi + 1) points, the last phi slice the first again, the
+  // points on the shell's radii.
+  const std::string xdmf = slurp(run / "fields.xdmf");
+  EXPECT_NE(xdmf.find("TopologyType=\"3DSMesh\" Dimensions=\"11 5 5\""), std::string::npos) << xdmf;
+  EXPECT_NE(xdmf.find("fields_0001.h5:/shell_1/fields/phi_error"), std::string::npos) << xdmf;
+  const io::Hdf5Reader h5(run / "fields_0001.h5");
+  ASSERT_EQ(h5.dims("shell_1/points"), (std::vector<std::size_t>{11, 5, 5, 3}));
+  const auto x = h5.read_double("shell_1/points");
+  const std::size_t slice = 3 * 5 * 5;
+  for (std::size_t i = 0; i < slice; ++i) EXPECT_EQ(x[10 * slice + i], x[i]) << i;
+  for (std::size_t p = 0; p < x.size() / 3; ++p) {
+    const double radius = std::sqrt(x[3 * p] * x[3 * p] + x[3 * p + 1] * x[3 * p + 1] + x[3 * p + 2] * x[3 * p + 2]);
+    EXPECT_GE(radius, 6 - 1e-12);
+    EXPECT_LE(radius, 12 + 1e-12);
+  }
 }
 
 std::vector<double> shells_of(const std::filesystem::path& checkpoint) {
@@ -138,6 +154,10 @@ TEST(BhCli, BenchProfilesEveryModule) {
     }
     EXPECT_NEAR(sum, p["step_s"].get<double>(), 1e-9 * p["step_s"].get<double>());
     EXPECT_GT(p["modules_s_per_step"]["GHEqns"].get<double>(), 0.0);
+  }
+  // the pies beside the JSON where matplotlib is installed (tools/plot_bench_bh.py)
+  if (r.err.find("no plot:") == std::string::npos) {
+    EXPECT_TRUE(std::filesystem::exists(dir / "bench_pies.png"));
   }
 }
 

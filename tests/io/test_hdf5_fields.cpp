@@ -131,6 +131,41 @@ TEST(Fields, PointSetAndTemporalCollection) {
   EXPECT_EQ(close, 4u);
 }
 
+// Two blocks of a curvilinear mesh (as `loom bh` writes its shells): every block's positions and fields read back
+// under its group in slowest-first order, and the XDMF holds one spatial collection of two 3DSMesh grids.
+TEST(Fields, CurvilinearBlocksInOneSpatialCollection) {
+  test::TempDir dir;
+  std::vector<std::vector<double>> xyz(2), c(2);
+  std::vector<CurvilinearBlock> blocks;
+  for (int b = 0; b < 2; ++b) {
+    for (int p = 0; p < 2 * 3 * 4; ++p) {
+      c[b].push_back(100.0 * b + p);
+      for (int i = 0; i < 3; ++i) xyz[b].push_back(1.0 + b + 0.01 * p + i);
+    }
+    blocks.push_back({"shell_" + std::to_string(b), {2, 3, 4}, xyz[b], {{"constraint", c[b], 1}}});
+  }
+  FieldSeries series(dir / "fields.xdmf");
+  series.add(write_curvilinear_fields(dir / "fields_0000.h5", blocks, 1.5));
+  Hdf5Reader r(dir / "fields_0000.h5");
+  EXPECT_EQ(r.dims("shell_1/points"), (std::vector<std::size_t>{4, 3, 2, 3}));
+  EXPECT_EQ(r.read_double("shell_1/points"), xyz[1]);
+  EXPECT_EQ(r.read_double("shell_0/fields/constraint"), c[0]);
+  EXPECT_EQ(r.dims("shell_0/fields/constraint"), (std::vector<std::size_t>{4, 3, 2}));
+  for (const auto& path : {dir / "fields_0000.xdmf", dir / "fields.xdmf"}) {
+    const std::string xdmf = read_text(path);
+    EXPECT_NE(xdmf.find("CollectionType=\"Spatial\""), std::string::npos) << xdmf;
+    EXPECT_NE(xdmf.find("TopologyType=\"3DSMesh\" Dimensions=\"4 3 2\""), std::string::npos) << xdmf;
+    EXPECT_NE(xdmf.find("Dimensions=\"4 3 2 3\""), std::string::npos) << xdmf;
+    EXPECT_NE(xdmf.find("fields_0000.h5:/shell_1/points"), std::string::npos) << xdmf;
+    EXPECT_NE(xdmf.find("fields_0000.h5:/shell_1/fields/constraint"), std::string::npos) << xdmf;
+    std::size_t open = 0, close = 0;
+    for (std::size_t p = 0; (p = xdmf.find("<Grid", p)) != std::string::npos; ++p) ++open;
+    for (std::size_t p = 0; (p = xdmf.find("</Grid>", p)) != std::string::npos; ++p) ++close;
+    EXPECT_EQ(open, close);
+    EXPECT_EQ(open, path.filename() == "fields.xdmf" ? 4u : 3u);
+  }
+}
+
 TEST(Fields, WrongFieldLengthIsAnError) {
   test::TempDir dir;
   StructuredGrid g;

@@ -6,13 +6,13 @@
 
 #include "loom/core/error.hpp"
 #include "loom/gr/indices.hpp"
-#include "loom/io/hdf5_file.hpp"
+#include "loom/io/checkpoint_file.hpp"
 
 namespace loom::gr {
 
 namespace {
 
-constexpr const char* format_name = "loom bh checkpoint 1";
+const std::string format_name = "loom bh checkpoint 1";
 
 // What must agree between a checkpoint and the run that reads it.
 std::string identity(const BhConfig& c) {
@@ -27,18 +27,17 @@ std::string identity(const BhConfig& c) {
 
 void write_checkpoint(const std::filesystem::path& path, const BhConfig& config, const State& state, double time,
                       double dt, Index step, const std::string& input) {
-  io::Hdf5Writer h5(path);
+  io::CheckpointWriter h5(path, format_name);
   for (std::size_t s = 0; s < state.size(); ++s) {
     const double* u = state[s].read(core::Where::host);
     h5.write(fmt::format("shell_{}", s), std::span<const double>(u, state[s].size()),
              {std::size_t(state_size), state[s].size() / state_size});
   }
-  h5.attribute("/", "format", std::string(format_name));
-  h5.attribute("/", "identity", identity(config));
-  h5.attribute("/", "time", time);
-  h5.attribute("/", "dt", dt);
-  h5.attribute("/", "step", std::int64_t(step));
-  h5.attribute("/", "input", input);
+  h5.attribute("identity", identity(config));
+  h5.attribute("time", time);
+  h5.attribute("dt", dt);
+  h5.attribute("step", std::int64_t(step));
+  h5.attribute("input", input);
   h5.commit();
 }
 
@@ -47,15 +46,11 @@ BhCheckpoint read_checkpoint(const std::filesystem::path& path, const BhConfig& 
   auto refuse = [&](const std::string& why) {
     return UsageError(fmt::format("{} = \"{}\": {}", key, path.string(), why));
   };
-  if (!std::filesystem::exists(path)) throw refuse("no such file");
-  try {
-    const io::Hdf5Reader h5(path);
-    if (!h5.has("shell_0") || h5.attribute_string("/", "format") != format_name)
-      throw refuse("not a checkpoint of loom bh");
+  BhCheckpoint c;
+  io::read_checkpoint_file(path, key, format_name, "loom bh", [&](const io::Hdf5Reader& h5) {
     const std::string id = h5.attribute_string("/", "identity");
     if (id != identity(config))
       throw refuse(fmt::format("expected a checkpoint of {} (the run's keys), found {}", identity(config), id));
-    BhCheckpoint c;
     c.time = h5.attribute_double("/", "time");
     c.dt = h5.attribute_double("/", "dt");
     c.step = h5.attribute_int64("/", "step");
@@ -64,12 +59,8 @@ BhCheckpoint read_checkpoint(const std::filesystem::path& path, const BhConfig& 
       if (v.size() != std::size_t(state_size * system.points(s))) throw refuse("a shell of the wrong size");
       c.state.push_back(core::Array<double>::from(v));
     }
-    return c;
-  } catch (const UsageError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw refuse(std::string("not a checkpoint of loom bh (") + e.what() + ")");
-  }
+  });
+  return c;
 }
 
 }  // namespace loom::gr

@@ -20,7 +20,10 @@ io::Parameters bh_parameters() {
   p.add("physics.spin", "0.2,0.3,0.4", "dimensionless spin vector chi (three numbers, |chi| < 1)");
   p.add("grid.extents", "10,19,38", "points per shell N_r,N_theta,N_phi (N_phi = 2 N_theta)");
   p.add("grid.radii", "1.62,6,12", "shell boundaries in units of m, increasing (n + 1 numbers for n shells)");
-  p.add("filter.alpha", 36.0, "radial exponential filter: the highest mode is damped by exp(-alpha)").at_least(0);
+  p.add("filter.alpha", 0.0,
+        "radial exponential filter: the highest mode is damped by exp(-alpha); 0: none (SpEC's production runs "
+        "filter in angle only; a radial filter moves the exact solution by its truncation, docs/gr.md)")
+      .at_least(0);
   p.add("filter.order", 8, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
   p.add("filter.l_keep", -1, "Y_lm truncation keeps l <= l_keep (-1: l_max - 1)").at_least(-1);
   p.add("initial.type", "kerr_schild", "initial data: kerr_schild (the exact solution) or checkpoint")

@@ -1,5 +1,8 @@
 #include "loom/gr/gh_kernels.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "loom/core/parallel_for.hpp"
 #include "loom/gr/characteristics.hpp"
 #include "loom/gr/damping.hpp"
@@ -39,6 +42,17 @@ LOOM_HOST_DEVICE inline Index boundary_point(const BoundarySlice& s, Index q, do
   const double inv = 1 / std::sqrt(x * x + y * y + z * z);
   radial[0] = x * inv, radial[1] = y * inv, radial[2] = z * inv;
   return p;
+}
+
+// A loop over one boundary sphere's points (a few hundred): on the CPU one thread runs it, since waking the
+// OpenMP team costs more than the ~1 ms of work it would share (docs/performance.md); one launch on the GPU.
+template <class Body>
+void boundary_for(core::Backend b, Index n, const Body& body) {
+  if (b == core::Backend::cpu) {
+    for (Index q = 0; q < n; ++q) body(q);
+    return;
+  }
+  core::parallel_for(b, n, body);
 }
 
 LOOM_HOST_DEVICE inline void load(const double* field, Index n, Index p, double* u) {
@@ -83,7 +97,7 @@ void point_observables(core::Backend b, const ShellFields& f, const double* exac
 
 void merge_interface(core::Backend b, const BoundarySlice& inner, const BoundarySlice& outer, const double* frame_state,
                      double* inner_field, double* outer_field) {
-  core::parallel_for(b, inner.angular, [=] LOOM_HOST_DEVICE(Index q) {
+  boundary_for(b, inner.angular, [=] LOOM_HOST_DEVICE(Index q) {
     double radial[3], metric[pairs], u_in[state_size], u_out[state_size];
     const Index pi = boundary_point(inner, q, radial), po = outer.ir + Index{outer.n_r} * q;
     for (int c = 0; c < pairs; ++c) metric[c] = frame_state[c * inner.points + pi];
@@ -98,7 +112,7 @@ void merge_interface(core::Backend b, const BoundarySlice& inner, const Boundary
 
 void freeze_outer(core::Backend b, const BoundarySlice& outer, const double* frame_state, const double* data,
                   double* field) {
-  core::parallel_for(b, outer.angular, [=] LOOM_HOST_DEVICE(Index q) {
+  boundary_for(b, outer.angular, [=] LOOM_HOST_DEVICE(Index q) {
     double radial[3], metric[pairs], u[state_size], d[state_size] = {};
     const Index p = boundary_point(outer, q, radial);
     for (int c = 0; c < pairs; ++c) metric[c] = frame_state[c * outer.points + p];
@@ -111,13 +125,19 @@ void freeze_outer(core::Backend b, const BoundarySlice& outer, const double* fra
 }
 
 double slowest_excision_speed(core::Backend b, const BoundarySlice& inner, const double* state) {
-  return -core::parallel_max(b, inner.angular, [=] LOOM_HOST_DEVICE(Index q) {
+  const auto negated_speed = [=] LOOM_HOST_DEVICE(Index q) {
     double radial[3], metric[pairs];
     const Index p = boundary_point(inner, q, radial);
     for (int i = 0; i < 3; ++i) radial[i] = -radial[i];
     for (int c = 0; c < pairs; ++c) metric[c] = state[c * inner.points + p];
     return -slowest(boundary_frame(metric, radial, damping_gamma1));
-  });
+  };
+  if (b == core::Backend::cpu) {  // serial, as boundary_for
+    double m = -HUGE_VAL;
+    for (Index q = 0; q < inner.angular; ++q) m = std::max(m, negated_speed(q));
+    return -m;
+  }
+  return -core::parallel_max(b, inner.angular, negated_speed);
 }
 
 void stage_combine(core::Backend b, Index n, const double* base, double dt, const StageSum& s, double* out) {

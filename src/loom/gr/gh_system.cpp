@@ -6,6 +6,7 @@
 
 #include "loom/core/parallel_for.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/gr/cpu_operators.hpp"
 #include "loom/gr/damping.hpp"
 #include "loom/gr/gh_kernels.hpp"
 #include "loom/spectral/jacobian.hpp"
@@ -16,6 +17,7 @@ struct GhSystem::ShellData {
   std::unique_ptr<spectral::Shell> shell;
   std::unique_ptr<spectral::Differentiator> differentiator;
   std::vector<spectral::AxisOperator> filter_steps;
+  std::unique_ptr<CpuOperators> cpu;  // CPU backend: d_r, d_theta, d_phi, filter, by components over threads
   Index n = 0;
   core::Array<double> coords, inverse_jacobian, weights, gamma0, gamma2, gauge, dgauge, exact;
   core::Array<double> logical, gradient, scratch;  // 150 N, 150 N, 50 N
@@ -60,6 +62,9 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
     d->shell = std::make_unique<spectral::Shell>(g.extents[0], g.extents[1], g.radii[s], g.radii[s + 1]);
     d->differentiator = std::make_unique<spectral::Differentiator>(*d->shell, separable);
     d->filter_steps = d->shell->filter_steps(filter, separable);
+    // alpha = 0 is no radial filter (the default; docs/gr.md): its step, the first of filter_steps, is dropped
+    // rather than applied as an identity.
+    if (filter.alpha == 0) d->filter_steps.erase(d->filter_steps.begin());
     const Index n = d->shell->size();
     d->n = n;
     const auto x = d->shell->cartesian();
@@ -91,6 +96,12 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
     const double* dhp = dh.read(core::Where::host);
     for (Index i = 0; i < 12 * n; ++i) dgauge[4 * n + i] = dhp[i];
     d->dgauge = host_array(dgauge);
+    if (backend == core::Backend::cpu) {
+      std::vector<std::vector<spectral::AxisOperator>> sequences;
+      for (int j = 0; j < 3; ++j) sequences.push_back(d->shell->derivative_steps(j, separable));
+      sequences.push_back(d->filter_steps);
+      d->cpu = std::make_unique<CpuOperators>(std::move(sequences));
+    }
     d->logical = core::Array<double>(3 * state_size * n);
     d->gradient = core::Array<double>(3 * state_size * n);
     d->scratch = core::Array<double>(state_size * n);
@@ -122,11 +133,23 @@ std::vector<double> GhSystem::coordinates(int s) const {
 }
 
 // All 50 components in one call: on the GPU the derivatives and DiffJac together in two launches (the Jacobian
-// module's time is then inside Deriv's).
+// module's time is then inside Deriv's). The threaded CPU path spreads the components over threads instead
+// (cpu_operators.hpp), then applies DiffJac.
 void GhSystem::gradient(int s, const core::Array<double>& u) {
   ShellData& d = *shells_[s];
-  ModuleTimer t(profiling_, backend_, times_.deriv);
-  d.differentiator->cartesian_gradient(strategy_, cache_, d.inverse_jacobian, state_size, u, d.logical, d.gradient);
+  if (!d.cpu) {
+    ModuleTimer t(profiling_, backend_, times_.deriv);
+    d.differentiator->cartesian_gradient(strategy_, cache_, d.inverse_jacobian, state_size, u, d.logical, d.gradient);
+    return;
+  }
+  const core::Where w = core::where(backend_);
+  {
+    ModuleTimer t(profiling_, backend_, times_.deriv);
+    double* out = d.logical.write(w);
+    for (int j = 0; j < 3; ++j) d.cpu->apply(j, state_size, u.read(w), out + j * state_size * d.n);
+  }
+  ModuleTimer t(profiling_, backend_, times_.jacobian);
+  spectral::diff_jac(backend_, d.inverse_jacobian, d.n, state_size, d.logical, d.gradient);
 }
 
 void GhSystem::rhs(const State& u, State& du) {
@@ -159,7 +182,10 @@ void GhSystem::filter(State& u) {
     ModuleTimer t(profiling_, backend_, times_.filter);
     for (int s = 0; s < shells(); ++s) {
       ShellData& d = *shells_[s];
-      spectral::apply_steps(strategy_, cache_, d.filter_steps, state_size, u[s].read(w), d.scratch.write(w));
+      if (d.cpu)
+        d.cpu->apply(3, state_size, u[s].read(w), d.scratch.write(w));
+      else
+        spectral::apply_steps(strategy_, cache_, d.filter_steps, state_size, u[s].read(w), d.scratch.write(w));
       // Copied back rather than swapped: the state keeps its arrays (and their transfer counts, which the GPU
       // test reads to prove nothing crosses the bus); one device copy of 2.9 MB per shell, about 1 us.
       if (w == core::Where::host)
@@ -217,16 +243,16 @@ Norms GhSystem::norms(const State& u) {
   return r;
 }
 
-std::vector<std::array<std::vector<double>, 3>> GhSystem::point_fields(const State& u) {
+std::vector<std::array<std::vector<double>, 5>> GhSystem::point_fields(const State& u) {
   std::vector<core::Array<double>> obs;
   observe(u, obs);
-  std::vector<std::array<std::vector<double>, 3>> out;
+  std::vector<std::array<std::vector<double>, 5>> out;
   for (int s = 0; s < shells(); ++s) {
     const Index n = shells_[s]->n;
     const double* o = obs[s].read(core::Where::host);
-    std::array<std::vector<double>, 3> f;
-    const int columns[3] = {0, 1, 3};
-    for (int k = 0; k < 3; ++k) {
+    std::array<std::vector<double>, 5> f;
+    const int columns[5] = {0, 1, 3, 4, 5};  // point_observables' squared sums, skipping the derivatives' (2)
+    for (int k = 0; k < 5; ++k) {
       f[k].resize(n);
       for (Index p = 0; p < n; ++p) f[k][p] = std::sqrt(o[columns[k] * n + p]);
     }

@@ -70,8 +70,11 @@ class GhSystem {
   // timed as ApplyBCs.
   double slowest_excision_speed(const State& u);
   Norms norms(const State& u);
-  // Per point of each shell: |C_a|, |C_iab|, |psi - psi_exact| (host), for snapshots.
-  std::vector<std::array<std::vector<double>, 3>> point_fields(const State& u);
+  // Per point of each shell, for snapshots (host): |C_a|, |C_iab| and the errors |psi|, |Pi|, |Phi| against the
+  // exact data, in the order of point_field_names.
+  static constexpr std::array<const char*, 5> point_field_names = {"gauge_constraint", "three_index_constraint",
+                                                                   "psi_error", "pi_error", "phi_error"};
+  std::vector<std::array<std::vector<double>, 5>> point_fields(const State& u);
   // The smallest distance between neighbouring points (radial, or r_inner times the polar spacing).
   double smallest_spacing() const;
 

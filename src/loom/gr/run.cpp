@@ -12,6 +12,7 @@
 #include "loom/gr/checkpoint.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 
 namespace loom::gr {
@@ -145,24 +146,33 @@ Norms BhRun::record() {
   return last_;
 }
 
+// Each shell as a block of a curvilinear mesh (ParaView draws its surfaces): points (N_r, N_theta, N_phi + 1)
+// with the first phi slice repeated at the end so that the surface closes; points run r fastest, so that slice
+// is the first N_r N_theta points.
 void BhRun::snapshot() {
   if (!fields_) return;
   const auto per_shell = system_->point_fields(state_);
-  std::vector<double> positions, c_gauge, c_three, psi_error;
+  const auto& names = GhSystem::point_field_names;
+  const auto e = config_.geometry.extents;
+  const std::size_t slice = std::size_t(e[0]) * e[1];
+  std::vector<std::vector<double>> positions(system_->shells());
+  std::vector<std::array<std::vector<double>, GhSystem::point_field_names.size()>> values(system_->shells());
+  std::vector<io::CurvilinearBlock> blocks;
   for (int s = 0; s < system_->shells(); ++s) {
     const auto x = system_->coordinates(s);
     const Index n = system_->points(s);
-    for (Index p = 0; p < n; ++p)
-      for (int i = 0; i < 3; ++i) positions.push_back(x[i * n + p]);
-    c_gauge.insert(c_gauge.end(), per_shell[s][0].begin(), per_shell[s][0].end());
-    c_three.insert(c_three.end(), per_shell[s][1].begin(), per_shell[s][1].end());
-    psi_error.insert(psi_error.end(), per_shell[s][2].begin(), per_shell[s][2].end());
+    for (Index p = 0; p < n + Index(slice); ++p)
+      for (int i = 0; i < 3; ++i) positions[s].push_back(x[i * n + p % n]);
+    io::CurvilinearBlock b{fmt::format("shell_{}", s), {std::size_t(e[0]), std::size_t(e[1]), std::size_t(e[2]) + 1},
+                           positions[s], {}};
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      values[s][k] = per_shell[s][k];
+      values[s][k].insert(values[s][k].end(), per_shell[s][k].begin(), per_shell[s][k].begin() + slice);
+      b.fields.push_back({names[k], values[s][k], 1});
+    }
+    blocks.push_back(std::move(b));
   }
-  fields_->add(io::write_point_fields(run_->file(fmt::format("fields_{:04d}.h5", snapshots_)), positions,
-                                      {{"gauge_constraint", c_gauge, 1},
-                                       {"three_index_constraint", c_three, 1},
-                                       {"psi_error", psi_error, 1}},
-                                      time_));
+  fields_->add(io::write_curvilinear_fields(run_->file(fmt::format("fields_{:04d}.h5", snapshots_)), blocks, time_));
   ++snapshots_;
 }
 
@@ -202,12 +212,19 @@ nlohmann::json BhRun::summary() const {
   return j;
 }
 
-void BhRun::finish() {
+void BhRun::finish(int stop_signal) {
   if (series_->rows() == 0 || last_time_ != time_) record();
   series_->close();
   snapshot();
   checkpoint();
-  run_->write_summary(summary());
+  nlohmann::json j = summary();
+  if (stop_signal != 0) j["stopped_by"] = io::signal_name(stop_signal);
+  run_->write_summary(j);
+  if (stop_signal != 0) {  // no plots: the user wants the run to end
+    std::cerr << fmt::format("bh: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
+                             io::signal_name(stop_signal), step_, time_, run_->path().string());
+    return;
+  }
   if (config_.output.plots) {
     const std::string why = io::run_plot_script("plot_bh.py", {run_->path().string()});
     if (!why.empty() && !config_.quiet) std::cerr << why << "\n";
@@ -227,7 +244,8 @@ int run_bh(const io::Parameters& params) {
                              c.geometry.extents[1], c.geometry.extents[2], core::to_string(c.backend), run.dt(),
                              run.time(), c.time.t_end, n0.gauge);
   core::WallTimer progress;
-  while (!run.finished()) {
+  const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run after its step, with its outputs
+  while (!run.finished() && io::stop_signal() == 0) {
     run.step();
     if (!c.quiet && (progress.seconds() > 2 || run.finished())) {
       std::cerr << fmt::format("bh: step {}, t = {:.4g} ({:.0f}%)\n", run.steps(), run.time(),
@@ -235,7 +253,9 @@ int run_bh(const io::Parameters& params) {
       progress.start();
     }
   }
-  run.finish();
+  const int stop = io::stop_signal();
+  run.finish(stop);
+  if (stop != 0) return io::stop_exit_code(stop);
   const nlohmann::json j = run.summary();
   std::cout << fmt::format("bh: {} steps to t = {:.4g}: |C_a| {:.3e}, |C_iab| {:.3e}, normalized {:.3e}, psi error "
                            "{:.3e}, largest normalized {:.3e}\n",

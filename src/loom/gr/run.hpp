@@ -32,7 +32,9 @@ class BhRun {
   void snapshot();   // fields_<index>.h5 and the XDMF collection
   void checkpoint();
   nlohmann::json summary() const;
-  void finish();     // the last row, snapshot and checkpoint, summary.json, plots
+  // The last row, snapshot and checkpoint, summary.json and plots; after a stop signal (its number) the summary
+  // names it and no plots are made.
+  void finish(int stop_signal = 0);
 
   double time() const { return time_; }
   Index steps() const { return step_; }

@@ -25,25 +25,25 @@ void check_fields(const std::vector<FieldView>& fields, std::size_t points) {
 
 // <Attribute> elements; `dims_text` is the point dimensions as XDMF writes them (slowest first).
 std::string attributes_xml(const std::vector<FieldView>& fields, const std::string& h5_name,
-                           const std::string& dims_text) {
+                           const std::string& dims_text, const std::string& group = "fields") {
   std::string out;
   for (const auto& f : fields) {
     const std::string dims = f.components == 1 ? dims_text : dims_text + " 3";
     out += fmt::format(
         "      <Attribute Name=\"{}\" AttributeType=\"{}\" Center=\"Node\">\n"
-        "        <DataItem Dimensions=\"{}\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">{}:/fields/{}"
+        "        <DataItem Dimensions=\"{}\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">{}:/{}/{}"
         "</DataItem>\n      </Attribute>\n",
-        f.name, f.components == 1 ? "Scalar" : "Vector", dims, h5_name, f.name);
+        f.name, f.components == 1 ? "Scalar" : "Vector", dims, h5_name, group, f.name);
   }
   return out;
 }
 
 void write_field_datasets(Hdf5Writer& h5, const std::vector<FieldView>& fields, std::vector<std::size_t> dims,
-                          double time) {
+                          double time, const std::string& group = "fields") {
   for (const auto& f : fields) {
     auto d = dims;
     if (f.components == 3) d.push_back(3);
-    h5.write("fields/" + f.name, f.values, d);
+    h5.write(group + "/" + f.name, f.values, d);
   }
   h5.attribute("/", "time", time);
 }
@@ -104,6 +104,42 @@ std::string write_point_fields(const std::filesystem::path& h5_path, std::span<c
       "        <DataItem Dimensions=\"{} 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">{}:/points</DataItem>\n"
       "      </Geometry>\n{}    </Grid>\n",
       time, n, n, h5_name, attributes_xml(fields, h5_name, std::to_string(n)));
+  write_file_atomically(xdmf_sidecar(h5_path), xdmf_document(xml));
+  return xml;
+}
+
+std::string write_curvilinear_fields(const std::filesystem::path& h5_path, const std::vector<CurvilinearBlock>& blocks,
+                                     double time) {
+  for (const auto& b : blocks) {
+    LOOM_REQUIRE(b.positions.size() == 3 * b.count(), "write_curvilinear_fields: block " + b.name +
+                                                          ": positions must hold x, y, z per point");
+    check_fields(b.fields, b.count());
+  }
+  {
+    Hdf5Writer h5(h5_path);
+    for (const auto& b : blocks) {
+      const auto [n0, n1, n2] = b.points;
+      h5.write(b.name + "/points", b.positions, {n2, n1, n0, 3});
+      write_field_datasets(h5, b.fields, {n2, n1, n0}, time, b.name + "/fields");
+    }
+    h5.commit();
+  }
+  const std::string h5_name = h5_path.filename().string();
+  std::string xml = fmt::format(
+      "    <Grid Name=\"blocks\" GridType=\"Collection\" CollectionType=\"Spatial\">\n      <Time Value=\"{}\" />\n",
+      time);
+  for (const auto& b : blocks) {
+    // XDMF lists the dimensions slowest first.
+    const std::string dims = fmt::format("{} {} {}", b.points[2], b.points[1], b.points[0]);
+    xml += fmt::format(
+        "    <Grid Name=\"{}\" GridType=\"Uniform\">\n"
+        "      <Topology TopologyType=\"3DSMesh\" Dimensions=\"{}\" />\n"
+        "      <Geometry GeometryType=\"XYZ\">\n"
+        "        <DataItem Dimensions=\"{} 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">{}:/{}/points"
+        "</DataItem>\n      </Geometry>\n{}    </Grid>\n",
+        b.name, dims, dims, h5_name, b.name, attributes_xml(b.fields, h5_name, dims, b.name + "/fields"));
+  }
+  xml += "    </Grid>\n";
   write_file_atomically(xdmf_sidecar(h5_path), xdmf_document(xml));
   return xml;
 }

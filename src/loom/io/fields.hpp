@@ -31,6 +31,21 @@ std::string write_structured_fields(const std::filesystem::path& h5_path, const 
 std::string write_point_fields(const std::filesystem::path& h5_path, std::span<const double> positions,
                                const std::vector<FieldView>& fields, double time);
 
+// A block of a curvilinear mesh (XDMF 3DSMesh): logical extents points[0..2], points[0] fastest in memory, and
+// the Cartesian position of every point (x, y, z per point), e.g. one spherical shell.
+struct CurvilinearBlock {
+  std::string name;  // the block's group in the HDF5 file and its grid's name
+  std::array<std::size_t, 3> points{};
+  std::span<const double> positions;
+  std::vector<FieldView> fields;
+  std::size_t count() const { return points[0] * points[1] * points[2]; }
+};
+
+// Writes every block into `<path>` (group /<name>: points, fields/<field>) and the XDMF sidecar of one spatial
+// collection of them; returns its <Grid> element for collections.
+std::string write_curvilinear_fields(const std::filesystem::path& h5_path, const std::vector<CurvilinearBlock>& blocks,
+                                     double time);
+
 // A temporal collection: add() each snapshot's <Grid> (as returned above); the collection file is rewritten
 // atomically after each add, so ParaView can open it during a run.
 class FieldSeries {
