@@ -1,7 +1,9 @@
 // `mpiexec -n N loom hit` as a user meets it (issue 20, item 4): on 2 and 3 ranks (16 planes: uneven slabs of
 // 6, 6, 4) the run writes the outputs of the one-rank run to rounding (series, spectra, summary, field snapshots,
-// checkpoint); a checkpoint written on 2 ranks continues on 3 to the straight one-rank result; more ranks than
-// FFTW's slabs can feed, or a run directory that cannot be made, stop every rank with one message (exit 2).
+// checkpoint), with FFTW's MPI transforms, the MPI_Alltoall transposes (fft.slabs = alltoall) and on the GPU
+// (skips without a device); a checkpoint written on 2 ranks continues on 3 to the straight one-rank result, across
+// the two slab transforms too; more ranks than the slabs can feed, or a run directory that cannot be made, stop
+// every rank with one message (exit 2).
 // Launches mpiexec itself (label mpi).
 #include <gtest/gtest.h>
 
@@ -10,6 +12,7 @@
 
 #include "apps/mpi_runs.hpp"
 #include "gpe/relative_difference.hpp"
+#include "loom/core/backend.hpp"
 #include "loom/hit/checkpoint.hpp"
 #include "loom/io/hdf5_file.hpp"
 
@@ -33,14 +36,16 @@ std::vector<double> modes_of(const std::filesystem::path& file) {
   return out;
 }
 
-TEST(HitMpiCli, OutputsOnSeveralRanksEqualOneRank) {
+// The run of `problem + flags` on each of `rank_counts` against the one-rank run of `one_rank_flags`.
+void expect_outputs_as_one_rank(const std::string& flags, std::initializer_list<int> rank_counts,
+                                const std::string& one_rank_flags = "") {
   TempDir dir;
   const auto one = dir / "one";
-  const RunResult r1 = run_on_ranks(1, problem + " --time.t_end 0.3 --output.dir " + one.string());
+  const RunResult r1 = run_on_ranks(1, problem + one_rank_flags + " --time.t_end 0.3 --output.dir " + one.string());
   ASSERT_EQ(r1.code, 0) << r1.err;
-  for (int ranks : {2, 3}) {
+  for (int ranks : rank_counts) {
     const auto many = dir / ("ranks" + std::to_string(ranks));
-    const RunResult r = run_on_ranks(ranks, problem + " --time.t_end 0.3 --output.dir " + many.string());
+    const RunResult r = run_on_ranks(ranks, problem + flags + " --time.t_end 0.3 --output.dir " + many.string());
     ASSERT_EQ(r.code, 0) << r.err;
     const std::string what = std::to_string(ranks) + " ranks";
     EXPECT_EQ(line_count(r.out), 1u) << "rank 0 alone reports: " << r.out;
@@ -68,16 +73,32 @@ TEST(HitMpiCli, OutputsOnSeveralRanksEqualOneRank) {
   }
 }
 
-// Fixed steps, so that the run split at t = 0.04 takes the steps of the straight one.
-TEST(HitMpiCli, CheckpointsContinueOnAnotherNumberOfRanks) {
+TEST(HitMpiCli, OutputsOnSeveralRanksEqualOneRank) { expect_outputs_as_one_rank("", {2, 3}); }
+
+// The GPU's algorithm (MPI_Alltoall transposes, transposed modes) on CPU ranks: the same outputs.
+TEST(HitMpiCli, AlltoallSlabsOnSeveralRanksEqualOneRank) {
+  expect_outputs_as_one_rank(" --fft.slabs alltoall", {2, 3});
+}
+
+// `mpiexec -n 2 loom hit --backend cuda`: the ranks share the one GPU (or take one each).
+TEST(HitMpiCli, CudaOnTwoRanksEqualsOneRank) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  expect_outputs_as_one_rank(" --backend cuda", {2}, " --backend cuda");
+}
+
+// Fixed steps, so that the run split at t = 0.04 takes the steps of the straight one: written on 2 ranks with
+// `first_flags`, continued on 3 with `second_flags`.
+void expect_checkpoint_continues(const std::string& first_flags, const std::string& second_flags) {
   TempDir dir;
   const auto straight = dir / "straight", first = dir / "first", second = dir / "second";
   const std::string fixed = problem + " --time.dt 0.02";
   ASSERT_EQ(run_on_ranks(1, fixed + " --time.t_end 0.1 --output.dir " + straight.string()).code, 0);
-  const RunResult a = run_on_ranks(2, fixed + short_run + " --time.t_end 0.04 --output.dir " + first.string());
+  const RunResult a =
+      run_on_ranks(2, fixed + first_flags + short_run + " --time.t_end 0.04 --output.dir " + first.string());
   ASSERT_EQ(a.code, 0) << a.err;
-  const RunResult b = run_on_ranks(3, fixed + " --time.t_end 0.1 --initial.type checkpoint --initial.file " +
-                                          (first / "checkpoint.h5").string() + " --output.dir " + second.string());
+  const RunResult b =
+      run_on_ranks(3, fixed + second_flags + " --time.t_end 0.1 --initial.type checkpoint --initial.file " +
+                          (first / "checkpoint.h5").string() + " --output.dir " + second.string());
   ASSERT_EQ(b.code, 0) << b.err;
   const auto c = hit::read_checkpoint(second / "checkpoint.h5");
   const auto reference = hit::read_checkpoint(straight / "checkpoint.h5");
@@ -86,6 +107,14 @@ TEST(HitMpiCli, CheckpointsContinueOnAnotherNumberOfRanks) {
   EXPECT_NEAR(c.time, reference.time, 1e-15);
   EXPECT_LT(max_relative_difference(modes_of(second / "checkpoint.h5"), modes_of(straight / "checkpoint.h5")),
             tolerance);
+}
+
+TEST(HitMpiCli, CheckpointsContinueOnAnotherNumberOfRanks) { expect_checkpoint_continues("", ""); }
+
+// A checkpoint of the transposed modes continues under FFTW's MPI slabs, and the other way round.
+TEST(HitMpiCli, CheckpointsCrossTheSlabTransforms) {
+  expect_checkpoint_continues(" --fft.slabs alltoall", "");
+  expect_checkpoint_continues("", " --fft.slabs alltoall");
 }
 
 std::size_t errors_in(const std::string& err) {

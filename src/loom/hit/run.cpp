@@ -6,6 +6,7 @@
 #include <exception>
 #include <iostream>
 
+#include "loom/comm/rank_device.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/hit/checkpoint.hpp"
@@ -42,6 +43,8 @@ void adopt_grid(HitConfig& c, Index n) {
 // Before anything of the grid's size is allocated: the ranks (rank_checks.hpp) and the memory.
 void check_before_allocating(const HitConfig& c, const comm::Communicator& world) {
   check_ranks(c, world.size());
+  // The rank's GPU (ranks share one where there are fewer), current before the memory check asks it.
+  if (c.backend == core::Backend::cuda && world.size() > 1) comm::select_rank_device(world);
   const int ranks_per_node = world.size() > 1 ? int(world.max(double(world.local_rank()))) + 1 : 1;
   check_memory(c, world.size(), ranks_per_node);
 }

@@ -4,6 +4,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
+#include "loom/hit/transforms_slabs.hpp"
 
 namespace loom::hit {
 namespace {
@@ -12,9 +13,10 @@ namespace {
 double shift_of(SpectralGrid g, int shift) { return shift == 0 ? 0.0 : 0.5 * g.spacing(); }
 
 std::unique_ptr<Transforms> solver_transforms(core::Backend backend, SpectralGrid grid, FftPlanning planning,
-                                              const std::optional<comm::Communicator>& comm) {
+                                              SlabTransform slabs, const std::optional<comm::Communicator>& comm) {
   if (!comm || comm->size() == 1) return make_transforms(backend, grid, planning);
-  LOOM_REQUIRE(backend == core::Backend::cpu, "hit::Solver: several ranks run on the CPU backend only");
+  if (backend == core::Backend::cuda || slabs == SlabTransform::alltoall)
+    return make_slab_transforms(backend, grid, planning, *comm);
   return make_fftw_mpi_transforms(grid, planning, *comm);
 }
 
@@ -25,7 +27,7 @@ Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options, 
       grid_(grid),
       options_(options),
       comm_(std::move(comm)),
-      fft_(solver_transforms(backend, grid, options.planning, comm_)),
+      fft_(solver_transforms(backend, grid, options.planning, options.slabs, comm_)),
       u_(3 * std::size_t(layout().mode_stride)),
       w_(3 * std::size_t(layout().mode_stride)),
       acc_(3 * std::size_t(layout().mode_stride)),

@@ -25,15 +25,20 @@ struct StepRule {
   double dt_cap = std::numeric_limits<double>::infinity();
 };
 
+// The transforms of several ranks: FFTW's MPI transforms (the CPU only), or the transposes by MPI_Alltoall between
+// 2D and 1D transforms of transforms_slabs.hpp (on the GPU always, on the CPU when asked).
+enum class SlabTransform { fftw_mpi, alltoall };
+
 struct SolverOptions {
   double nu = 0;
   Scheme scheme = Scheme::rk4;
   Dealiasing dealiasing = Dealiasing::two_thirds;
   FftPlanning planning = FftPlanning::estimate;
+  SlabTransform slabs = SlabTransform::fftw_mpi;
 };
 
 // On several ranks (a communicator of more than one) each rank holds a slab of the modes and of the grid
-// (slab_layout.hpp) and FFTW's MPI transforms connect them; every array below is then the rank's part.
+// (slab_layout.hpp) and the slab transforms connect them; every array below is then the rank's part.
 class Solver {
  public:
   Solver(core::Backend backend, SpectralGrid grid, SolverOptions options,
