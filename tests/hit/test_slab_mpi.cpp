@@ -113,6 +113,44 @@ void expect_random_field_as_one_rank(core::Backend backend, hit::SlabTransform s
   }
 }
 
+// The largest difference of the solver's modes, gathered, from `whole` (3 components of the grid's modes), relative
+// to the largest mode; on rank 0 (0 elsewhere).
+double gathered_difference(const hit::Solver& s, const core::Array<hit::Complex>& whole) {
+  const std::vector<hit::Complex> modes = hit::gather_modes(s);
+  if (!s.communicator()->is_root()) return 0;
+  const auto expected = whole.host();
+  if (modes.size() != expected.size()) return 1;
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < modes.size(); ++i)
+    diff = std::max(diff, core::abs(modes[i] - expected[i])), scale = std::max(scale, core::abs(expected[i]));
+  return diff / scale;
+}
+
+// The initial fields each rank builds on its own slab (the random field from its planes of the noise stream)
+// against the whole-grid fields of one rank: equal to rounding, 2/3 and phase-shift truncations.
+void expect_slab_initial_fields_as_whole(hit::SlabTransform slabs) {
+  const hit::SpectralGrid g{32};
+  const auto world = comm::Communicator::world();
+  for (Dealiasing d : {Dealiasing::two_thirds, Dealiasing::phase_shift}) {
+    const hit::SolverOptions o = with_slabs({0.01, Scheme::rk4, d}, slabs);
+    hit::Solver many(core::Backend::cpu, g, o, world);
+    many.set_modes(hit::random_solenoidal(many, hit::SpectrumShape::von_karman, 3, 0.5, 9));
+    EXPECT_LT(gathered_difference(many, hit::random_solenoidal(g, d, hit::SpectrumShape::von_karman, 3, 0.5, 9)),
+              1e-13);
+    hit::Solver alone(core::Backend::cpu, g, o);
+    alone.set_velocity(hit::taylor_green(g, 2));
+    many.set_local_velocity(hit::taylor_green(many.layout(), 2));
+    EXPECT_LT(gathered_difference(many, alone.modes()), 1e-13);
+  }
+}
+
+TEST(HitSlabs, InitialFieldsBuiltPerSlabEqualTheWholeOnes) {
+  expect_slab_initial_fields_as_whole(hit::SlabTransform::fftw_mpi);
+}
+TEST(HitAlltoall, InitialFieldsBuiltPerSlabEqualTheWholeOnes) {
+  expect_slab_initial_fields_as_whole(hit::SlabTransform::alltoall);
+}
+
 TEST(HitSlabs, SlabsCoverTheGridInRankOrder) { expect_slabs_tile_the_grid(hit::SlabTransform::fftw_mpi); }
 TEST(HitSlabs, TaylorGreenEqualsOneRank) {
   expect_taylor_green_as_one_rank(core::Backend::cpu, hit::SlabTransform::fftw_mpi);

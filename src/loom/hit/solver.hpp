@@ -49,6 +49,9 @@ class Solver {
   void set_modes(core::Array<Complex> u_hat, double t = 0, Index steps = 0);
   // The same from the velocity on the whole grid (3 components of grid.points() values, on every rank).
   void set_velocity(const core::Array<double>& u, double t = 0);
+  // The same from the rank's own points (3 components of layout().point_stride values, stored as the layout
+  // stores them: initial fields built on the slab alone).
+  void set_local_velocity(const core::Array<double>& u, double t = 0);
   // One time step by `rule`; returns its length.
   double step(const StepRule& rule);
 
@@ -81,6 +84,7 @@ class Solver {
   void to_physical(const Complex* input, int shift);
   double cross_product(bool want_speed);
   void finish_stage(const Stage& stage, double h, int shift, int shifts);
+  void modes_from_points(double t);
 
  private:
 
