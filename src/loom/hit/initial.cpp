@@ -96,7 +96,7 @@ core::Array<Complex> random_solenoidal(SpectralGrid g, Dealiasing dealiasing, Sp
   return modes;
 }
 
-core::Array<double> taylor_green(const SlabLayout& L, double amplitude) {
+core::Array<double> taylor_green_slab(const SlabLayout& L, double amplitude) {
   const Index n = L.grid.n, P = L.point_stride;
   core::Array<double> u(3 * std::size_t(P), 0.0);
   double* v = u.write(core::Where::host);

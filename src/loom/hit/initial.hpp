@@ -33,7 +33,7 @@ core::Array<Complex> random_solenoidal(SpectralGrid grid, Dealiasing dealiasing,
 // field from the same noise stream (each rank draws the values of its planes), transformed by the solver's
 // transforms and rescaled by the shells' energies of all ranks, in the solver's layout: equal to the whole field
 // to rounding. Collective over the solver's ranks.
-core::Array<double> taylor_green(const SlabLayout& layout, double amplitude);
+core::Array<double> taylor_green_slab(const SlabLayout& layout, double amplitude);
 core::Array<Complex> random_solenoidal(Solver& solver, SpectrumShape shape, double k_peak, double energy,
                                        std::uint64_t seed);
 

@@ -36,10 +36,13 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   // one component of each staged through pinned host memory.
   const double exchange_bytes = alltoall ? double(ranks) * planes * planes * half * 16 : 0;
   transforms += 12 * exchange_bytes;
-  // The initial field, whole on every rank: the random field's noise and modes, a velocity (and a file's copy).
+  // The initial field: the random field's noise and modes, a velocity (and a file's copy); on several ranks the
+  // analytic fields are built on each rank's slab, a file or checkpoint is read whole by every rank.
   const double whole_points = n * n * n * 8, whole_modes = half * n * n * 16;
-  double initial = 3 * whole_points;
-  if (c.initial.type == InitialType::random) initial = 3 * whole_points + 3 * whole_modes;
+  const double field_points = ranks > 1 ? point_bytes : whole_points;
+  const double field_modes = ranks > 1 ? mode_bytes : whole_modes;
+  double initial = 3 * field_points;
+  if (c.initial.type == InitialType::random) initial = 3 * field_points + 3 * field_modes;
   if (c.initial.type == InitialType::file) initial = 6 * whole_points;
   if (c.initial.type == InitialType::checkpoint) initial = 6 * whole_modes;
   // Rank 0's outputs: a snapshot gathers 6 grid components and writes 7 interleaved ones; a checkpoint 3 modes.

@@ -73,7 +73,7 @@ std::unique_ptr<Solver> initial_solver(HitConfig& c, const comm::Communicator& w
   else if (c.initial.type == InitialType::file)
     solver->set_velocity(read_velocity_file(c.initial.file, c.grid));
   else if (slabs)
-    solver->set_local_velocity(taylor_green(solver->layout(), c.initial.amplitude));
+    solver->set_local_velocity(taylor_green_slab(solver->layout(), c.initial.amplitude));
   else
     solver->set_velocity(taylor_green(c.grid, c.initial.amplitude));
   return solver;
