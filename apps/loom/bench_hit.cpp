@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "loom/comm/communicator.hpp"
+#include "loom/comm/rank_device.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/hit/benchmark.hpp"
@@ -48,15 +49,18 @@ int run_bench_hit(const io::Parameters& p) {
   o.solver = hit::solver_options(p, o.solver.nu);
   std::vector<hit::StepTiming> rows;
   nlohmann::json skipped = nlohmann::json::array();
-  // Under mpiexec: slabs over the ranks on the CPU (hit/rank_checks.hpp), rank 0 reporting.
+  // Under mpiexec: slabs over the ranks (hit/rank_checks.hpp), rank 0 reporting.
   const comm::Communicator world = comm::Communicator::world();
   const bool root = world.is_root();
+  // Each rank's GPU (ranks share one where there are fewer) before anything is allocated on a device.
+  if (world.size() > 1) comm::select_rank_device(world);
   for (auto b : backends)
     for (Index n : sizes) {
       if (world.size() > 1) {
         hit::HitConfig c;
         c.backend = b;
         c.grid = {n};
+        c.solver = o.solver;
         try {
           hit::check_ranks(c, world.size());
         } catch (const UsageError& e) {

@@ -34,11 +34,21 @@ StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
       solver.layout(), random_solenoidal({n}, o.solver.dealiasing, SpectrumShape::exponential, 4, 0.5, 1)));
   const StepRule rule{0.1 * solver.grid().spacing()};  // Courant number about 0.1 * max|u|: stable, fixed
   core::Stopwatch watch(backend);
+  const ExchangeCounts before = solver.transforms().exchange_counts();
+  double stepping = 0;  // every step's seconds, warm-up included, for the transposes' share of the same steps
   t.step_s = perf::time_repeated(o.warmup, o.repeats, [&] {
                watch.start();
                solver.step(rule);
-               return watch.stop();
+               const double s = watch.stop();
+               stepping += s;
+               return s;
              }).median;
+  const ExchangeCounts after = solver.transforms().exchange_counts();
+  const double steps = double(o.warmup + o.repeats);
+  t.exchange_s = solver.max_over_ranks((after.seconds - before.seconds) / steps);
+  t.exchange_share = solver.max_over_ranks((after.seconds - before.seconds) / stepping);
+  t.exchange_bytes = solver.max_over_ranks((after.sent_bytes - before.sent_bytes) / steps);
+  t.staged_bytes = solver.max_over_ranks((after.staged_bytes - before.staged_bytes) / steps);
   // Zeros: the repeated unnormalised transforms would otherwise grow the data towards overflow.
   const auto where = core::where(backend);
   Complex* modes = solver.spectral_work().write(where);
@@ -75,15 +85,17 @@ double beyond_fft_bandwidth(const StepTiming& r) {
 
 void print_step_table(std::ostream& out, const std::vector<StepTiming>& rows) {
   // kernel GB: the non-FFT passes' bytes per step (traffic.hpp); GB/s beyond FFT: those bytes over the time the
-  // step spends beyond its FFT floor, to hold against the copy bandwidth of `loom bench ceilings`.
-  out << fmt::format("{:<8}{:>6}{:>6}{:>12}{:>14}{:>10}{:>16}{:>14}{:>10}{:>11}{:>18}\n", "backend", "ranks", "n",
-                     "step ms", "FFT floor ms", "step/FFT", "fwd+inv ms (1)", "Mpoints/s", "GiB", "kernel GB",
-                     "GB/s beyond FFT");
+  // step spends beyond its FFT floor, to hold against the copy bandwidth of `loom bench ceilings`. alltoall %:
+  // the transposes' share of the step (staging included); sent GB: what a rank sends to the others per step.
+  out << fmt::format("{:<8}{:>6}{:>6}{:>12}{:>14}{:>10}{:>16}{:>14}{:>10}{:>11}{:>18}{:>12}{:>10}\n", "backend",
+                     "ranks", "n", "step ms", "FFT floor ms", "step/FFT", "fwd+inv ms (1)", "Mpoints/s", "GiB",
+                     "kernel GB", "GB/s beyond FFT", "alltoall %", "sent GB");
   for (const auto& r : rows)
-    out << fmt::format("{:<8}{:>6}{:>6}{:>12.3f}{:>14.3f}{:>10.3f}{:>16.3f}{:>14.1f}{:>10.2f}{:>11.2f}{:>18.1f}\n",
-                       core::to_string(r.backend), r.ranks, r.n, 1e3 * r.step_s, 1e3 * r.floor_s,
-                       r.step_s / r.floor_s, 1e3 * r.pair_s, double(r.n * r.n * r.n) / r.step_s / 1e6,
-                       r.memory_bytes / double(1 << 30), r.kernel_bytes / 1e9, beyond_fft_bandwidth(r) / 1e9);
+    out << fmt::format(
+        "{:<8}{:>6}{:>6}{:>12.3f}{:>14.3f}{:>10.3f}{:>16.3f}{:>14.1f}{:>10.2f}{:>11.2f}{:>18.1f}{:>12.1f}{:>10.2f}\n",
+        core::to_string(r.backend), r.ranks, r.n, 1e3 * r.step_s, 1e3 * r.floor_s, r.step_s / r.floor_s,
+        1e3 * r.pair_s, double(r.n * r.n * r.n) / r.step_s / 1e6, r.memory_bytes / double(1 << 30),
+        r.kernel_bytes / 1e9, beyond_fft_bandwidth(r) / 1e9, 100 * r.exchange_share, r.exchange_bytes / 1e9);
 }
 
 nlohmann::json to_json(const std::vector<StepTiming>& rows) {
@@ -99,7 +111,11 @@ nlohmann::json to_json(const std::vector<StepTiming>& rows) {
                    {"memory_bytes", r.memory_bytes},
                    {"ranks", r.ranks},
                    {"kernel_bytes_model", r.kernel_bytes},
-                   {"bandwidth_beyond_fft", beyond_fft_bandwidth(r)}});
+                   {"bandwidth_beyond_fft", beyond_fft_bandwidth(r)},
+                   {"alltoall_s_per_step", r.exchange_s},
+                   {"alltoall_share", r.exchange_share},
+                   {"alltoall_sent_bytes_per_step", r.exchange_bytes},
+                   {"alltoall_staged_bytes_per_step", r.staged_bytes}});
   return out;
 }
 

@@ -1,8 +1,10 @@
 // `loom bench hit`: the time of one integrating-factor RK4 step of the pseudo-spectral solver per grid size and
 // backend, against its FFT floor measured in the same run: the step's own transforms alone (per evaluation of N,
 // 6 complex-to-real and 3 real-to-complex transforms of the grid; 4 evaluations per RK4 step, twice that with
-// phase-shift dealiasing), on the same arrays. Under mpiexec the grid is split in slabs over the ranks (the CPU
-// only) and the floor is FFTW's MPI transforms, their transposes included; times are the slowest rank's.
+// phase-shift dealiasing), on the same arrays. Under mpiexec the grid is split in slabs over the ranks (FFTW's MPI
+// transforms on the CPU, or fft.slabs = alltoall; the MPI_Alltoall transposes on the GPU) and the floor is the
+// slab transforms, their transposes included; times are the slowest rank's. The alltoall transforms also report
+// the transposes' share of the step and the bytes they move.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -31,6 +33,10 @@ struct StepTiming {
   int evaluations = 0;     // evaluations of N per step
   int ranks = 1;
   double kernel_bytes = 0; // the non-FFT passes' traffic per step (traffic.hpp), the whole grid
+  // The MPI_Alltoall transposes per step (transforms.hpp's ExchangeCounts, mean over the warm-up and timed steps,
+  // the slowest rank): seconds, bytes a rank sends to the others, bytes a rank stages between device and host.
+  double exchange_s = 0, exchange_bytes = 0, staged_bytes = 0;
+  double exchange_share = 0;  // of the same steps' time
 };
 
 // Bytes the solver's arrays take at grid size n (3 state arrays, 6 + 6 work components, the phase-shift partial).

@@ -17,6 +17,10 @@ void declare_solver_keys(io::Parameters& p) {
         "dealiasing: two_thirds (|k_i| < n/3) or phase_shift (two shifted grids, |k| < sqrt(2) n/3)")
       .one_of({"two_thirds", "phase_shift"});
   p.add("fft.planning", "estimate", "FFTW planning effort (the CPU): estimate or measure").one_of({"estimate", "measure"});
+  p.add("fft.slabs", "fftw_mpi",
+        "transforms of several ranks on the CPU: fftw_mpi (FFTW's MPI transforms) or alltoall (2D and 1D FFTW "
+        "transforms with MPI_Alltoall transposes, the GPU's algorithm; the GPU always uses it)")
+      .one_of({"fftw_mpi", "alltoall"});
 }
 
 SolverOptions solver_options(const io::Parameters& p, double nu) {
@@ -25,12 +29,14 @@ SolverOptions solver_options(const io::Parameters& p, double nu) {
   o.scheme = p.get_string("scheme") == "rk2" ? Scheme::rk2 : Scheme::rk4;
   o.dealiasing = p.get_string("dealias") == "phase_shift" ? Dealiasing::phase_shift : Dealiasing::two_thirds;
   o.planning = p.get_string("fft.planning") == "measure" ? FftPlanning::measure : FftPlanning::estimate;
+  o.slabs = p.get_string("fft.slabs") == "alltoall" ? SlabTransform::alltoall : SlabTransform::fftw_mpi;
   return o;
 }
 
 io::Parameters hit_parameters() {
   io::Parameters p;
-  p.add("backend", "auto", "where to run (auto: cpu under mpiexec with several ranks, whose slabs run on the CPU)")
+  p.add("backend", "auto", "where to run (auto: cpu under mpiexec with several ranks; cuda takes one GPU per rank, ranks share one "
+                               "where there are fewer)")
       .one_of({"auto", "cpu", "cuda"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("grid.n", 32, "points per direction of the periodic box [0, 2 pi)^3 (even)").at_least(8).at_most(max_grid_n);

@@ -9,8 +9,11 @@
 #include "loom/core/array.hpp"
 #include "loom/hit/config.hpp"
 #include "loom/hit/model.hpp"
+#include "loom/hit/slab_layout.hpp"
 
 namespace loom::hit {
+
+class Solver;
 
 // u = A (sin x cos y cos z, -cos x sin y cos z, 0) on the grid (3 components, valid on the host).
 core::Array<double> taylor_green(SpectralGrid grid, double amplitude);
@@ -24,6 +27,15 @@ double spectrum_shape(SpectrumShape shape, double k, double k_peak);
 // `energy`. Returns the modes (3 components, valid on the host).
 core::Array<Complex> random_solenoidal(SpectralGrid grid, Dealiasing dealiasing, SpectrumShape shape, double k_peak,
                                        double energy, std::uint64_t seed);
+
+// The same fields built by each rank on its own slab only (runs on several ranks, so that no rank holds the whole
+// grid): Taylor-Green on the layout's points (3 components point_stride apart, valid on the host); the random
+// field from the same noise stream (each rank draws the values of its planes), transformed by the solver's
+// transforms and rescaled by the shells' energies of all ranks, in the solver's layout: equal to the whole field
+// to rounding. Collective over the solver's ranks.
+core::Array<double> taylor_green_slab(const SlabLayout& layout, double amplitude);
+core::Array<Complex> random_solenoidal(Solver& solver, SpectrumShape shape, double k_peak, double energy,
+                                       std::uint64_t seed);
 
 // The grid size of an HDF5 velocity (dataset fields/velocity of shape n x n x n x 3); throws UsageError naming
 // `key` if the file or its shape is unusable.

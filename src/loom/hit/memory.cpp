@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 
 namespace loom::hit {
@@ -17,9 +18,10 @@ constexpr double gib = double(1 << 30);
 MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   const SpectralGrid g = c.grid;
   const double n = double(g.n), half = double(g.half());
-  // The widest slab: FFTW's blocks of ceil(n / ranks) planes; rows padded to 2 half doubles on several ranks.
+  // The widest slab: blocks of ceil(n / ranks) planes; rows padded to 2 half doubles under FFTW's MPI transforms.
+  const bool alltoall = ranks > 1 && (c.backend == core::Backend::cuda || c.solver.slabs == SlabTransform::alltoall);
   const double planes = ranks > 1 ? std::ceil(n / ranks) : n;
-  const double modes = half * n * planes, points = (ranks > 1 ? 2 * half : n) * n * planes;
+  const double modes = half * n * planes, points = (ranks > 1 && !alltoall ? 2 * half : n) * n * planes;
   const double mode_bytes = modes * 16, point_bytes = points * 8;
   const bool phase_shift = c.solver.dealiasing == Dealiasing::phase_shift;
   // u, w, acc, the phase-shift partial and 6 spectral work components; 6 grid components.
@@ -30,10 +32,17 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   if (c.backend == core::Backend::cuda) transforms = 6 * mode_bytes;
   if (c.backend == core::Backend::cpu && c.solver.planning == FftPlanning::measure)
     transforms = 6 * (mode_bytes + point_bytes);
-  // The initial field, whole on every rank: the random field's noise and modes, a velocity (and a file's copy).
+  // The transposes by MPI_Alltoall: two exchange buffers of 6 components (slab_exchange.hpp), and on the GPU
+  // one component of each staged through pinned host memory.
+  const double exchange_bytes = alltoall ? double(ranks) * planes * planes * half * 16 : 0;
+  transforms += 12 * exchange_bytes;
+  // The initial field: the random field's noise and modes, a velocity (and a file's copy); on several ranks the
+  // analytic fields are built on each rank's slab, a file or checkpoint is read whole by every rank.
   const double whole_points = n * n * n * 8, whole_modes = half * n * n * 16;
-  double initial = 3 * whole_points;
-  if (c.initial.type == InitialType::random) initial = 3 * whole_points + 3 * whole_modes;
+  const double field_points = ranks > 1 ? point_bytes : whole_points;
+  const double field_modes = ranks > 1 ? mode_bytes : whole_modes;
+  double initial = 3 * field_points;
+  if (c.initial.type == InitialType::random) initial = 3 * field_points + 3 * field_modes;
   if (c.initial.type == InitialType::file) initial = 6 * whole_points;
   if (c.initial.type == InitialType::checkpoint) initial = 6 * whole_modes;
   // Rank 0's outputs: a snapshot gathers 6 grid components and writes 7 interleaved ones; a checkpoint 3 modes.
@@ -42,7 +51,8 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   MemoryEstimate e;
   if (c.backend == core::Backend::cuda) {
     e.device_bytes = solver + transforms;
-    e.host_bytes = 3 * mode_bytes + 6 * point_bytes + std::max(initial, outputs);  // host copies of modes and fields
+    // Host copies of modes and fields, and the pinned staging of the exchange.
+    e.host_bytes = 3 * mode_bytes + 6 * point_bytes + 2 * exchange_bytes + std::max(initial, outputs);
   } else {
     e.host_bytes = solver + transforms + std::max(initial, outputs);
   }
@@ -60,7 +70,10 @@ void check_memory(const HitConfig& c, int ranks, int ranks_per_node) {
   };
   if (host > 0 && e.host_bytes > host) throw refuse(e.host_bytes, host, "host");
   if (c.backend == core::Backend::cuda) {
-    const double device = core::available_device_bytes();
+    // The ranks of a node share its GPUs in turn (comm/rank_device.hpp).
+    const int devices = std::max(cuda::device_count(), 1);
+    const int sharing = (std::max(ranks_per_node, 1) + devices - 1) / devices;
+    const double device = core::available_device_bytes() / sharing;
     if (e.device_bytes > device) throw refuse(e.device_bytes, device, "device");
   }
 }

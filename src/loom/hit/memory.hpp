@@ -13,7 +13,8 @@ namespace loom::hit {
 using MemoryEstimate = core::MemoryNeed;
 
 // The solver's arrays on the slab of the widest rank (SlabLayout's sizes for FFTW's blocks), the transforms' work
-// space, the initial field (built whole on every rank), and on rank 0 the gathered outputs.
+// space, the initial field (the rank's slab of an analytic one; a file or checkpoint whole), and on rank 0 the
+// gathered outputs.
 MemoryEstimate estimate_memory(const HitConfig& config, int ranks = 1);
 
 // Throws UsageError naming grid.n when a rank's estimate exceeds what the machine has: MemAvailable of

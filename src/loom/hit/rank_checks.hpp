@@ -11,8 +11,8 @@ namespace loom::hit {
 // planes; the number of ranks that get at least one plane.
 Index ranks_with_planes(Index n, int ranks);
 
-// Throws UsageError when `ranks` > 1 and the build has no fftw3-mpi, the backend is not the CPU (GPU slabs are not
-// built yet), or some rank would hold no plane of grid.n.
+// Throws UsageError when `ranks` > 1 and FFTW's MPI transforms are asked of a build without fftw3-mpi, or some
+// rank would hold no plane of grid.n (the same blocks for both slab transforms).
 void check_ranks(const HitConfig& config, int ranks);
 
 }  // namespace loom::hit

@@ -6,6 +6,7 @@
 #include <exception>
 #include <iostream>
 
+#include "loom/comm/rank_device.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/hit/checkpoint.hpp"
@@ -42,6 +43,8 @@ void adopt_grid(HitConfig& c, Index n) {
 // Before anything of the grid's size is allocated: the ranks (rank_checks.hpp) and the memory.
 void check_before_allocating(const HitConfig& c, const comm::Communicator& world) {
   check_ranks(c, world.size());
+  // The rank's GPU (ranks share one where there are fewer), current before the memory check asks it.
+  if (c.backend == core::Backend::cuda && world.size() > 1) comm::select_rank_device(world);
   const int ranks_per_node = world.size() > 1 ? int(world.max(double(world.local_rank()))) + 1 : 1;
   check_memory(c, world.size(), ranks_per_node);
 }
@@ -58,12 +61,19 @@ std::unique_ptr<Solver> initial_solver(HitConfig& c, const comm::Communicator& w
   if (c.initial.type == InitialType::file) adopt_grid(c, velocity_file_grid(c.initial.file, "initial.file"));
   check_before_allocating(c, world);
   auto solver = std::make_unique<Solver>(c.backend, c.grid, c.solver, world);
-  if (c.initial.type == InitialType::random)
-    solver->set_modes(restrict_modes(solver->layout(),
-                                     random_solenoidal(c.grid, c.solver.dealiasing, c.initial.spectrum,
-                                                       c.initial.k_peak, c.initial.energy, c.initial.seed)));
+  // On several ranks each rank builds its own slab of the analytic fields (initial.hpp); one rank keeps the
+  // whole-grid construction (bit for bit the field of earlier versions and of `loom vortex`).
+  const bool slabs = solver->distributed();
+  if (c.initial.type == InitialType::random && slabs)
+    solver->set_modes(random_solenoidal(*solver, c.initial.spectrum, c.initial.k_peak, c.initial.energy,
+                                        c.initial.seed));
+  else if (c.initial.type == InitialType::random)
+    solver->set_modes(random_solenoidal(c.grid, c.solver.dealiasing, c.initial.spectrum, c.initial.k_peak,
+                                        c.initial.energy, c.initial.seed));
   else if (c.initial.type == InitialType::file)
     solver->set_velocity(read_velocity_file(c.initial.file, c.grid));
+  else if (slabs)
+    solver->set_local_velocity(taylor_green_slab(solver->layout(), c.initial.amplitude));
   else
     solver->set_velocity(taylor_green(c.grid, c.initial.amplitude));
   return solver;

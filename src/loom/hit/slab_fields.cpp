@@ -14,8 +14,7 @@ core::Array<Complex> restrict_modes(const SlabLayout& L, const core::Array<Compl
   Complex* out = local.write(core::Where::host);
   std::fill(out, out + local.size(), Complex{});
   for (Index c = 0; c < 3; ++c)
-    std::copy(in + c * L.grid.modes() + L.first_mode(), in + c * L.grid.modes() + L.first_mode() + L.modes(),
-              out + c * L.mode_stride);
+    for (Index m = 0; m < L.modes(); ++m) out[c * L.mode_stride + m] = in[c * L.grid.modes() + L.global_mode(m)];
   return local;
 }
 
@@ -47,7 +46,25 @@ std::vector<Complex> gather_modes(const Solver& solver) {
   const std::vector<double> values =
       gather_components(solver, local, 3, 2 * L.mode_stride, 2 * L.modes(), 2 * L.grid.modes());
   std::vector<Complex> out(values.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {values[2 * i], values[2 * i + 1]};
+  if (!L.transposed()) {
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = {values[2 * i], values[2 * i + 1]};
+    return out;
+  }
+  // Transposed slabs concatenate as [rank][jz][jy][kx]: each rank's block goes to its modes' global indices.
+  const std::vector<double> y0 = solver.communicator()->gather(std::vector<double>{double(L.y0), double(L.ny)});
+  const Index per_jy = L.grid.half() * L.grid.n;
+  Index offset = 0;  // complex values of the ranks before
+  for (std::size_t r = 0; 2 * r < y0.size(); ++r) {
+    SlabLayout theirs = L;
+    theirs.y0 = Index(y0[2 * r]), theirs.ny = Index(y0[2 * r + 1]);
+    const Index count = per_jy * theirs.ny;
+    for (Index c = 0; c < 3; ++c)
+      for (Index m = 0; m < count; ++m) {
+        const std::size_t from = 2 * std::size_t(c * L.grid.modes() + offset + m);
+        out[std::size_t(c * L.grid.modes() + theirs.global_mode(m))] = {values[from], values[from + 1]};
+      }
+    offset += count;
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
+#include "loom/hit/transforms_slabs.hpp"
 
 namespace loom::hit {
 namespace {
@@ -12,9 +13,10 @@ namespace {
 double shift_of(SpectralGrid g, int shift) { return shift == 0 ? 0.0 : 0.5 * g.spacing(); }
 
 std::unique_ptr<Transforms> solver_transforms(core::Backend backend, SpectralGrid grid, FftPlanning planning,
-                                              const std::optional<comm::Communicator>& comm) {
+                                              SlabTransform slabs, const std::optional<comm::Communicator>& comm) {
   if (!comm || comm->size() == 1) return make_transforms(backend, grid, planning);
-  LOOM_REQUIRE(backend == core::Backend::cpu, "hit::Solver: several ranks run on the CPU backend only");
+  if (backend == core::Backend::cuda || slabs == SlabTransform::alltoall)
+    return make_slab_transforms(backend, grid, planning, *comm);
   return make_fftw_mpi_transforms(grid, planning, *comm);
 }
 
@@ -25,7 +27,7 @@ Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options, 
       grid_(grid),
       options_(options),
       comm_(std::move(comm)),
-      fft_(solver_transforms(backend, grid, options.planning, comm_)),
+      fft_(solver_transforms(backend, grid, options.planning, options.slabs, comm_)),
       u_(3 * std::size_t(layout().mode_stride)),
       w_(3 * std::size_t(layout().mode_stride)),
       acc_(3 * std::size_t(layout().mode_stride)),
@@ -52,19 +54,35 @@ void Solver::set_modes(core::Array<Complex> u_hat, double t, Index steps) {
 
 void Solver::set_velocity(const core::Array<double>& velocity, double t) {
   LOOM_REQUIRE(velocity.size() == 3 * std::size_t(grid_.points()), "hit::Solver::set_velocity: 3 n^3 values");
-  const auto where = core::where(backend_);
   const SlabLayout L = layout();
-  const Index N = grid_.points(), P = L.point_stride, M = L.mode_stride;
-  core::Array<Complex> modes(3 * std::size_t(M));
-  double* points = physical_.write(where);
-  const double* in = velocity.read(where);
+  const Index N = grid_.points(), P = L.point_stride;
+  double* points = physical_.write(core::where(backend_));
+  const double* in = velocity.read(core::where(backend_));
   core::parallel_for(backend_, L.points(), [=] LOOM_HOST_DEVICE(Index i) {
     const Index global = L.is_point(i) ? L.global_point(i) : 0;  // padding: any value, the transform skips it
     for (Index c = 0; c < 3; ++c) points[c * P + i] = in[c * N + global];
   });
+  modes_from_points(t);
+}
+
+void Solver::set_local_velocity(const core::Array<double>& local, double t) {
+  LOOM_REQUIRE(local.size() == 3 * std::size_t(layout().point_stride),
+               "hit::Solver::set_local_velocity: 3 layout().point_stride values");
+  double* points = physical_.write(core::where(backend_));
+  const double* in = local.read(core::where(backend_));
+  core::parallel_for(backend_, Index(local.size()), [=] LOOM_HOST_DEVICE(Index i) { points[i] = in[i]; });
+  modes_from_points(t);
+}
+
+// The modes of the velocity in the first 3 grid components of the work space (eq. 1's state, 1/n^3 folded in).
+void Solver::modes_from_points(double t) {
+  const auto where = core::where(backend_);
+  const SlabLayout L = layout();
+  const Index M = L.mode_stride;
+  core::Array<Complex> modes(3 * std::size_t(M));
   Complex* out = modes.write(where);
-  fft_->forward(points, out, 3);
-  const double scale = 1.0 / double(N);
+  fft_->forward(physical_.read_write(where), out, 3);
+  const double scale = 1.0 / double(grid_.points());
   core::parallel_for(backend_, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
     for (Index c = 0; c < 3; ++c) out[c * M + m] = scale * out[c * M + m];
   });

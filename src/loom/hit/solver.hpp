@@ -25,15 +25,20 @@ struct StepRule {
   double dt_cap = std::numeric_limits<double>::infinity();
 };
 
+// The transforms of several ranks: FFTW's MPI transforms (the CPU only), or the transposes by MPI_Alltoall between
+// 2D and 1D transforms of transforms_slabs.hpp (on the GPU always, on the CPU when asked).
+enum class SlabTransform { fftw_mpi, alltoall };
+
 struct SolverOptions {
   double nu = 0;
   Scheme scheme = Scheme::rk4;
   Dealiasing dealiasing = Dealiasing::two_thirds;
   FftPlanning planning = FftPlanning::estimate;
+  SlabTransform slabs = SlabTransform::fftw_mpi;
 };
 
 // On several ranks (a communicator of more than one) each rank holds a slab of the modes and of the grid
-// (slab_layout.hpp) and FFTW's MPI transforms connect them; every array below is then the rank's part.
+// (slab_layout.hpp) and the slab transforms connect them; every array below is then the rank's part.
 class Solver {
  public:
   Solver(core::Backend backend, SpectralGrid grid, SolverOptions options,
@@ -44,6 +49,9 @@ class Solver {
   void set_modes(core::Array<Complex> u_hat, double t = 0, Index steps = 0);
   // The same from the velocity on the whole grid (3 components of grid.points() values, on every rank).
   void set_velocity(const core::Array<double>& u, double t = 0);
+  // The same from the rank's own points (3 components of layout().point_stride values, stored as the layout
+  // stores them: initial fields built on the slab alone).
+  void set_local_velocity(const core::Array<double>& u, double t = 0);
   // One time step by `rule`; returns its length.
   double step(const StepRule& rule);
 
@@ -76,6 +84,7 @@ class Solver {
   void to_physical(const Complex* input, int shift);
   double cross_product(bool want_speed);
   void finish_stage(const Stage& stage, double h, int shift, int shifts);
+  void modes_from_points(double t);
 
  private:
 

@@ -15,6 +15,14 @@ namespace loom::hit {
 // candidate plans first (seconds at 256^3, for benchmarks and long runs).
 enum class FftPlanning { estimate, measure };
 
+// What the transposes of the MPI_Alltoall slab transforms cost this rank so far (zeros for the others): seconds in
+// MPI_Alltoall and its staging through host memory (after the device work before it), the bytes sent to other
+// ranks, and the bytes copied between device and host for the staging.
+struct ExchangeCounts {
+  double seconds = 0, sent_bytes = 0, staged_bytes = 0;
+  Index exchanges = 0;
+};
+
 class Transforms {
  public:
   explicit Transforms(SlabLayout layout) : layout_(layout) {}
@@ -29,6 +37,7 @@ class Transforms {
   // real-to-complex of `count` components; `points` is left as it was on one rank (FFTW's MPI transforms may use
   // it as work space).
   virtual void forward(double* points, Complex* modes, int count) = 0;
+  virtual ExchangeCounts exchange_counts() const { return {}; }
 
  private:
   SlabLayout layout_;

@@ -1,0 +1,49 @@
+// cuFFT plans as `loom hit` makes them (CUDA sources only): every call checked, the work area from loom's device
+// pool rather than cuFFT's own allocation, so that the pool's high-water mark sees it.
+#pragma once
+
+#include <cufft.h>
+
+#include <string>
+
+#include "loom/core/device_pool.hpp"
+#include "loom/core/error.hpp"
+
+namespace loom::hit {
+
+inline void cufft_check(cufftResult result, const char* call, const char* file, int line) {
+  if (result != CUFFT_SUCCESS)
+    throw Error(std::string("cuFFT call ") + call + " failed with code " + std::to_string(int(result)) + " at " +
+                file + ":" + std::to_string(line));
+}
+#define LOOM_CUFFT_CHECK(call) ::loom::hit::cufft_check((call), #call, __FILE__, __LINE__)
+
+struct CufftPlan {
+  cufftHandle handle = 0;
+  void* work = nullptr;
+};
+
+// cufftMakePlanMany64's arguments (null embeds: the packed layout), with the work area taken from the pool.
+inline CufftPlan make_cufft_plan(int rank, long long* dims, long long* inembed, long long istride, long long idist,
+                                 long long* onembed, long long ostride, long long odist, cufftType type,
+                                 long long batch) {
+  CufftPlan p;
+  LOOM_CUFFT_CHECK(cufftCreate(&p.handle));
+  LOOM_CUFFT_CHECK(cufftSetAutoAllocation(p.handle, 0));
+  std::size_t work_bytes = 0;
+  LOOM_CUFFT_CHECK(cufftMakePlanMany64(p.handle, rank, dims, inembed, istride, idist, onembed, ostride, odist, type,
+                                       batch, &work_bytes));
+  if (work_bytes > 0) {
+    p.work = core::device_pool().allocate(work_bytes);
+    LOOM_CUFFT_CHECK(cufftSetWorkArea(p.handle, p.work));
+  }
+  return p;
+}
+
+inline void destroy_cufft_plan(CufftPlan& p) {
+  cufftDestroy(p.handle);
+  if (p.work != nullptr) core::device_pool().deallocate(p.work);
+  p = {};
+}
+
+}  // namespace loom::hit
