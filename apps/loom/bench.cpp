@@ -91,6 +91,7 @@ void add_bench_commands(CLI::App& app, std::vector<Subcommand>& out) {
   add_bench_spectral_command(*bench, out);
   add_bench_hit_command(*bench, out);
   add_bench_bh_command(*bench, out);
+  add_bench_vortex_command(*bench, out);
 }
 
 }  // namespace loom::app

@@ -418,6 +418,7 @@ int run_bench_fmm(const io::Parameters& p) {
           o.backend = b;
           o.precision = precision;
           o.m2l_block = static_cast<int>(block);
+          o.tree_on_backend = b == core::Backend::cuda && p.get_string("tree_gpu") == "backend";
           fmm::Evaluator e(o);
           e.set_positions(x);
           bench.run(e, kernel, x, q, alpha, sigma, ref);
@@ -540,6 +541,8 @@ void add_bench_fmm_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("thetas", "0.4,0.6", "acceptance criteria of the sweep (the first also for the size sweep)");
   p.add("ncrit_cpu", 64, "leaf size on the CPU").at_least(1);
   p.add("ncrit_gpu", 64, "leaf size on the GPU").at_least(1);
+  p.add("tree_gpu", "host", "size sweep on the GPU: tree and lists built on the host or on the device (backend)")
+      .one_of({"host", "backend"});
   p.add("precision", "single", "GPU P2P and M2L kernels of the size sweep").one_of({"single", "single-fast", "double"});
   p.add("sweep_precisions", "single,single-fast", "GPU kernels' precisions of the error-against-time sweep");
   p.add("m2l_blocks", "0",

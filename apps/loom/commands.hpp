@@ -31,6 +31,7 @@ void add_vortex_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bh_command(CLI::App& app, std::vector<Subcommand>& out);
 void add_bench_hit_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench hit`, under bench
 void add_bench_bh_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench bh`, under bench
+void add_bench_vortex_command(CLI::App& bench, std::vector<Subcommand>& out);  // `loom bench vortex`
 // `loom registry` (hidden): every command's keys as JSON, for the fuzz test (tests/apps/test_fuzz_keys.cpp).
 // Added last: it lists the commands already in `out`.
 void add_registry_command(CLI::App& app, std::vector<Subcommand>& out);

@@ -9,6 +9,8 @@
 #include "loom/core/timer.hpp"
 #include "loom/fmm/evaluate.hpp"
 #include "loom/fmm/fmm.hpp"
+#include "loom/fmm/gpu/device_lists.hpp"
+#include "loom/fmm/gpu/device_tree.hpp"
 #include "loom/fmm/list_cache.hpp"
 
 namespace loom::fmm {
@@ -19,6 +21,7 @@ struct Evaluator::State {
   double build_seconds = 0;
   detail::ListCache cache;
   std::unique_ptr<detail::PassEngine> engine;  // over o and t (a State never moves)
+  std::unique_ptr<gpu::BackendTree> backend_tree;  // Options::tree_on_backend: the tree as built there
   Index n() const { return t.n(); }
 };
 
@@ -58,33 +61,11 @@ void check_inside_box(const Options& o, std::span<const Vec3d> positions) {
     }
 }
 
-}  // namespace
-
-Evaluator::Evaluator(Options options) : s_(std::make_unique<State>()) {
-  validate(options);
-  s_->o = options;
-  s_->engine = options.backend == core::Backend::cpu ? detail::make_cpu_engine(s_->o, s_->t)
-                                                     : detail::make_cuda_engine(s_->o, s_->t);
-}
-Evaluator::~Evaluator() = default;
-Evaluator::Evaluator(Evaluator&&) noexcept = default;
-Evaluator& Evaluator::operator=(Evaluator&&) noexcept = default;
-void Evaluator::set_order(int order) {
-  Options o = s_->o;
-  o.order = order;
-  validate(o);
-  s_->o = o;
-}
-void Evaluator::set_precision(Precision precision) { s_->o.precision = precision; }
-const Tree& Evaluator::tree() const { return s_->t.tree; }
-const Options& Evaluator::options() const { return s_->o; }
-
-void Evaluator::set_positions(std::span<const Vec3d> positions) {
-  State& s = *s_;
+// The tree (built by whatever means) and its arrays for the engine; the lists cached for another tree dropped.
+void adopt_tree(Evaluator::State& s, Tree tree) {
   detail::TreeData& t = s.t;
-  if (s.o.periodic) check_inside_box(s.o, positions);
   core::WallTimer timer;
-  t.tree = Tree(positions, s.o.ncrit);
+  t.tree = std::move(tree);
   t.cells = core::Array<Cell>::from(std::span<const Cell>(t.tree.cells()));
   t.leaves = core::Array<int>::from(std::span<const int>(t.tree.leaves()));
   t.leaf_of_body = core::Array<int>::from(std::span<const int>(t.tree.leaf_of_body()));
@@ -109,6 +90,64 @@ void Evaluator::set_positions(std::span<const Vec3d> positions) {
   s.engine->tree_changed();
   s.build_seconds = timer.seconds();
   s.cache.clear();
+}
+
+// Options::tree_on_backend: the tree built on the backend from the positions sent there, its host form for the
+// passes' bookkeeping, and the lists traversed there (with the cells' core radii sent along for the guard).
+void set_backend_tree(Evaluator::State& s, std::span<const Vec3d> positions) {
+  const core::Backend b = s.o.backend;
+  const core::Array<Vec3d> bodies = core::Array<Vec3d>::from(positions);
+  s.backend_tree = std::make_unique<gpu::BackendTree>(
+      gpu::build_tree(b, bodies.read(gpu::side(b)), static_cast<Index>(positions.size()), s.o.ncrit));
+  gpu::BackendTree* tree = s.backend_tree.get();
+  s.cache.set_traverser([tree, b](const TraversalOptions& t) {
+    TraversalOptions o = t;
+    core::Array<double> sigma;
+    if (t.source_sigma) {
+      sigma = core::Array<double>::from(std::span<const double>(t.source_sigma, static_cast<std::size_t>(tree->cell_count())));
+      o.source_sigma = sigma.read(gpu::side(b));
+    }
+    return gpu::to_host_lists(gpu::traverse_tree(*tree, o));
+  });
+  adopt_tree(s, gpu::to_host_tree(*s.backend_tree));
+}
+
+}  // namespace
+
+Evaluator::Evaluator(Options options) : s_(std::make_unique<State>()) {
+  validate(options);
+  s_->o = options;
+  s_->engine = options.backend == core::Backend::cpu ? detail::make_cpu_engine(s_->o, s_->t)
+                                                     : detail::make_cuda_engine(s_->o, s_->t);
+}
+Evaluator::~Evaluator() = default;
+Evaluator::Evaluator(Evaluator&&) noexcept = default;
+Evaluator& Evaluator::operator=(Evaluator&&) noexcept = default;
+void Evaluator::set_order(int order) {
+  Options o = s_->o;
+  o.order = order;
+  validate(o);
+  s_->o = o;
+}
+void Evaluator::set_precision(Precision precision) { s_->o.precision = precision; }
+const Tree& Evaluator::tree() const { return s_->t.tree; }
+const Options& Evaluator::options() const { return s_->o; }
+
+void Evaluator::set_positions(std::span<const Vec3d> positions) {
+  if (s_->o.periodic) check_inside_box(s_->o, positions);
+  core::WallTimer timer;
+  if (s_->o.tree_on_backend) {
+    set_backend_tree(*s_, positions);
+  } else {
+    set_tree(Tree(positions, s_->o.ncrit));
+  }
+  s_->build_seconds = upload_seconds(s_->o.backend, timer);
+}
+
+void Evaluator::set_tree(Tree tree) {
+  s_->backend_tree.reset();
+  s_->cache.set_traverser({});
+  adopt_tree(*s_, std::move(tree));
 }
 
 LaplaceResult Evaluator::laplace(std::span<const double> charges) {

@@ -28,6 +28,10 @@ struct Options {
   Precision precision = Precision::single;  // CUDA backend: the P2P and M2L kernels' arithmetic (precision.hpp)
   int m2l_block = 0;   // CUDA backend: orders m of a local coefficient each M2L thread sums (1, 2, 4; 0: the default)
   double guard = 6.0;  // Biot-Savart: M2L only for cells also this many core radii sigma apart
+  // Build the tree and the interaction lists on the backend (gpu/device_tree.hpp, gpu/device_lists.hpp: on the
+  // GPU for the CUDA backend, the same code on the host's thrust for the CPU) instead of the host's multisection
+  // and dual traversal; the same cells for bodies without ties, the same lists. Needs a CUDA build.
+  bool tree_on_backend = false;
   // Periodic boundaries on a cube [box_lower, box_lower + period)^3 (every body must lie inside).
   bool periodic = false;
   double period = 0;
@@ -90,6 +94,9 @@ class Evaluator {
   Evaluator& operator=(Evaluator&&) noexcept;
 
   void set_positions(std::span<const Vec3d> positions);
+  // The same with a tree built elsewhere over the positions (gpu/device_tree.hpp's, or a re-fitted one); the
+  // build time reported is that of taking it over.
+  void set_tree(Tree tree);
   LaplaceResult laplace(std::span<const double> charges);
   BiotSavartResult biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma);
   // The same into an earlier result, whose vectors keep their memory when the body count is unchanged: a time
@@ -107,8 +114,9 @@ class Evaluator {
   const Tree& tree() const;
   const Options& options() const;
 
+  struct State;  // (named by the evaluator's helpers)
+
  private:
-  struct State;
   std::unique_ptr<State> s_;
 };
 

@@ -67,8 +67,8 @@ CachedLists& ListCache::lists(Kernel kernel, bool guarded, const Options& o, con
   CachedLists& e = entries_[static_cast<std::size_t>(kernel)];
   if (e.valid && cell_sigma == e.cell_sigma) return e;
   core::WallTimer timer;
-  e.lists =
-      traverse(tree, tree, traversal_options(o, true, guarded ? o.guard : 0.0, guarded ? cell_sigma.data() : nullptr));
+  const TraversalOptions t = traversal_options(o, true, guarded ? o.guard : 0.0, guarded ? cell_sigma.data() : nullptr);
+  e.lists = traverser_ ? traverser_(t) : traverse(tree, tree, t);
   e.traversal_seconds = timer.seconds();
   e.stats = statistics(tree, e.lists);
   e.cell_sigma = std::move(cell_sigma);

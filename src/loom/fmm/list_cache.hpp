@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -43,10 +44,14 @@ class ListCache {
     return lists(K::id, K::guarded, o, tree, std::move(cell_sigma));
   }
   void clear();  // the positions changed
+  // Where the lists come from (default: traverse() of the host tree with itself).
+  using Traverser = std::function<InteractionLists(const TraversalOptions&)>;
+  void set_traverser(Traverser t) { traverser_ = std::move(t); }
 
  private:
   CachedLists& lists(Kernel kernel, bool guarded, const Options& o, const Tree& tree, std::vector<double> cell_sigma);
   std::array<CachedLists, 2> entries_;  // by Kernel
+  Traverser traverser_;
 };
 
 }  // namespace loom::fmm::detail

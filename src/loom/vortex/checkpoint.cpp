@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include "loom/core/error.hpp"
-#include "loom/io/hdf5_file.hpp"
+#include "loom/io/checkpoint_file.hpp"
 
 namespace loom::vortex {
 namespace {
 
-constexpr const char* format_name = "loom vortex checkpoint 1";
+const std::string checkpoint_format = "loom vortex checkpoint 1";
 
 std::span<const double> flat(const std::vector<Vec3d>& v) { return {v.empty() ? nullptr : &v[0].x, 3 * v.size()}; }
 
@@ -22,7 +22,7 @@ std::vector<Vec3d> vectors(const std::vector<double>& flat) {
 
 void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   const std::size_t n = c.particles.x.size();
-  io::Hdf5Writer h5(path);
+  io::CheckpointWriter h5(path, checkpoint_format);
   h5.write("x", flat(c.particles.x), {n, 3});
   h5.write("alpha", flat(c.particles.alpha), {n, 3});
   h5.write("sigma", std::span<const double>(c.particles.sigma), {n});
@@ -30,22 +30,17 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
     h5.write("previous/velocity", flat(c.previous.velocity), {n, 3});
     h5.write("previous/stretching", flat(c.previous.stretching), {n, 3});
   }
-  h5.attribute("/", "format", std::string(format_name));
-  h5.attribute("/", "time", c.time);
-  h5.attribute("/", "step", std::int64_t(c.step));
-  h5.attribute("/", "periodic", std::int64_t(c.periodic ? 1 : 0));
-  h5.attribute("/", "lattice_n", std::int64_t(c.lattice_n));
-  h5.attribute("/", "input", c.input);
+  h5.attribute("time", c.time);
+  h5.attribute("step", std::int64_t(c.step));
+  h5.attribute("periodic", std::int64_t(c.periodic ? 1 : 0));
+  h5.attribute("lattice_n", std::int64_t(c.lattice_n));
+  h5.attribute("input", c.input);
   h5.commit();
 }
 
 Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string& key) {
-  if (!std::filesystem::exists(path)) throw UsageError(fmt::format("{} = \"{}\": no such file", key, path.string()));
-  auto refuse = [&](const std::string& why) { return UsageError(fmt::format("{} = \"{}\": {}", key, path.string(), why)); };
-  try {
-    const io::Hdf5Reader h5(path);
-    if (!h5.has("x") || h5.attribute_string("/", "format") != format_name) throw refuse("not a checkpoint of loom vortex");
-    Checkpoint c;
+  Checkpoint c;
+  io::read_checkpoint_file(path, key, checkpoint_format, "loom vortex", [&](const io::Hdf5Reader& h5) {
     c.particles.x = vectors(h5.read_double("x"));
     c.particles.alpha = vectors(h5.read_double("alpha"));
     c.particles.sigma = h5.read_double("sigma");
@@ -59,13 +54,9 @@ Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string&
     c.lattice_n = h5.attribute_int64("/", "lattice_n");
     c.input = h5.attribute_string("/", "input");
     if (c.particles.alpha.size() != c.particles.x.size() || c.particles.sigma.size() != c.particles.x.size())
-      throw refuse("particle arrays of different lengths");
-    return c;
-  } catch (const UsageError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw refuse(std::string("not a checkpoint of loom vortex (") + e.what() + ")");
-  }
+      throw UsageError(fmt::format("{} = \"{}\": particle arrays of different lengths", key, path.string()));
+  });
+  return c;
 }
 
 }  // namespace loom::vortex

@@ -61,6 +61,10 @@ void declare_method_keys(io::Parameters& p) {
   p.add("fmm.ncrit", 64, "most particles per leaf").at_least(1);
   p.add("fmm.precision", "single", "the CUDA backend's kernels: single, single-fast, double")
       .one_of({"single", "single-fast", "double"});
+  p.add("fmm.tree", "host",
+        "where the tree and the interaction lists are built: host (the CPU's multisection and dual traversal) or "
+        "backend (the same on the FMM's backend: on the GPU with backend = cuda)")
+      .one_of({"host", "backend"});
   p.add("fmm.image_levels", 6, "periodic: image levels beyond the 3^3 near images").at_least(0).at_most(12);
 }
 
@@ -91,6 +95,7 @@ fmm::Options fmm_options(const io::Parameters& p, core::Backend backend, bool pe
   o.period = box_period;
   o.box_lower = {0, 0, 0};
   o.image_levels = static_cast<int>(p.get_int("fmm.image_levels"));
+  o.tree_on_backend = p.get_string("fmm.tree") == "backend";
   return o;
 }
 

@@ -20,7 +20,9 @@ void RateEvaluator::evaluate(const Particles& p, Rates& out) {
     const std::vector<Vec3d> omega = evaluator_.gaussian_sum(p.alpha, p.sigma);
     for (std::size_t i = 0; i < omega.size(); ++i) out.stretching[i] += fmm::cross(p.alpha[i], omega[i]);
   }
-  times_.fmm += call.seconds();
+  const double lists = result_.time.traversal;  // traversed afresh: the positions changed
+  times_.lists += lists;
+  times_.fmm += call.seconds() - lists;
 }
 
 std::vector<Vec3d> RateEvaluator::velocity_at(const Particles& p, const std::vector<Vec3d>& points) {

@@ -15,9 +15,10 @@ struct Rates {
   std::vector<Vec3d> velocity, stretching;
 };
 
-// Seconds spent in the tree build and in the FMM's evaluation calls since the last take().
+// Seconds since the last take(): the tree build, the interaction lists (their traversal, and on the GPU sending
+// them), and the rest of the FMM's evaluation calls.
 struct RateTimes {
-  double tree = 0, fmm = 0;
+  double tree = 0, lists = 0, fmm = 0;
 };
 
 class RateEvaluator {

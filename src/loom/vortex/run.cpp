@@ -8,6 +8,7 @@
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 #include "loom/vortex/snapshot.hpp"
 
@@ -93,8 +94,9 @@ void VortexRun::step() {
   const double stepping = timer.seconds();
   const RateTimes rt = rates_->take_times();
   times_.tree += rt.tree;
+  times_.lists += rt.lists;
   times_.fmm += rt.fmm;
-  times_.update += stepping - rt.tree - rt.fmm;
+  times_.update += stepping - rt.tree - rt.lists - rt.fmm;
   ++step_;
   t_ = t0_ + dt_ * double(step_ - step0_);
   if (c_.reinit_every > 0 && step_ % c_.reinit_every == 0) reinitialise();
@@ -162,7 +164,8 @@ nlohmann::json VortexRun::summary() const {
                  {"cg_worst_iterations", cg_worst_iterations_}, {"cg_worst_residual", cg_worst_residual_},
                  {"initial_cg_iterations", initial_cg_.iterations}, {"initial_cg_residual", initial_cg_.residual}};
   const double steps = std::max(1.0, double(step_ - step0_));
-  j["seconds_per_step"] = {{"tree", times_.tree / steps},     {"fmm", times_.fmm / steps},
+  j["seconds_per_step"] = {{"tree", times_.tree / steps},     {"lists", times_.lists / steps},
+                           {"fmm", times_.fmm / steps},
                            {"update", times_.update / steps}, {"reinit", times_.reinit / steps},
                            {"total", times_.total() / steps}};
   j["invariants"] = {{"initial", {{"total_vorticity", to_json(initial_.total_vorticity)},
@@ -185,13 +188,20 @@ nlohmann::json VortexRun::summary() const {
   return j;
 }
 
-void VortexRun::finish() {
+void VortexRun::finish(int stop_signal) {
   record();
   series_->close();
   if (spectra_) spectra_->close();
   snapshot();
   checkpoint();
-  run_->write_summary(summary());
+  nlohmann::json j = summary();
+  if (stop_signal != 0) j["stopped_by"] = io::signal_name(stop_signal);
+  run_->write_summary(j);
+  if (stop_signal != 0) {  // no plots: the user wants the run to end
+    std::cerr << fmt::format("vortex: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
+                             io::signal_name(stop_signal), step_, t_, run_->path().string());
+    return;
+  }
   if (c_.output.plots) {
     std::vector<std::string> args{run_->path().string()};
     if (!c_.compare.empty()) args.push_back(c_.compare.string());
@@ -211,7 +221,8 @@ int run_vortex(const io::Parameters& params) {
                              to_string(c.initial), c.periodic ? ", periodic" : ", free space",
                              core::to_string(c.backend), to_string(c.scheme), run.time(), c.t_end);
   core::WallTimer progress;
-  while (!run.finished()) {
+  const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run after its step, with its outputs
+  while (!run.finished() && io::stop_signal() == 0) {
     run.step();
     if (!c.quiet && (progress.seconds() > 2 || run.finished())) {
       std::cerr << fmt::format("vortex: step {}, t = {:.4g} ({:.0f}%)\n", run.steps(), run.time(),
@@ -219,7 +230,9 @@ int run_vortex(const io::Parameters& params) {
       progress.start();
     }
   }
-  run.finish();
+  const int stop = io::stop_signal();
+  run.finish(stop);
+  if (stop != 0) return io::stop_exit_code(stop);
   const nlohmann::json j = run.summary();
   if (j.contains("ring_speed"))
     std::cout << fmt::format("vortex: {} particles, {} steps to t = {:.4g}: ring speed {:.6g} (Saffman {:.6g})\n",

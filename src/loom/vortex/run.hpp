@@ -23,8 +23,8 @@ namespace loom::vortex {
 
 // Seconds of the stepping, split as issue 21 asks.
 struct StepTimes {
-  double tree = 0, fmm = 0, update = 0, reinit = 0;
-  double total() const { return tree + fmm + update + reinit; }
+  double tree = 0, lists = 0, fmm = 0, update = 0, reinit = 0;
+  double total() const { return tree + lists + fmm + update + reinit; }
 };
 
 class VortexRun {
@@ -39,7 +39,9 @@ class VortexRun {
   void snapshot();
   void checkpoint();
   nlohmann::json summary() const;
-  void finish();
+  // stop_signal: the signal that ended the stepping early (io/stop_signal.hpp), or 0; the summary says so and no
+  // plots are drawn.
+  void finish(int stop_signal = 0);
 
   const Particles& particles() const { return p_; }
   double time() const { return t_; }

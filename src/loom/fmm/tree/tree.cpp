@@ -212,7 +212,24 @@ Tree::Tree(std::span<const Vec3d> points, int ncrit) : ncrit_(ncrit) {
     order_[static_cast<std::size_t>(i)] = items[static_cast<std::size_t>(i)].index;
     positions_[static_cast<std::size_t>(i)] = items[static_cast<std::size_t>(i)].x;
   }
-  leaf_of_body_.assign(points.size(), -1);
+  find_leaves();
+}
+
+Tree Tree::from_cells(std::vector<Cell> cells, std::vector<int> level_offsets, std::vector<Index> order,
+                      std::vector<Vec3d> positions, int ncrit) {
+  Tree t;
+  t.cells_ = std::move(cells);
+  t.level_offsets_ = std::move(level_offsets);
+  t.order_ = std::move(order);
+  t.positions_ = std::move(positions);
+  t.ncrit_ = ncrit;
+  t.find_leaves();
+  return t;
+}
+
+void Tree::find_leaves() {
+  leaves_.clear();
+  leaf_of_body_.assign(order_.size(), -1);
   for (int c = 0; c < static_cast<int>(cells_.size()); ++c)
     if (cells_[static_cast<std::size_t>(c)].leaf()) leaves_.push_back(c);
   const auto leaf_count = static_cast<std::int64_t>(leaves_.size());

@@ -30,6 +30,10 @@ class Tree {
   Tree() = default;
   // Builds the tree over `points`; leaves hold at most ncrit bodies (more than ncrit/2 where median splits).
   Tree(std::span<const Vec3d> points, int ncrit);
+  // A tree whose cells were built elsewhere (gpu/device_tree.hpp builds the same multisection on the device), in
+  // the layout described below; the leaves and the leaf of each body are derived here.
+  static Tree from_cells(std::vector<Cell> cells, std::vector<int> level_offsets, std::vector<Index> order,
+                         std::vector<Vec3d> positions, int ncrit);
 
   // Cells level by level (breadth first): level l is cells [level_begin(l), level_begin(l + 1)); cell 0 is
   // the root.
@@ -46,6 +50,7 @@ class Tree {
   int ncrit() const { return ncrit_; }
 
  private:
+  void find_leaves();
   std::vector<Cell> cells_;
   std::vector<int> level_offsets_;
   std::vector<Index> order_;

@@ -1,0 +1,34 @@
+// The interaction lists of tree/traversal.hpp built where the tree is (device_tree.hpp), by the same code on the
+// host and the device: a per-target traversal, level by level. A target cell A receives from its parent the
+// sources (cell, image shift) its parent handed down, and walks them with an explicit stack under the same rules as
+// the dual traversal (traversal.hpp): the MAC |dX| theta > R_A + R_B with the far-field guard gives an M2L pair, two
+// leaves a P2P pair, and otherwise the larger cell is split -- the source by pushing its children, the target by
+// handing the source down to A's children; a cell paired with itself hands down all pairs of its children. So
+// every target gets exactly the pairs of the dual traversal (in another order within a target). Each level runs
+// twice, counting and then writing. The lists come out grouped by target cell, as the CUDA passes read them.
+#pragma once
+
+#include <cstdint>
+
+#include "loom/core/array.hpp"
+#include "loom/fmm/gpu/device_tree.hpp"
+#include "loom/fmm/tree/traversal.hpp"
+
+namespace loom::fmm::gpu {
+
+struct BackendLists {
+  core::Array<Index> m2l_offset, p2p_offset;  // by target cell, cell_count + 1
+  core::Array<int> m2l_source, p2p_source;
+  core::Array<std::uint8_t> m2l_shift, p2p_shift;
+  Index m2l_count = 0, p2p_count = 0;
+};
+
+// options.source_sigma, when set, points to the cells' largest core radii on the tree's side (cell_max_sigma).
+BackendLists traverse_tree(const BackendTree& tree, const TraversalOptions& options);
+
+// The largest core radius of each cell's bodies; sigma per body in the caller's order, on the tree's side.
+core::Array<double> cell_max_sigma(const BackendTree& tree, const double* sigma);
+
+InteractionLists to_host_lists(const BackendLists& lists);
+
+}  // namespace loom::fmm::gpu

@@ -1,0 +1,416 @@
+// The level-by-level multisection build of device_tree.hpp: thrust algorithms on the backend's execution policy
+// (thrust::cuda::par or thrust::host) and core::parallel_for loops, one code for both.
+#include "loom/fmm/gpu/device_tree.hpp"
+
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/error.hpp"
+#include "loom/core/parallel_for.hpp"
+#include "loom/fmm/gpu/segments.hpp"
+
+namespace loom::fmm::gpu {
+
+Index exclusive_scan_on(core::Backend b, core::Array<Index>& a, Index count) {
+  Index* p = a.read_write(side(b));
+  core::parallel_for(b, 1, [=] LOOM_HOST_DEVICE(Index) { p[count] = 0; });
+  Index total = 0;
+  if (b == core::Backend::cpu) {
+    thrust::exclusive_scan(thrust::host, p, p + count + 1, p);
+    total = p[count];
+  } else {
+    thrust::exclusive_scan(thrust::cuda::par, p, p + count + 1, p);
+    cuda::copy_device_to_host(&total, p + count, sizeof(Index));
+  }
+  return total;
+}
+
+namespace {
+
+using core::Array;
+using core::Backend;
+
+// A part of a cell being split: bodies [begin, begin + count) of cell `cell` (its index within the level).
+struct Part {
+  Index begin, count;
+  int cell;
+};
+
+constexpr int coordinate_bits = 40;  // of the sort key; the part's run id takes the other 24
+
+// A struct with public members: nvcc's extended lambdas may not sit in private member functions.
+template <class Policy>
+struct Builder {
+  Builder(Policy policy, Backend b, Index n, int ncrit) : policy_(policy), b_(b), w_(side(b)), n_(n), ncrit_(ncrit) {}
+
+  // Splits the level's cells of more than ncrit bodies; returns their children (cells of the next level, with
+  // geometry) and sets the parents' child_begin (counted from `next_first`) and child_count.
+  Array<Cell> split_level(Array<Cell>& level, int next_first, int level_index, Array<Vec3d>& pos, Array<Index>& order) {
+    Array<Part> parts = parts_of_large_cells(level);
+    for (int round = 0; round < 3 && !parts.empty(); ++round) {
+      if (!bisect_round(parts, pos, order)) break;
+    }
+    return children(level, parts, next_first, level_index, pos);
+  }
+
+  // Centre (of the bounding box) and radius (largest distance from it) of cells [0, count) whose bodies are
+  // their ranges of pos.
+  void set_geometry(Array<Cell>& cells, const Array<Vec3d>& pos) {
+    const Index count = static_cast<Index>(cells.size());
+    if (count == 0) return;
+    const Array<Box> boxes = part_boxes(ranges_of(cells), pos);
+    const Box* box = boxes.read(w_);
+    Cell* c = cells.read_write(w_);
+    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) { c[k].center = box[k].center(); });
+    const Array<double> r2 = part_max_distance2(ranges_of(cells), pos, cells);
+    const double* r = r2.read(w_);
+    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) { c[k].radius = sqrt(r[k]); });
+  }
+
+  Array<Range> ranges_of(const Array<Cell>& cells) const {
+    Array<Range> r(cells.size());
+    const Cell* c = cells.read(w_);
+    Range* out = r.write(w_);
+    core::parallel_for(b_, static_cast<Index>(cells.size()),
+                       [=] LOOM_HOST_DEVICE(Index k) { out[k] = {c[k].begin, c[k].count}; });
+    return r;
+  }
+
+  // The per-body run ids of `ranges` (sorted, disjoint): 2k + 1 inside range k, even between ranges.
+  Array<std::int64_t> runs_of(const Array<Range>& ranges) const {
+    Array<std::int64_t> run(static_cast<std::size_t>(n_));
+    const Range* r = ranges.read(w_);
+    const Index count = static_cast<Index>(ranges.size());
+    std::int64_t* out = run.write(w_);
+    core::parallel_for(b_, n_, [=] LOOM_HOST_DEVICE(Index i) { out[i] = run_of(r, count, i); });
+    return run;
+  }
+
+  Array<Box> part_boxes(const Array<Range>& ranges, const Array<Vec3d>& pos) const {
+    const Array<std::int64_t> run = runs_of(ranges);
+    Array<std::int64_t> run_out(2 * ranges.size() + 1);
+    Array<Box> box_out(2 * ranges.size() + 1), boxes(ranges.size());
+    const auto values = thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), BoxOf{pos.read(w_)});
+    const auto end = thrust::reduce_by_key(policy_, run.read(w_), run.read(w_) + n_, values, run_out.write(w_),
+                                           box_out.write(w_), thrust::equal_to<std::int64_t>(), MergeBoxes{});
+    scatter_runs(run_out.read(w_), box_out.read(w_), static_cast<Index>(end.first - run_out.read(w_)),
+                 boxes.write(w_));
+    return boxes;
+  }
+
+  Array<double> part_max_distance2(const Array<Range>& ranges, const Array<Vec3d>& pos, const Array<Cell>& cells) const {
+    const Array<std::int64_t> run = runs_of(ranges);
+    Array<std::int64_t> run_out(2 * ranges.size() + 1);
+    Array<double> d_out(2 * ranges.size() + 1), d(ranges.size());
+    const auto values = thrust::make_transform_iterator(
+        thrust::counting_iterator<Index>(0), Distance2{pos.read(w_), run.read(w_), cells.read(w_)});
+    const auto end = thrust::reduce_by_key(policy_, run.read(w_), run.read(w_) + n_, values, run_out.write(w_),
+                                           d_out.write(w_), thrust::equal_to<std::int64_t>(), thrust::maximum<double>());
+    scatter_runs(run_out.read(w_), d_out.read(w_), static_cast<Index>(end.first - run_out.read(w_)), d.write(w_));
+    return d;
+  }
+
+  // Values of the odd runs (the ranges) to their range's slot.
+  template <class T>
+  void scatter_runs(const std::int64_t* runs, const T* values, Index count, T* out) const {
+    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) {
+      if (runs[k] % 2 == 1) out[(runs[k] - 1) / 2] = values[k];
+    });
+  }
+
+  Array<Part> parts_of_large_cells(const Array<Cell>& level) const {
+    const Index count = static_cast<Index>(level.size());
+    const int ncrit = ncrit_;
+    const Cell* c = level.read(w_);
+    Array<Index> slot(level.size() + 1);
+    Index* s = slot.write(w_);
+    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) { s[k] = c[k].count > ncrit ? 1 : 0; });
+    const Index total = exclusive_scan(slot, count);
+    Array<Part> parts(static_cast<std::size_t>(total));
+    Part* p = parts.write(w_);
+    const Index* at = slot.read(w_);
+    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) {
+      if (c[k].count > ncrit) p[at[k]] = {c[k].begin, c[k].count, static_cast<int>(k)};
+    });
+    return parts;
+  }
+
+  Index exclusive_scan(Array<Index>& a, Index count) const { return exclusive_scan_on(b_, a, count); }
+
+  // One round: every part of more than ncrit bodies bisected (median of its longest side, clamped to the middle
+  // half). False when no part was large enough.
+  bool bisect_round(Array<Part>& parts, Array<Vec3d>& pos, Array<Index>& order) {
+    const Index count = static_cast<Index>(parts.size());
+    const int ncrit = ncrit_;
+    Array<Index> slot(parts.size() + 1);
+    {
+      const Part* p = parts.read(w_);
+      Index* s = slot.write(w_);
+      core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) { s[k] = p[k].count > ncrit ? 1 : 0; });
+    }
+    const Index splitting = exclusive_scan(slot, count);
+    if (splitting == 0) return false;
+    Array<Range> ranges(static_cast<std::size_t>(splitting));
+    {
+      const Part* p = parts.read(w_);
+      const Index* at = slot.read(w_);
+      Range* r = ranges.write(w_);
+      core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) {
+        if (p[k].count > ncrit) r[at[k]] = {p[k].begin, p[k].count};
+      });
+    }
+    const Array<Box> boxes = part_boxes(ranges, pos);
+    sort_along_axes(ranges, boxes, pos, order);
+    const Array<Index> lower = split_points(ranges, boxes, pos);
+    parts = halves(parts, slot, lower);
+    return true;
+  }
+
+  // Sorts the bodies of each range along the longest side of its box; the bodies outside the ranges stay.
+  void sort_along_axes(const Array<Range>& ranges, const Array<Box>& boxes, Array<Vec3d>& pos, Array<Index>& order) {
+    LOOM_REQUIRE(2 * static_cast<std::int64_t>(ranges.size()) + 1 < (std::int64_t(1) << (64 - coordinate_bits)),
+                 "fmm::gpu::build_tree: too many parts for the sort key");
+    const Array<std::int64_t> run = runs_of(ranges);
+    Array<std::uint64_t> key(static_cast<std::size_t>(n_));
+    Array<Index> perm(static_cast<std::size_t>(n_));
+    {
+      const std::int64_t* r = run.read(w_);
+      const Box* box = boxes.read(w_);
+      const Vec3d* x = pos.read(w_);
+      std::uint64_t* k = key.write(w_);
+      core::parallel_for(b_, n_, [=] LOOM_HOST_DEVICE(Index i) { k[i] = sort_key(r[i], box, x[i], coordinate_bits); });
+    }
+    Index* p = perm.write(w_);
+    thrust::sequence(policy_, p, p + n_);
+    thrust::stable_sort_by_key(policy_, key.read_write(w_), key.read_write(w_) + n_, p);
+    Array<Vec3d> pos2(static_cast<std::size_t>(n_));
+    Array<Index> order2(static_cast<std::size_t>(n_));
+    const Vec3d* x = pos.read(w_);
+    const Index* o = order.read(w_);
+    Vec3d* x2 = pos2.write(w_);
+    Index* o2 = order2.write(w_);
+    core::parallel_for(b_, n_, [=] LOOM_HOST_DEVICE(Index i) {
+      x2[i] = x[p[i]];
+      o2[i] = o[p[i]];
+    });
+    pos = std::move(pos2);
+    order = std::move(order2);
+  }
+
+  // The count of each range's lower part (tree.cpp's bisect on the sorted range).
+  Array<Index> split_points(const Array<Range>& ranges, const Array<Box>& boxes, const Array<Vec3d>& pos) const {
+    Array<Index> lower(ranges.size());
+    const Range* r = ranges.read(w_);
+    const Box* box = boxes.read(w_);
+    const Vec3d* x = pos.read(w_);
+    Index* out = lower.write(w_);
+    core::parallel_for(b_, static_cast<Index>(ranges.size()),
+                       [=] LOOM_HOST_DEVICE(Index k) { out[k] = lower_count(r[k], box[k], x); });
+    return lower;
+  }
+
+  // Each part that was split becomes its two halves, in order.
+  Array<Part> halves(const Array<Part>& parts, const Array<Index>& split_slot, const Array<Index>& lower) const {
+    const Index count = static_cast<Index>(parts.size());
+    const int ncrit = ncrit_;
+    Array<Index> slot(parts.size() + 1);
+    const Part* p = parts.read(w_);
+    Index* s = slot.write(w_);
+    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) { s[k] = p[k].count > ncrit ? 2 : 1; });
+    const Index total = exclusive_scan(slot, count);
+    Array<Part> out(static_cast<std::size_t>(total));
+    Part* o = out.write(w_);
+    const Index* at = slot.read(w_);
+    const Index* ss = split_slot.read(w_);
+    const Index* low = lower.read(w_);
+    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) {
+      const Part q = p[k];
+      if (q.count > ncrit) {
+        const Index h = low[ss[k]];
+        o[at[k]] = {q.begin, h, q.cell};
+        o[at[k] + 1] = {q.begin + h, q.count - h, q.cell};
+      } else {
+        o[at[k]] = q;
+      }
+    });
+    return out;
+  }
+
+  Array<Cell> children(Array<Cell>& level, const Array<Part>& parts, int next_first, int level_index,
+                       const Array<Vec3d>& pos) {
+    const Index count = static_cast<Index>(parts.size());
+    Array<Cell> kids(parts.size());
+    if (count == 0) return kids;
+    const Part* p = parts.read(w_);
+    Cell* parent = level.read_write(w_);
+    Cell* c = kids.write(w_);
+    const int first_of_level = next_first - static_cast<int>(level.size());
+    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) {
+      Cell child;
+      child.begin = p[k].begin;
+      child.count = p[k].count;
+      child.parent = first_of_level + p[k].cell;
+      child.level = level_index + 1;
+      c[k] = child;
+      if (k == 0 || p[k - 1].cell != p[k].cell) parent[p[k].cell].child_begin = next_first + static_cast<int>(k);
+      if (k == count - 1 || p[k + 1].cell != p[k].cell) {
+        Index first = k;
+        while (first > 0 && p[first - 1].cell == p[k].cell) --first;  // at most 7 steps back
+        parent[p[k].cell].child_count = static_cast<int>(k - first + 1);
+      }
+    });
+    set_geometry(kids, pos);
+    return kids;
+  }
+
+  Policy policy_;
+  Backend b_;
+  core::Where w_;
+  Index n_;
+  int ncrit_;
+};
+
+
+// The leaves (cells without children, in cell order) and the leaf of each body.
+void find_leaves(Backend b, BackendTree& t) {
+  const core::Where w = side(b);
+  const int count = t.cell_count();
+  Array<Index> slot(static_cast<std::size_t>(count) + 1);
+  const Cell* c = t.cells.read(w);
+  Index* s = slot.write(w);
+  core::parallel_for(b, count, [=] LOOM_HOST_DEVICE(Index k) { s[k] = c[k].leaf() ? 1 : 0; });
+  const Index total = exclusive_scan_on(b, slot, count);
+  t.leaves = Array<int>(static_cast<std::size_t>(total));
+  t.leaf_of_body = Array<int>(static_cast<std::size_t>(t.n));
+  int* leaves = t.leaves.write(w);
+  int* leaf_of = t.leaf_of_body.write(w);
+  const Index* at = slot.read(w);
+  core::parallel_for(b, count, [=] LOOM_HOST_DEVICE(Index k) {
+    if (!c[k].leaf()) return;
+    leaves[at[k]] = static_cast<int>(k);
+    for (Index i = c[k].begin; i < c[k].begin + c[k].count; ++i) leaf_of[i] = static_cast<int>(k);
+  });
+}
+
+// The levels' cells in one array, level by level.
+Array<Cell> concatenate(Backend b, std::vector<Array<Cell>>& levels, std::vector<int>& offsets) {
+  offsets.assign(1, 0);
+  for (const auto& l : levels) offsets.push_back(offsets.back() + static_cast<int>(l.size()));
+  Array<Cell> all(static_cast<std::size_t>(offsets.back()));
+  const core::Where w = side(b);
+  Cell* out = all.write(w);
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const Cell* in = levels[l].read(w);
+    const Index first = offsets[l];
+    core::parallel_for(b, static_cast<Index>(levels[l].size()),
+                       [=] LOOM_HOST_DEVICE(Index k) { out[first + k] = in[k]; });
+  }
+  return all;
+}
+
+template <class Policy>
+BackendTree build(Policy policy, Backend b, const Vec3d* positions, Index n, int ncrit) {
+  LOOM_REQUIRE(ncrit >= 1, "fmm::gpu::build_tree: ncrit must be at least 1");
+  const core::Where w = side(b);
+  BackendTree t;
+  t.backend = b;
+  t.ncrit = ncrit;
+  t.n = n;
+  t.pos = Array<Vec3d>(static_cast<std::size_t>(n));
+  t.order = Array<Index>(static_cast<std::size_t>(n));
+  {
+    Vec3d* x = t.pos.write(w);
+    Index* o = t.order.write(w);
+    core::parallel_for(b, n, [=] LOOM_HOST_DEVICE(Index i) {
+      x[i] = positions[i];
+      o[i] = i;
+    });
+  }
+  Builder<Policy> builder(policy, b, n, ncrit);
+  std::vector<Array<Cell>> levels;
+  levels.emplace_back(1);
+  {
+    Cell* root = levels[0].write(w);
+    core::parallel_for(b, 1, [=] LOOM_HOST_DEVICE(Index) {
+      Cell c;
+      c.count = n;
+      *root = c;
+    });
+  }
+  if (n > 0) builder.set_geometry(levels[0], t.pos);
+  int next_first = 1;
+  for (int level = 0;; ++level) {
+    Array<Cell> kids = builder.split_level(levels.back(), next_first, level, t.pos, t.order);
+    if (kids.empty()) break;
+    next_first += static_cast<int>(kids.size());
+    levels.push_back(std::move(kids));
+  }
+  t.cells = concatenate(b, levels, t.level_offsets);
+  find_leaves(b, t);
+  return t;
+}
+
+template <class Policy>
+double refit_cells(Policy policy, BackendTree& t, const Vec3d* positions) {
+  const Backend b = t.backend;
+  const core::Where w = side(b);
+  {
+    const Index* o = t.order.read(w);
+    Vec3d* x = t.pos.write(w);
+    core::parallel_for(b, t.n, [=] LOOM_HOST_DEVICE(Index i) { x[i] = positions[o[i]]; });
+  }
+  Array<double> growth(static_cast<std::size_t>(t.cell_count()));
+  Builder<Policy> builder(policy, b, t.n, t.ncrit);
+  Cell* all = t.cells.read_write(w);
+  double* g = growth.write(w);
+  for (int L = 0; L < t.levels(); ++L) {  // a level's cells are disjoint ranges, as set_geometry wants
+    const int first = t.level_offsets[static_cast<std::size_t>(L)];
+    const Index count = t.level_offsets[static_cast<std::size_t>(L) + 1] - first;
+    Array<Cell> level(static_cast<std::size_t>(count));
+    Cell* c = level.write(w);
+    core::parallel_for(b, count, [=] LOOM_HOST_DEVICE(Index k) { c[k] = all[first + k]; });
+    if (t.n > 0) builder.set_geometry(level, t.pos);
+    const Cell* fitted = level.read(w);
+    core::parallel_for(b, count, [=] LOOM_HOST_DEVICE(Index k) {
+      const double before = all[first + k].radius, after = fitted[k].radius;
+      g[first + k] = before > 0 ? after / before : (after > 0 ? HUGE_VAL : 1.0);
+      all[first + k] = fitted[k];
+    });
+  }
+  if (t.cell_count() == 0) return 1.0;
+  const double* gg = growth.read(w);
+  return core::parallel_max(b, t.cell_count(), [=] LOOM_HOST_DEVICE(Index k) { return gg[k]; });
+}
+
+}  // namespace
+
+double refit(BackendTree& tree, const Vec3d* positions) {
+  if (tree.backend == Backend::cpu) return refit_cells(thrust::host, tree, positions);
+  return refit_cells(thrust::cuda::par, tree, positions);
+}
+
+BackendTree build_tree(Backend backend, const Vec3d* positions, Index n, int ncrit) {
+  if (backend == Backend::cpu) return build(thrust::host, backend, positions, n, ncrit);
+  return build(thrust::cuda::par, backend, positions, n, ncrit);
+}
+
+Tree to_host_tree(const BackendTree& t) {
+  const auto cells = t.cells.host();
+  const auto order = t.order.host();
+  const auto pos = t.pos.host();
+  return Tree::from_cells({cells.begin(), cells.end()}, t.level_offsets, {order.begin(), order.end()},
+                          {pos.begin(), pos.end()}, t.ncrit);
+}
+
+}  // namespace loom::fmm::gpu

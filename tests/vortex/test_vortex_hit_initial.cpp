@@ -1,0 +1,53 @@
+// `loom vortex --initial.type hit` starts from loom hit's seeded random field: the particles' velocity, measured on
+// the grid as loom hit measures it, has the field's statistics at t = 0 (the spectrum is rescaled per shell for every
+// seed, so the seed shows in the skewness and flatness: those of a hit run with another seed are far off).
+// `--compare` draws both runs together (compare.png).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+#include "apps/run_loom.hpp"
+
+namespace loom::test {
+namespace {
+
+// Row 0 of series.csv as column -> value.
+std::map<std::string, double> first_row(const std::filesystem::path& series) {
+  std::istringstream in(slurp(series));
+  std::string header, row, item;
+  std::getline(in, header);
+  std::getline(in, row);
+  std::istringstream h(header), r(row);
+  std::map<std::string, double> out;
+  while (std::getline(h, header, ',') && std::getline(r, item, ',')) out[header] = std::strtod(item.c_str(), nullptr);
+  return out;
+}
+
+TEST(VortexHitInitial, StartsFromLoomHitsFieldAndPlotsTheComparison) {
+  TempDir dir;
+  const std::string hit = "hit --initial.type random --grid.n 10 --time.dt 0.01 --time.t_end 0.01 --quiet "
+                          "--output.plots false --output.dir ";
+  ASSERT_EQ(run_loom(hit + (dir / "hit1").string()).code, 0);
+  ASSERT_EQ(run_loom(hit + (dir / "hit2").string() + " --initial.seed 2").code, 0);
+  const RunResult r = run_loom("vortex --initial.type hit --particles.n 10 --time.dt 0.01 --time.t_end 0.01 --quiet "
+                               "--backend cpu --output.dir " + (dir / "vortex").string() + " --compare " +
+                               (dir / "hit1").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto v = first_row(dir / "vortex" / "series.csv");
+  const auto same = first_row(dir / "hit1" / "series.csv"), other = first_row(dir / "hit2" / "series.csv");
+  EXPECT_NEAR(v.at("energy"), same.at("energy"), 0.005 * same.at("energy"));
+  EXPECT_NEAR(v.at("enstrophy"), same.at("enstrophy"), 0.005 * same.at("enstrophy"));
+  EXPECT_NEAR(v.at("skewness"), same.at("skewness"), 5e-4);
+  EXPECT_NEAR(v.at("flatness"), same.at("flatness"), 0.002 * same.at("flatness"));
+  // the statistics do tell the seeds apart (else the two checks above could not fail)
+  EXPECT_GT(std::abs(other.at("skewness") - same.at("skewness")), 1e-2);
+  EXPECT_GT(std::abs(other.at("flatness") - same.at("flatness")), 0.05);
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no matplotlib: the comparison plot is not drawn";
+  EXPECT_TRUE(std::filesystem::exists(dir / "vortex" / "compare.png"));
+}
+
+}  // namespace
+}  // namespace loom::test
