@@ -16,14 +16,17 @@ io::Parameters bh_parameters() {
   p.add("backend", "auto", "where to run").one_of({"auto", "cpu", "cuda"});
   p.add("quiet", false, "no progress lines on stderr");
   p.add("profile", false, "time each module (Jacobian, Deriv, Filter, GHEqns, ApplyBCs, Other) into summary.json");
-  p.add("physics.mass", 1.0, "mass m of the hole").greater_than(0);
+  p.add("physics.mass", 1.0, "mass m of the hole (the run is in units of m: other masses only rescale it)")
+      .greater_than(0)
+      .at_most(1e6);
   p.add("physics.spin", "0.2,0.3,0.4", "dimensionless spin vector chi (three numbers, |chi| < 1)");
   p.add("grid.extents", "10,19,38", "points per shell N_r,N_theta,N_phi (N_phi = 2 N_theta)");
   p.add("grid.radii", "1.62,6,12", "shell boundaries in units of m, increasing (n + 1 numbers for n shells)");
   p.add("filter.alpha", 0.0,
         "radial exponential filter: the highest mode is damped by exp(-alpha); 0: none (SpEC's production runs "
         "filter in angle only; a radial filter moves the exact solution by its truncation, docs/gr.md)")
-      .at_least(0);
+      .at_least(0)
+      .at_most(700);  // exp(-700) is near the smallest normal double: every mode above the first is gone
   p.add("filter.order", 8, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
   p.add("filter.l_keep", -1, "Y_lm truncation keeps l <= l_keep (-1: l_max - 1)").at_least(-1);
   p.add("initial.type", "kerr_schild", "initial data: kerr_schild (the exact solution) or checkpoint")
@@ -104,6 +107,7 @@ BhConfig make_bh_config(const io::Parameters& p) {
                                                            c.geometry.extents[1] - 1)));
   c.initial = p.get_string("initial.type") == "checkpoint" ? InitialType::checkpoint : InitialType::kerr_schild;
   c.initial_file = p.get_string("initial.file");
+  if (c.initial == InitialType::kerr_schild) io::refuse_unread_keys(p, {"initial.file"}, "unless initial.type = checkpoint");
   if (c.initial == InitialType::checkpoint && c.initial_file.empty())
     throw UsageError("initial.file = \"\": initial.type = checkpoint needs a checkpoint.h5 of loom bh");
   c.time = {p.get_real("time.t_end"), p.get_real("time.cfl"), p.get_real("time.dt")};

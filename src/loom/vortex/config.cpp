@@ -121,6 +121,13 @@ VortexConfig make_vortex_config(const io::Parameters& p) {
   c.backend = core::parse_backend(p.get_string("backend"), "backend");
   c.quiet = p.get_bool("quiet");
   c.initial = initial_type(p.get_string("initial.type"));
+  if (c.initial != InitialType::taylor_green)
+    io::refuse_unread_keys(p, {"initial.amplitude"}, "unless initial.type = taylor_green");
+  if (c.initial != InitialType::hit)
+    io::refuse_unread_keys(p, {"initial.spectrum", "initial.k_peak", "initial.energy", "initial.seed"},
+                           "unless initial.type = hit");
+  if (c.initial == InitialType::ring || c.initial == InitialType::taylor_green || c.initial == InitialType::hit)
+    io::refuse_unread_keys(p, {"initial.file"}, "unless initial.type is file or checkpoint");
   c.ring = {p.get_real("ring.circulation"), p.get_real("ring.radius"), p.get_real("ring.core")};
   c.ring_spacing = p.get_real("ring.spacing");
   c.field = hit::initial_config(p);  // the same keys; refuses file and checkpoint without initial.file
