@@ -27,7 +27,7 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
        "1\n"},
       {"--physics.spin 0,0,1", ""},
       {"--physics.spin 0.1,0.2", ""},
-      {"--physics.mass 0", "error: physics.mass = 0.0: expected a number > 0\n"},
+      {"--physics.mass 0", "error: physics.mass = 0.0: expected a number in (0, 1000000]\n"},
       {"--time.t_end 1e300", ""},
       {"--time.dt 1e300", ""},
       {"--output.every 1e300", "error: output.every = 1e+300: expected 0 or a time <= time.t_end = 10\n"},

@@ -43,7 +43,7 @@ def test_toml_file_and_dict_give_the_same_run(tmp_path, runs):
 
 
 @pytest.mark.parametrize("flags, message", [
-    ({"physics.mass": 0}, "physics.mass = 0.0: expected a number > 0"),
+    ({"physics.mass": 0}, "physics.mass = 0.0: expected a number in (0, 1000000]"),
     ({"grid.extents": "4,5,10"}, 'grid.extents = "4,5,10": expected three integers N_r,N_theta,N_phi'),
     ({"physics.spin": "0.6,0.6,0.6"}, 'physics.spin = "0.6,0.6,0.6"'),
 ])
@@ -59,5 +59,5 @@ def test_bad_input_raises_value_error_with_the_clis_line(tmp_path, loom_cli, fla
 
 def test_the_gil_is_released_while_the_hole_evolves(runs):
     seconds, ticks = runs[2]
-    assert seconds > 0.1, "the run was too short to tell"
+    assert seconds > 0.03, "the run was too short to tell"  # released: ~1 tick per ms; held: none
     assert ticks >= 10

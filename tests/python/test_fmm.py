@@ -146,7 +146,7 @@ def test_contiguous_float64_input_is_read_in_place_and_results_are_not_copied():
 def test_the_gil_is_released_while_the_fmm_evaluates(runs_while):
     x, q = bodies(200000)
     seconds, ticks = runs_while(lambda: loom.fmm.laplace(x, q, p=8, backend="cpu"))
-    assert seconds > 0.1, "the evaluation was too short to tell"
+    assert seconds > 0.03, "the evaluation was too short to tell"  # released: ~1 tick per ms; held: none
     # Holding the GIL, the thread could not run a single bytecode until the call returned.
     assert ticks >= 10
 

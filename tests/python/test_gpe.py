@@ -86,7 +86,7 @@ def test_the_gil_is_released_while_it_runs(tmp_path, runs_while, call):
         sim = loom.gpe.Simulation(SMALL, {"backend": "cpu"})
         work = lambda: sim.step(4000)  # 1000 steps took 0.05 s on an idle 2-core box
     seconds, ticks = runs_while(work)
-    assert seconds > 0.1, "the call was too short to tell"
+    assert seconds > 0.03, "the call was too short to tell"  # released: ~1 tick per ms; held: none
     assert ticks >= 10
 
 

@@ -32,7 +32,7 @@ def test_taylor_green_starts_with_energy_one_eighth(tmp_path):
 def test_the_gil_is_released_while_it_runs(tmp_path, runs_while):
     # CONFIG's run took 0.07 s on an idle 2-core box: 8 times the points here.
     seconds, ticks = runs_while(lambda: loom.hit.run(CONFIG, {"grid.n": 32, "output.dir": str(tmp_path / "gil")}))
-    assert seconds > 0.1, "the run was too short to tell"
+    assert seconds > 0.03, "the run was too short to tell"  # released: ~1 tick per ms; held: none
     assert ticks >= 10
 
 

@@ -54,7 +54,7 @@ def test_dispersion_equals_the_cli(tmp_path, loom_cli):
 
 def test_the_gil_is_released_while_the_dispersion_is_measured(runs_while):
     seconds, ticks = runs_while(lambda: loom.lattice_dispersion("c15", k_edge=0.4, directions=400))
-    assert seconds > 0.1, "the call was too short to tell"
+    assert seconds > 0.03, "the call was too short to tell"  # released: ~1 tick per ms; held: none
     assert ticks >= 10
 
 

@@ -239,7 +239,7 @@ def test_the_gil_is_released_during_a_spectral_call(runs_while):
     shell = spectral.Shell(24, 32)
     u = RNG.standard_normal((10, shell.size))
     seconds, ticks = runs_while(lambda: shell.gradient(u, backend="cpu", strategy="reference"))
-    assert seconds > 0.1, "the call was too short to tell"
+    assert seconds > 0.03, "the call was too short to tell"  # released: ~1 tick per ms; held: none
     assert ticks >= 10
 
 

@@ -79,5 +79,5 @@ def test_bad_input_raises_value_error_with_the_clis_line(tmp_path, loom_cli, fla
 
 def test_the_gil_is_released_while_the_run_goes(runs):
     seconds, ticks = runs[2]
-    assert seconds > 0.1, "the run was too short to tell"
+    assert seconds > 0.03, "the run was too short to tell"  # released: ~1 tick per ms; held: none
     assert ticks >= 10

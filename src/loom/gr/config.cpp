@@ -107,7 +107,8 @@ BhConfig make_bh_config(const io::Parameters& p) {
                                                            c.geometry.extents[1] - 1)));
   c.initial = p.get_string("initial.type") == "checkpoint" ? InitialType::checkpoint : InitialType::kerr_schild;
   c.initial_file = p.get_string("initial.file");
-  if (c.initial == InitialType::kerr_schild) io::refuse_unread_keys(p, {"initial.file"}, "unless initial.type = checkpoint");
+  if (c.initial == InitialType::kerr_schild && !c.initial_file.empty())
+    io::refuse_unread_keys(p, {"initial.file"}, "unless initial.type = checkpoint");
   if (c.initial == InitialType::checkpoint && c.initial_file.empty())
     throw UsageError("initial.file = \"\": initial.type = checkpoint needs a checkpoint.h5 of loom bh");
   c.time = {p.get_real("time.t_end"), p.get_real("time.cfl"), p.get_real("time.dt")};

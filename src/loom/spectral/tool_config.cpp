@@ -1,6 +1,7 @@
 #include "loom/spectral/tool_config.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <sstream>
 
@@ -22,6 +23,20 @@ constexpr std::pair<BenchSweep, std::string_view> sweep_names[] = {
     {BenchSweep::jacobian, "jacobian"}, {BenchSweep::cube, "cube"}, {BenchSweep::singlebh, "singlebh"},
     {BenchSweep::bbh, "bbh"}};
 
+// The choices file is read and appended to after the timings: its folder must exist now, so that a bad path is a
+// usage error before any work rather than a failure after it.
+void check_choices_file(const std::string& path) {
+  if (path.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path file(path);
+  const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  const bool folder_ok = fs::is_directory(folder, ec);
+  const bool file_ok = !fs::exists(file, ec) || fs::is_regular_file(file, ec);
+  if (!folder_ok || !file_ok)
+    throw UsageError(io::invalid_value_message("choices", path, "a file (new or a regular one) in an existing folder"));
+}
+
 std::vector<BenchSweep> parse_sweeps(const std::string& text) {
   std::vector<BenchSweep> out;
   if (text == "all") {
@@ -35,6 +50,8 @@ std::vector<BenchSweep> parse_sweeps(const std::string& text) {
       throw UsageError(io::invalid_value_message("sweeps", text, "all, or a list of jacobian, cube, singlebh, bbh"));
     out.push_back(it->first);
   }
+  if (out.empty())
+    throw UsageError(io::invalid_value_message("sweeps", text, "all, or a list of jacobian, cube, singlebh, bbh"));
   return out;
 }
 
@@ -169,6 +186,7 @@ SpectralToolConfig spectral_tool_config(const io::Parameters& p) {
                                                      : "batched, streamed or fused with backend cuda"));
   }
   c.choices = p.get_string("choices");
+  check_choices_file(c.choices);
   c.calls = static_cast<int>(p.get_int("calls"));
   c.repeats = static_cast<int>(p.get_int("repeats"));
   c.warmup = static_cast<int>(p.get_int("warmup"));
