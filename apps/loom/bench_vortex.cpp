@@ -32,10 +32,11 @@ std::vector<Index> parse_particles(const io::Parameters& p) {
   for (std::string item; std::getline(s, item, ',');) {
     char* end = nullptr;
     const double v = std::strtod(item.c_str(), &end);
-    const Index n = std::isfinite(v) ? Index(std::llround(std::cbrt(v))) : 0;
-    if (item.empty() || *end != '\0' || !(v >= 512) || n > largest_lattice)
+    // Bounded before rounding: llround of a huge cube root would overflow.
+    const double most = std::pow(double(largest_lattice) + 0.5, 3);
+    if (item.empty() || *end != '\0' || !(v >= 512 && v < most))
       throw UsageError(io::invalid_value_message("particles", p.value("particles"), allowed));
-    out.push_back(n);
+    out.push_back(Index(std::llround(std::cbrt(v))));
   }
   if (out.empty()) throw UsageError(io::invalid_value_message("particles", p.value("particles"), allowed));
   return out;

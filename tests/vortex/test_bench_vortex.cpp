@@ -44,5 +44,15 @@ TEST(BenchVortex, TooManyParticlesAreRefusedBeforeAnyWork) {
   EXPECT_FALSE(std::filesystem::exists(dir / "b.json"));
 }
 
+// Counts beyond 1024^3, up to 1e300 (whose cube root once overflowed the rounding to a negative lattice), are
+// usage errors naming the key.
+TEST(BenchVortex, CountsBeyondTheLargestLatticeAreUsageErrors) {
+  for (const char* count : {"1.1e9", "1e30", "1e300", "inf"}) {
+    const RunResult r = run_loom(std::string("bench vortex --backend cpu --particles ") + count);
+    EXPECT_EQ(r.code, 2) << count << ": " << r.err;
+    EXPECT_EQ(r.err.rfind("error: particles = ", 0), 0u) << r.err;
+  }
+}
+
 }  // namespace
 }  // namespace loom::test
