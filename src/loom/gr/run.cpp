@@ -12,6 +12,7 @@
 #include "loom/gr/checkpoint.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/run_end.hpp"
 #include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 
@@ -217,14 +218,7 @@ void BhRun::finish(int stop_signal) {
   series_->close();
   snapshot();
   checkpoint();
-  nlohmann::json j = summary();
-  if (stop_signal != 0) j["stopped_by"] = io::signal_name(stop_signal);
-  run_->write_summary(j);
-  if (stop_signal != 0) {  // no plots: the user wants the run to end
-    std::cerr << fmt::format("bh: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
-                             io::signal_name(stop_signal), step_, time_, run_->path().string());
-    return;
-  }
+  if (io::write_final_summary(*run_, summary(), stop_signal, "bh", step_, time_)) return;
   if (config_.output.plots) {
     const std::string why = io::run_plot_script("plot_bh.py", {run_->path().string()});
     if (!why.empty() && !config_.quiet) std::cerr << why << "\n";

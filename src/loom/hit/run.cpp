@@ -18,6 +18,7 @@
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/finite_state.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/run_end.hpp"
 #include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 
@@ -248,14 +249,7 @@ void HitRun::finish(int stop_signal) {
   if (!root()) return;
   series_->close();
   spectra_->close();
-  nlohmann::json j = summary();
-  if (stop_signal != 0) j["stopped_by"] = io::signal_name(stop_signal);
-  run_->write_summary(j);
-  if (stop_signal != 0) {  // no plots: the user wants the run to end
-    std::cerr << fmt::format("hit: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
-                             io::signal_name(stop_signal), solver_->steps(), solver_->time(), run_->path().string());
-    return;
-  }
+  if (io::write_final_summary(*run_, summary(), stop_signal, "hit", solver_->steps(), solver_->time())) return;
   if (config_.output.plots) {
     const std::string why = io::run_plot_script("plot_hit.py", {run_->path().string()});
     if (!why.empty() && !config_.quiet) std::cerr << why << "\n";

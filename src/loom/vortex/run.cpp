@@ -8,6 +8,7 @@
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/run_end.hpp"
 #include "loom/io/stop_signal.hpp"
 #include "loom/version_info.hpp"
 #include "loom/vortex/snapshot.hpp"
@@ -194,14 +195,7 @@ void VortexRun::finish(int stop_signal) {
   if (spectra_) spectra_->close();
   snapshot();
   checkpoint();
-  nlohmann::json j = summary();
-  if (stop_signal != 0) j["stopped_by"] = io::signal_name(stop_signal);
-  run_->write_summary(j);
-  if (stop_signal != 0) {  // no plots: the user wants the run to end
-    std::cerr << fmt::format("vortex: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
-                             io::signal_name(stop_signal), step_, t_, run_->path().string());
-    return;
-  }
+  if (io::write_final_summary(*run_, summary(), stop_signal, "vortex", step_, t_)) return;
   if (c_.output.plots) {
     std::vector<std::string> args{run_->path().string()};
     if (!c_.compare.empty()) args.push_back(c_.compare.string());

@@ -18,6 +18,7 @@
 #include "loom/gpe/splitting.hpp"
 #include "loom/io/finite_state.hpp"
 #include "loom/io/plot_script.hpp"
+#include "loom/io/run_end.hpp"
 #include "loom/io/stop_signal.hpp"
 
 namespace loom::gpe {
@@ -257,15 +258,8 @@ void GpeRun::summary(const Observables& final, double final_error) {
                      integrator_.steps_done() - s_.step0,
                      wall_.seconds(),
                      stepping_seconds_};
-  nlohmann::json j = summary_json(figures);
-  if (stop_signal_ != 0) j["stopped_by"] = io::signal_name(stop_signal_);
-  run_->write_summary(j);
-  if (stop_signal_ != 0) {  // no plots: the user wants the run to end
-    std::cerr << fmt::format("gpe: stopped by {} at step {}, t = {:.6g}; checkpoint and outputs in {}\n",
-                             io::signal_name(stop_signal_), integrator_.steps_done(), integrator_.time(),
-                             run_->path().string());
-    return;
-  }
+  const nlohmann::json j = summary_json(figures);
+  if (io::write_final_summary(*run_, j, stop_signal_, "gpe", integrator_.steps_done(), integrator_.time())) return;
   if (config_.output.plots) {
     const std::string why = io::run_plot_script("plot_gpe.py", {run_->path().string()});
     if (!why.empty() && !quiet_) std::cerr << why << "\n";
