@@ -1,6 +1,6 @@
 // The stationary vortex of eq. (14): the oscillator basis and its Gauss rules, the exact non-interacting limit,
-// the virial theorem, the PDE itself checked by finite differences, the Thomas-Fermi limit, and the shape of the
-// paper's multi-GPU case.
+// the virial theorem, the PDE itself checked by finite differences, the Thomas-Fermi limit (the shape of the
+// paper's multi-GPU case: test_stationary_vortex_paper_case.cpp, slow).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -172,17 +172,6 @@ TEST(StationaryVortex, ThomasFermiLimit) {
   }
   EXPECT_LT(previous, 0.02);
   EXPECT_NEAR(thomas_fermi_mu(1.0, 1e4, 0), 0.5 * std::pow(15e4 / (4 * M_PI), 0.4), 1e-12);
-}
-
-// The paper's multi-GPU case (lambda 0.1, g 5000, kappa 20) was run on 87 x 87 x 302 BCC structures: the domain
-// of eq. (15) has that aspect ratio.
-TEST(StationaryVortex, PaperScalingCaseHasThePapersAspectRatio) {
-  VortexProblem p;
-  p.physics.lambda = 0.1;
-  p.physics.g = 5000;
-  p.kappa = 20;
-  const auto v = StationaryVortex::solve(p);
-  EXPECT_NEAR(v.z_extent() / v.rho_extent(), 302.0 / 87.0, 0.03 * 302.0 / 87.0);
 }
 
 TEST(StationaryVortex, CollapsingAttractiveCondensateIsAnError) {
