@@ -1,6 +1,6 @@
 // The CUDA solver (cuFFT, the whole step on the device) against the CPU solver (FFTW) from the same seeded field:
-// the modes and the statistics agree to rounding, and no array crosses the bus while stepping. Skips without a
-// CUDA device.
+// the modes and the statistics agree to rounding (the plain kernels, and with fft.callbacks = on cuFFT's LTO
+// callbacks), and no array crosses the bus while stepping. Skips without a CUDA device.
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
@@ -18,37 +18,46 @@ bool same_transfers(core::TransferCounts a, core::TransferCounts b) {
   return a.host_to_device == b.host_to_device && a.device_to_host == b.device_to_host;
 }
 
+// The GPU's kernels, and with fft.callbacks = on the same work inside cuFFT's transforms (LTO callbacks), against
+// the CPU's kernels.
 TEST(HitBackends, CudaStepsAgreeWithTheCpu) {
   LOOM_SKIP_WITHOUT_CUDA();
-  for (auto scheme : {hit::Scheme::rk4, hit::Scheme::rk2})
-    for (auto d : {hit::Dealiasing::two_thirds, hit::Dealiasing::phase_shift}) {
-      const hit::SolverOptions o{0.005, scheme, d};
-      hit::Solver cpu = random_solver(core::Backend::cpu, 32, o), gpu = random_solver(core::Backend::cuda, 32, o);
-      for (int i = 0; i < 10; ++i) {
-        const double h_cpu = cpu.step({0, 0.5}), h_gpu = gpu.step({0, 0.5});
-        ASSERT_NEAR(h_gpu, h_cpu, 1e-13 * h_cpu) << i;
+  for (bool callbacks : {false, true})
+    for (auto scheme : {hit::Scheme::rk4, hit::Scheme::rk2})
+      for (auto d : {hit::Dealiasing::two_thirds, hit::Dealiasing::phase_shift}) {
+        hit::SolverOptions o{0.005, scheme, d};
+        hit::Solver cpu = random_solver(core::Backend::cpu, 32, o);
+        o.callbacks = callbacks;
+        hit::Solver gpu = random_solver(core::Backend::cuda, 32, o);
+        for (int i = 0; i < 10; ++i) {
+          const double h_cpu = cpu.step({0, 0.5}), h_gpu = gpu.step({0, 0.5});
+          ASSERT_NEAR(h_gpu, h_cpu, 1e-13 * h_cpu) << i << " callbacks " << callbacks;
+        }
+        EXPECT_LT(max_difference(cpu.modes(), gpu.modes()), 1e-12 * max_abs(cpu.modes())) << callbacks;
+        const hit::Statistics a = hit::measure(cpu), b = hit::measure(gpu);
+        EXPECT_NEAR(b.energy, a.energy, 1e-13 * a.energy);
+        EXPECT_NEAR(b.enstrophy, a.enstrophy, 1e-12 * a.enstrophy);
+        EXPECT_NEAR(b.skewness, a.skewness, 1e-10);
+        EXPECT_NEAR(b.flatness, a.flatness, 1e-10);
+        EXPECT_LT(b.divergence_max, 1e-13 * std::sqrt(2 * b.enstrophy));
       }
-      EXPECT_LT(max_difference(cpu.modes(), gpu.modes()), 1e-12 * max_abs(cpu.modes()));
-      const hit::Statistics a = hit::measure(cpu), b = hit::measure(gpu);
-      EXPECT_NEAR(b.energy, a.energy, 1e-13 * a.energy);
-      EXPECT_NEAR(b.enstrophy, a.enstrophy, 1e-12 * a.enstrophy);
-      EXPECT_NEAR(b.skewness, a.skewness, 1e-10);
-      EXPECT_NEAR(b.flatness, a.flatness, 1e-10);
-      EXPECT_LT(b.divergence_max, 1e-13 * std::sqrt(2 * b.enstrophy));
-    }
 }
 
 TEST(HitBackends, CudaStepCopiesNothing) {
   LOOM_SKIP_WITHOUT_CUDA();
-  hit::Solver s = random_solver(core::Backend::cuda, 32, {0.005});
-  s.step({0.01});  // the first step puts the field on the device
-  const auto modes = s.modes().transfers(), spectral = s.spectral_work().transfers(),
-             physical = s.physical_work().transfers();
-  for (int i = 0; i < 5; ++i) s.step({0.01});
-  EXPECT_TRUE(same_transfers(s.modes().transfers(), modes));
-  EXPECT_TRUE(same_transfers(s.spectral_work().transfers(), spectral));
-  EXPECT_TRUE(same_transfers(s.physical_work().transfers(), physical));
-  EXPECT_FALSE(s.modes().valid_on(core::Where::host));  // the host copy went stale and was never refreshed
+  for (bool callbacks : {false, true}) {
+    hit::SolverOptions o{0.005};
+    o.callbacks = callbacks;
+    hit::Solver s = random_solver(core::Backend::cuda, 32, o);
+    s.step({0.01});  // the first step puts the field on the device
+    const auto modes = s.modes().transfers(), spectral = s.spectral_work().transfers(),
+               physical = s.physical_work().transfers();
+    for (int i = 0; i < 5; ++i) s.step({0.01});
+    EXPECT_TRUE(same_transfers(s.modes().transfers(), modes)) << callbacks;
+    EXPECT_TRUE(same_transfers(s.spectral_work().transfers(), spectral)) << callbacks;
+    EXPECT_TRUE(same_transfers(s.physical_work().transfers(), physical)) << callbacks;
+    EXPECT_FALSE(s.modes().valid_on(core::Where::host));  // the host copy went stale and was never refreshed
+  }
 }
 
 TEST(HitBackends, CudaTaylorGreenMatchesSpectralDnsReference) {

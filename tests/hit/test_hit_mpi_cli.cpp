@@ -113,26 +113,44 @@ TEST(HitMpiCli, CudaOnTwoRanksEqualsOneRank) {
 }
 
 // Fixed steps, so that the run split at t = 0.04 takes the steps of the straight one: written on 2 ranks with
-// `first_flags`, continued on 3 with `second_flags`.
+// `first_flags`, continued on 3 and on 1 with `second_flags` (each rank reads its own slab of the checkpoint).
 void expect_checkpoint_continues(const std::string& first_flags, const std::string& second_flags) {
   TempDir dir;
-  const auto straight = dir / "straight", first = dir / "first", second = dir / "second";
+  const auto straight = dir / "straight", first = dir / "first";
   const std::string fixed = problem + " --time.dt 0.02";
   ASSERT_EQ(run_on_ranks(1, fixed + " --time.t_end 0.1 --output.dir " + straight.string()).code, 0);
   const RunResult a =
       run_on_ranks(2, fixed + first_flags + short_run + " --time.t_end 0.04 --output.dir " + first.string());
   ASSERT_EQ(a.code, 0) << a.err;
-  const RunResult b =
-      run_on_ranks(3, fixed + second_flags + " --time.t_end 0.1 --initial.type checkpoint --initial.file " +
-                          (first / "checkpoint.h5").string() + " --output.dir " + second.string());
-  ASSERT_EQ(b.code, 0) << b.err;
-  const auto c = hit::read_checkpoint(second / "checkpoint.h5");
   const auto reference = hit::read_checkpoint(straight / "checkpoint.h5");
-  EXPECT_EQ(c.step, 5);
-  EXPECT_EQ(c.step, reference.step);
-  EXPECT_NEAR(c.time, reference.time, 1e-15);
-  EXPECT_LT(max_relative_difference(modes_of(second / "checkpoint.h5"), modes_of(straight / "checkpoint.h5")),
-            tolerance);
+  for (int ranks : {3, 1}) {
+    const auto second = dir / ("second-" + std::to_string(ranks));
+    const RunResult b =
+        run_on_ranks(ranks, fixed + second_flags + " --time.t_end 0.1 --initial.type checkpoint --initial.file " +
+                                (first / "checkpoint.h5").string() + " --output.dir " + second.string());
+    ASSERT_EQ(b.code, 0) << b.err;
+    const auto c = hit::read_checkpoint(second / "checkpoint.h5");
+    EXPECT_EQ(c.step, 5) << ranks;
+    EXPECT_EQ(c.step, reference.step) << ranks;
+    EXPECT_NEAR(c.time, reference.time, 1e-15) << ranks;
+    EXPECT_LT(max_relative_difference(modes_of(second / "checkpoint.h5"), modes_of(straight / "checkpoint.h5")),
+              tolerance)
+        << ranks;
+  }
+}
+
+// initial.type = file on 3 ranks (each reads its planes by a hyperslab) against 1 rank reading the same file.
+TEST(HitMpiCli, FieldFilesAreReadBySlab) {
+  TempDir dir;
+  const auto source = dir / "source", one = dir / "one", three = dir / "three";
+  const std::string fixed = problem + " --time.dt 0.02";
+  ASSERT_EQ(run_on_ranks(1, fixed + " --time.t_end 0.1 --output.dir " + source.string()).code, 0);
+  const std::string from_file = fixed + " --time.t_end 0.1 --initial.type file --initial.file " +
+                                (source / "fields_0000.h5").string() + " --output.dir ";
+  const RunResult a = run_on_ranks(1, from_file + one.string()), b = run_on_ranks(3, from_file + three.string());
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_LT(series_difference(three / "series.csv", one / "series.csv"), tolerance);
 }
 
 TEST(HitMpiCli, CheckpointsContinueOnAnotherNumberOfRanks) { expect_checkpoint_continues("", ""); }

@@ -13,11 +13,14 @@
 #include <random>
 
 #include "hit/hit_fields.hpp"
+#include "io/temp_dir.hpp"
 #include "loom/comm/rank_device.hpp"
 #include "loom/hit/forcing.hpp"
 #include "loom/hit/observables.hpp"
 #include "loom/hit/slab_fields.hpp"
+#include "loom/hit/snapshot.hpp"
 #include "loom/hit/transforms_slabs.hpp"
+#include "loom/io/hdf5_file.hpp"
 
 namespace loom::test {
 namespace {
@@ -68,6 +71,34 @@ void expect_same_runs(hit::Solver& alone, hit::Solver& slabs, int steps, const h
 hit::SolverOptions with_slabs(hit::SolverOptions o, hit::SlabTransform slabs) {
   o.slabs = slabs;
   return o;
+}
+
+// A snapshot written plane by plane from the slabs (snapshot.cpp) holds, bit for bit, the fields gathered whole
+// on rank 0 and interleaved here: velocity and vorticity (x fastest, components last) and |omega|.
+void expect_snapshot_as_gathered(hit::SlabTransform slabs) {
+  const auto world = comm::Communicator::world();
+  hit::Solver s(core::Backend::cpu, {16}, with_slabs({0.01}, slabs), world);
+  s.set_modes(hit::random_solenoidal(s, hit::SpectrumShape::exponential, 3, 0.5, 7));
+  TempDir dir;
+  const auto path = dir.path() / "fields.h5";
+  hit::write_field_snapshot(path, s);
+  const std::vector<double> r = hit::gather_points(s, hit::velocity_and_vorticity(s), 6);
+  if (!world.is_root()) return;
+  const io::Hdf5Reader h5(path);
+  const auto velocity = h5.read_double("fields/velocity"), vorticity = h5.read_double("fields/vorticity"),
+             magnitude = h5.read_double("fields/vorticity_magnitude");
+  const std::size_t N = 16 * 16 * 16;
+  ASSERT_EQ(velocity.size(), 3 * N);
+  ASSERT_EQ(magnitude.size(), N);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    for (std::size_t c = 0; c < 3; ++c)
+      differ += (velocity[3 * i + c] != r[c * N + i]) + (vorticity[3 * i + c] != r[(3 + c) * N + i]);
+    const double w2 = r[3 * N + i] * r[3 * N + i] + r[4 * N + i] * r[4 * N + i] + r[5 * N + i] * r[5 * N + i];
+    differ += magnitude[i] != std::sqrt(w2);
+  }
+  EXPECT_EQ(differ, 0u);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "fields.xdmf"));
 }
 
 // The slabs tile z (points) and, transposed, jy (modes): each begins where the previous ends, the last ends at n.
@@ -151,6 +182,12 @@ TEST(HitAlltoall, InitialFieldsBuiltPerSlabEqualTheWholeOnes) {
   expect_slab_initial_fields_as_whole(hit::SlabTransform::alltoall);
 }
 
+TEST(HitSlabs, SnapshotsWrittenByPlanesHoldTheGatheredFields) {
+  expect_snapshot_as_gathered(hit::SlabTransform::fftw_mpi);
+}
+TEST(HitAlltoall, SnapshotsWrittenByPlanesHoldTheGatheredFields) {
+  expect_snapshot_as_gathered(hit::SlabTransform::alltoall);
+}
 TEST(HitSlabs, SlabsCoverTheGridInRankOrder) { expect_slabs_tile_the_grid(hit::SlabTransform::fftw_mpi); }
 TEST(HitSlabs, TaylorGreenEqualsOneRank) {
   expect_taylor_green_as_one_rank(core::Backend::cpu, hit::SlabTransform::fftw_mpi);

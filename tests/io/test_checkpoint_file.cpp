@@ -45,6 +45,47 @@ TEST(Checksum, BlocksAreHashedThenTheirHashesInOrder) {
   EXPECT_NE(blocked_fnv1a64(std::as_bytes(std::span(data))), expected);
 }
 
+TEST(Checksum, PiecesHashAsTheirConcatenation) {
+  std::vector<unsigned char> data(3 * checksum_block + 12345);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<unsigned char>((i * 2654435761u) >> 11);
+  const auto all = std::as_bytes(std::span(data));
+  // Pieces cutting blocks anywhere, a piece of several whole blocks, a piece ending on a block's end.
+  for (const std::size_t first : {std::size_t{1}, std::size_t{777}, checksum_block, checksum_block + 3}) {
+    BlockedFnv1a64 h;
+    std::size_t at = 0;
+    for (std::size_t size = first; at < all.size(); size = size * 3 + 5) {
+      const std::size_t take = std::min(size, all.size() - at);
+      h.add(all.subspan(at, take));
+      at += take;
+    }
+    EXPECT_EQ(h.value(), blocked_fnv1a64(all)) << first;
+  }
+  BlockedFnv1a64 whole, none;  // an exact number of blocks; no bytes at all
+  whole.add(all.first(2 * checksum_block));
+  EXPECT_EQ(whole.value(), blocked_fnv1a64(all.first(2 * checksum_block)));
+  EXPECT_EQ(none.value(), blocked_fnv1a64(std::span<const std::byte>{}));
+}
+
+TEST(Checksum, DatasetsHashInHyperslabsAsWhole) {
+  test::TempDir dir;
+  std::vector<double> v(4 * 5 * 6 * 2);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::cos(0.37 * double(i));
+  {
+    Hdf5Writer w(dir.path() / "d.h5");
+    w.write("v", v, {4, 5, 6, 2});
+    w.commit();
+  }
+  const Hdf5Reader h5(dir.path() / "d.h5");
+  const std::uint64_t expected = blocked_fnv1a64(std::as_bytes(std::span(v)));
+  for (const std::size_t piece : {std::size_t{1} << 22, std::size_t{60}, std::size_t{12}, std::size_t{2}})
+    EXPECT_EQ(dataset_hash(h5, "v", piece), expected) << piece;
+  // A hyperslab holds the values of those indices.
+  const std::vector<double> block = h5.read_double_block("v", {1, 2, 0, 1}, {2, 1, 6, 1});
+  ASSERT_EQ(block.size(), 12u);
+  for (std::size_t a = 0; a < 2; ++a)
+    for (std::size_t c = 0; c < 6; ++c) EXPECT_EQ(block[a * 6 + c], v[(((1 + a) * 5 + 2) * 6 + c) * 2 + 1]);
+}
+
 void write_sample(const std::filesystem::path& path, double time, double value = 1.5) {
   std::vector<double> psi(200000);
   for (std::size_t i = 0; i < psi.size(); ++i) psi[i] = std::sin(0.001 * double(i));

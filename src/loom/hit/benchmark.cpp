@@ -25,8 +25,9 @@ StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
   t.backend = backend;
   t.n = n;
   t.memory_bytes = solver_bytes(n, o.solver.dealiasing);
-  t.kernel_bytes = step_traffic({n}, o.solver).total();
   t.ranks = comm ? comm->size() : 1;
+  t.callbacks = o.solver.callbacks;
+  t.kernel_bytes = step_traffic({n}, o.solver, t.callbacks && backend == core::Backend::cuda && t.ranks == 1).total();
   const int shifts = o.solver.dealiasing == Dealiasing::phase_shift ? 2 : 1;
   t.evaluations = (o.solver.scheme == Scheme::rk4 ? 4 : 2) * shifts;
   Solver solver(backend, {n}, o.solver, comm);
@@ -87,15 +88,17 @@ void print_step_table(std::ostream& out, const std::vector<StepTiming>& rows) {
   // kernel GB: the non-FFT passes' bytes per step (traffic.hpp); GB/s beyond FFT: those bytes over the time the
   // step spends beyond its FFT floor, to hold against the copy bandwidth of `loom bench ceilings`. alltoall %:
   // the transposes' share of the step (staging included); sent GB: what a rank sends to the others per step.
-  out << fmt::format("{:<8}{:>6}{:>6}{:>12}{:>14}{:>10}{:>16}{:>14}{:>10}{:>11}{:>18}{:>12}{:>10}\n", "backend",
-                     "ranks", "n", "step ms", "FFT floor ms", "step/FFT", "fwd+inv ms (1)", "Mpoints/s", "GiB",
-                     "kernel GB", "GB/s beyond FFT", "alltoall %", "sent GB");
+  out << fmt::format("{:<8}{:>6}{:>11}{:>6}{:>12}{:>14}{:>10}{:>16}{:>14}{:>10}{:>11}{:>18}{:>12}{:>10}\n", "backend",
+                     "ranks", "callbacks", "n", "step ms", "FFT floor ms", "step/FFT", "fwd+inv ms (1)", "Mpoints/s",
+                     "GiB", "kernel GB", "GB/s beyond FFT", "alltoall %", "sent GB");
   for (const auto& r : rows)
     out << fmt::format(
-        "{:<8}{:>6}{:>6}{:>12.3f}{:>14.3f}{:>10.3f}{:>16.3f}{:>14.1f}{:>10.2f}{:>11.2f}{:>18.1f}{:>12.1f}{:>10.2f}\n",
-        core::to_string(r.backend), r.ranks, r.n, 1e3 * r.step_s, 1e3 * r.floor_s, r.step_s / r.floor_s,
-        1e3 * r.pair_s, double(r.n * r.n * r.n) / r.step_s / 1e6, r.memory_bytes / double(1 << 30),
-        r.kernel_bytes / 1e9, beyond_fft_bandwidth(r) / 1e9, 100 * r.exchange_share, r.exchange_bytes / 1e9);
+        "{:<8}{:>6}{:>11}{:>6}{:>12.3f}{:>14.3f}{:>10.3f}{:>16.3f}{:>14.1f}{:>10.2f}{:>11.2f}{:>18.1f}{:>12.1f}{:>10."
+        "2f}\n",
+        core::to_string(r.backend), r.ranks, r.callbacks ? "on" : "off", r.n, 1e3 * r.step_s, 1e3 * r.floor_s,
+        r.step_s / r.floor_s, 1e3 * r.pair_s, double(r.n * r.n * r.n) / r.step_s / 1e6,
+        r.memory_bytes / double(1 << 30), r.kernel_bytes / 1e9, beyond_fft_bandwidth(r) / 1e9, 100 * r.exchange_share,
+        r.exchange_bytes / 1e9);
 }
 
 nlohmann::json to_json(const std::vector<StepTiming>& rows) {
@@ -110,6 +113,7 @@ nlohmann::json to_json(const std::vector<StepTiming>& rows) {
                    {"evaluations_per_step", r.evaluations},
                    {"memory_bytes", r.memory_bytes},
                    {"ranks", r.ranks},
+                   {"callbacks", r.callbacks},
                    {"kernel_bytes_model", r.kernel_bytes},
                    {"bandwidth_beyond_fft", beyond_fft_bandwidth(r)},
                    {"alltoall_s_per_step", r.exchange_s},

@@ -4,7 +4,8 @@
 // phase-shift dealiasing), on the same arrays. Under mpiexec the grid is split in slabs over the ranks (FFTW's MPI
 // transforms on the CPU, or fft.slabs = alltoall; the MPI_Alltoall transposes on the GPU) and the floor is the
 // slab transforms, their transposes included; times are the slowest rank's. The alltoall transforms also report
-// the transposes' share of the step and the bytes they move.
+// the transposes' share of the step and the bytes they move. With fft.callbacks = on the floor is still the plain
+// transforms: the callbacks' work counts against the step.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -32,6 +33,7 @@ struct StepTiming {
   double memory_bytes = 0; // the solver's arrays
   int evaluations = 0;     // evaluations of N per step
   int ranks = 1;
+  bool callbacks = false;  // fft.callbacks = on (inside cuFFT's transforms on one GPU)
   double kernel_bytes = 0; // the non-FFT passes' traffic per step (traffic.hpp), the whole grid
   // The MPI_Alltoall transposes per step (transforms.hpp's ExchangeCounts, mean over the warm-up and timed steps,
   // the slowest rank): seconds, bytes a rank sends to the others, bytes a rank stages between device and host.

@@ -11,7 +11,7 @@
 
 namespace loom::hit {
 
-void declare_solver_keys(io::Parameters& p) {
+void declare_solver_keys(io::Parameters& p, bool both_callbacks) {
   p.add("scheme", "rk4", "time integrator (integrating-factor Runge-Kutta)").one_of({"rk4", "rk2"});
   p.add("dealias", "two_thirds",
         "dealiasing: two_thirds (|k_i| < n/3) or phase_shift (two shifted grids, |k| < sqrt(2) n/3)")
@@ -21,6 +21,11 @@ void declare_solver_keys(io::Parameters& p) {
         "transforms of several ranks on the CPU: fftw_mpi (FFTW's MPI transforms) or alltoall (2D and 1D FFTW "
         "transforms with MPI_Alltoall transposes, the GPU's algorithm; the GPU always uses it)")
       .one_of({"fftw_mpi", "alltoall"});
+  p.add("fft.callbacks", "off",
+        std::string("the pointwise work before and after the transforms inside them: on (cuFFT's LTO callbacks on one "
+                    "GPU; elsewhere the same functions as passes of their own) or off (separate kernels)") +
+            (both_callbacks ? "; both: a row of each" : ""))
+      .one_of(both_callbacks ? std::vector<std::string>{"off", "on", "both"} : std::vector<std::string>{"off", "on"});
 }
 
 SolverOptions solver_options(const io::Parameters& p, double nu) {
@@ -30,6 +35,7 @@ SolverOptions solver_options(const io::Parameters& p, double nu) {
   o.dealiasing = p.get_string("dealias") == "phase_shift" ? Dealiasing::phase_shift : Dealiasing::two_thirds;
   o.planning = p.get_string("fft.planning") == "measure" ? FftPlanning::measure : FftPlanning::estimate;
   o.slabs = p.get_string("fft.slabs") == "alltoall" ? SlabTransform::alltoall : SlabTransform::fftw_mpi;
+  o.callbacks = p.get_string("fft.callbacks") == "on";
   return o;
 }
 

@@ -63,8 +63,9 @@ struct HitConfig {
   double forcing_k = 0;  // > 0: hold the energy of the modes 0 < |k| <= forcing_k at its initial value
 };
 
-// The solver's keys (scheme, dealias, fft.planning), shared by `loom hit` and `loom bench hit`, and their values.
-void declare_solver_keys(io::Parameters& p);
+// The solver's keys (scheme, dealias, fft.*), shared by `loom hit` and `loom bench hit` (which may time both
+// fft.callbacks values), and their values.
+void declare_solver_keys(io::Parameters& p, bool both_callbacks = false);
 SolverOptions solver_options(const io::Parameters& p, double nu);
 
 // Every key `loom hit` accepts, with its default, allowed values and help.

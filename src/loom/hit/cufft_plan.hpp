@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cufft.h>
+#include <cufftXt.h>
 
 #include <string>
 
@@ -18,18 +19,34 @@ inline void cufft_check(cufftResult result, const char* call, const char* file, 
 }
 #define LOOM_CUFFT_CHECK(call) ::loom::hit::cufft_check((call), #call, __FILE__, __LINE__)
 
+// An LTO callback for a plan (cufftXtSetJITCallback): the function's name in the LTO-IR fatbin, the fatbin, the
+// callback's type and its argument (a device pointer).
+struct CufftCallback {
+  const char* name;
+  const void* fatbin;
+  std::size_t fatbin_bytes;
+  cufftXtCallbackType type;
+  void* info;
+};
+
 struct CufftPlan {
   cufftHandle handle = 0;
   void* work = nullptr;
 };
 
-// cufftMakePlanMany64's arguments (null embeds: the packed layout), with the work area taken from the pool.
+// cufftMakePlanMany64's arguments (null embeds: the packed layout), with the work area taken from the pool; a
+// callback is attached before planning, as cuFFT requires for LTO callbacks.
 inline CufftPlan make_cufft_plan(int rank, long long* dims, long long* inembed, long long istride, long long idist,
                                  long long* onembed, long long ostride, long long odist, cufftType type,
-                                 long long batch) {
+                                 long long batch, const CufftCallback* callback = nullptr) {
   CufftPlan p;
   LOOM_CUFFT_CHECK(cufftCreate(&p.handle));
   LOOM_CUFFT_CHECK(cufftSetAutoAllocation(p.handle, 0));
+  if (callback != nullptr) {
+    void* info = callback->info;
+    LOOM_CUFFT_CHECK(cufftXtSetJITCallback(p.handle, callback->name, callback->fatbin, callback->fatbin_bytes,
+                                           callback->type, &info));
+  }
   std::size_t work_bytes = 0;
   LOOM_CUFFT_CHECK(cufftMakePlanMany64(p.handle, rank, dims, inembed, istride, idist, onembed, ostride, odist, type,
                                        batch, &work_bytes));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -159,6 +160,21 @@ core::Array<double> read_velocity_file(const std::filesystem::path& path, Spectr
   double* v = u.write(core::Where::host);
   for (Index i = 0; i < N; ++i)
     for (Index c = 0; c < 3; ++c) v[c * N + i] = interleaved[std::size_t(3 * i + c)];
+  return u;
+}
+
+core::Array<double> read_velocity_slab(const std::filesystem::path& path, const SlabLayout& L) {
+  const Index n = L.grid.n, P = L.point_stride;
+  const std::vector<double> interleaved = io::Hdf5Reader(path).read_double_block(
+      "fields/velocity", {std::size_t(L.z0), 0, 0, 0}, {std::size_t(L.nz), std::size_t(n), std::size_t(n), 3});
+  core::Array<double> u(3 * std::size_t(P));
+  double* v = u.write(core::Where::host);
+  std::fill(v, v + u.size(), 0.0);
+  for (Index i = 0; i < L.points(); ++i) {
+    if (!L.is_point(i)) continue;
+    const Index local = L.global_point(i) - L.z0 * n * n;  // the point's place in the slab's planes
+    for (Index c = 0; c < 3; ++c) v[c * P + i] = interleaved[std::size_t(3 * local + c)];
+  }
   return u;
 }
 

@@ -42,5 +42,8 @@ core::Array<Complex> random_solenoidal(Solver& solver, SpectrumShape shape, doub
 Index velocity_file_grid(const std::filesystem::path& path, const std::string& key);
 // Its values as 3 components of n^3 points (valid on the host).
 core::Array<double> read_velocity_file(const std::filesystem::path& path, SpectralGrid grid);
+// The values of the layout's z planes only (an HDF5 hyperslab: a rank reads its slab and nothing else), as the
+// layout stores them (3 components point_stride apart, rows padded; valid on the host).
+core::Array<double> read_velocity_slab(const std::filesystem::path& path, const SlabLayout& layout);
 
 }  // namespace loom::hit

@@ -30,6 +30,8 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   // (FFTW_ESTIMATE never touches its scratch, so its pages are never used).
   double transforms = 0;
   if (c.backend == core::Backend::cuda) transforms = 6 * mode_bytes;
+  // fft.callbacks = on: three more plans (6 inverse, 2 and 1 forward components), each with its work area.
+  if (c.backend == core::Backend::cuda && c.solver.callbacks && ranks == 1) transforms += 9 * mode_bytes;
   if (c.backend == core::Backend::cpu && c.solver.planning == FftPlanning::measure)
     transforms = 6 * (mode_bytes + point_bytes);
   // The transposes by MPI_Alltoall: two exchange buffers of 6 components (slab_exchange.hpp), and on the GPU
@@ -37,17 +39,19 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   const double exchange_bytes = alltoall ? double(ranks) * planes * planes * half * 16 : 0;
   transforms += 12 * exchange_bytes;
   // The initial field: the random field's noise and modes, a velocity (and a file's copy); on several ranks the
-  // analytic fields are built on each rank's slab, a file or checkpoint is read whole by every rank.
+  // analytic fields are built on each rank's slab, and a file or checkpoint is read a rank's slab at a time (its
+  // interleaved values and the slab; a checkpoint's checksum in pieces of 2^22 values).
   const double whole_points = n * n * n * 8, whole_modes = half * n * n * 16;
   const double field_points = ranks > 1 ? point_bytes : whole_points;
   const double field_modes = ranks > 1 ? mode_bytes : whole_modes;
   double initial = 3 * field_points;
   if (c.initial.type == InitialType::random) initial = 3 * field_points + 3 * field_modes;
-  if (c.initial.type == InitialType::file) initial = 6 * whole_points;
-  if (c.initial.type == InitialType::checkpoint) initial = 6 * whole_modes;
-  // Rank 0's outputs: a snapshot gathers 6 grid components and writes 7 interleaved ones; a checkpoint 3 modes.
+  if (c.initial.type == InitialType::file) initial = 6 * field_points;
+  if (c.initial.type == InitialType::checkpoint) initial = 6 * field_modes + 8.0 * double(1 << 22);
+  // Rank 0's outputs: a checkpoint gathers the 3 components of the modes; a snapshot receives a plane of 7 values a
+  // point from each rank at a time (and builds its own).
   double outputs = 3 * whole_modes;
-  if (c.output.fields) outputs = std::max(outputs, 13 * whole_points);
+  if (c.output.fields) outputs = std::max(outputs, (double(ranks) + 1) * 7 * n * n * 8);
   MemoryEstimate e;
   if (c.backend == core::Backend::cuda) {
     e.device_bytes = solver + transforms;

@@ -1,7 +1,7 @@
 // What a run of `loom hit` needs in memory, counted before anything is allocated, so that a grid too large for
 // the machine is refused with exit 2 ("grid.n = 1024: needs X GiB ..., has Y GiB") rather than ending in
 // bad_alloc or a CUDA out-of-memory error mid-run. Per rank; rank 0 is counted, the largest (the widest slab, and
-// the whole fields it gathers for snapshots and checkpoints).
+// the whole modes it gathers for checkpoints).
 #pragma once
 
 #include "loom/core/memory_budget.hpp"

@@ -16,6 +16,7 @@ using core::Complex;
 struct Wavevector {
   double x = 0, y = 0, z = 0;
   LOOM_HOST_DEVICE double norm2() const { return x * x + y * y + z * z; }
+  LOOM_HOST_DEVICE double operator[](int c) const { return c == 0 ? x : c == 1 ? y : z; }
 };
 
 // The grid of n^3 points x_j = 2 pi j / n, x fastest in memory (index x + n (y + n z)), and its modes in FFTW's
@@ -62,10 +63,15 @@ struct ModeVector {
   Complex x, y, z;
 };
 
+// Component c of omega_hat = i k x u_hat: i (k_a u_b - k_b u_a) with (c, a, b) a cyclic permutation of (x, y, z),
+// given u's components a and b (the cuFFT load callbacks read only those).
+LOOM_HOST_DEVICE inline Complex curl_component(Wavevector k, int c, Complex ua, Complex ub) {
+  return core::times_i(k[(c + 1) % 3] * ub - k[(c + 2) % 3] * ua);
+}
+
 // omega_hat = i k x u_hat (the spectral curl).
 LOOM_HOST_DEVICE inline ModeVector curl(Wavevector k, const ModeVector& u) {
-  return {core::times_i(k.y * u.z - k.z * u.y), core::times_i(k.z * u.x - k.x * u.z),
-          core::times_i(k.x * u.y - k.y * u.x)};
+  return {curl_component(k, 0, u.y, u.z), curl_component(k, 1, u.z, u.x), curl_component(k, 2, u.x, u.y)};
 }
 
 // P(k) a = a - k (k . a) / |k|^2: removes the gradient part (the pressure and the |u|^2/2 of the rotational form);

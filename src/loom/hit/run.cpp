@@ -52,11 +52,11 @@ void check_before_allocating(const HitConfig& c, const comm::Communicator& world
 
 std::unique_ptr<Solver> initial_solver(HitConfig& c, const comm::Communicator& world) {
   if (c.initial.type == InitialType::checkpoint) {
-    Checkpoint cp = read_checkpoint(c.initial.file);
+    const CheckpointHeader cp = read_checkpoint_header(c.initial.file);
     adopt_grid(c, cp.n);
     check_before_allocating(c, world);
     auto solver = std::make_unique<Solver>(c.backend, c.grid, c.solver, world);
-    solver->set_modes(restrict_modes(solver->layout(), cp.modes), cp.time, cp.step);
+    solver->set_modes(read_checkpoint_modes(c.initial.file, solver->layout()), cp.time, cp.step);
     return solver;
   }
   if (c.initial.type == InitialType::file) adopt_grid(c, velocity_file_grid(c.initial.file, "initial.file"));
@@ -71,8 +71,8 @@ std::unique_ptr<Solver> initial_solver(HitConfig& c, const comm::Communicator& w
   else if (c.initial.type == InitialType::random)
     solver->set_modes(random_solenoidal(c.grid, c.solver.dealiasing, c.initial.spectrum, c.initial.k_peak,
                                         c.initial.energy, c.initial.seed));
-  else if (c.initial.type == InitialType::file)
-    solver->set_velocity(read_velocity_file(c.initial.file, c.grid));
+  else if (c.initial.type == InitialType::file)  // each rank reads its own planes
+    solver->set_local_velocity(read_velocity_slab(c.initial.file, solver->layout()));
   else if (slabs)
     solver->set_local_velocity(taylor_green_slab(solver->layout(), c.initial.amplitude));
   else

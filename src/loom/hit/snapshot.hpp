@@ -15,8 +15,8 @@ namespace loom::hit {
 const double* velocity_and_vorticity(Solver& solver);
 
 // Writes fields/velocity and fields/vorticity (n x n x n x 3, x fastest) and fields/vorticity_magnitude; returns
-// the XDMF <Grid> element. Collective on several ranks: rank 0 gathers the slabs and writes the one-rank file
-// (`h5_path` is used there only; the others return "").
+// the XDMF <Grid> element. Collective on several ranks: rank 0 writes the one-rank file, receiving the slabs a
+// plane of each rank at a time (`h5_path` is used there only; the others return "").
 std::string write_field_snapshot(const std::filesystem::path& h5_path, Solver& solver);
 
 }  // namespace loom::hit

@@ -12,12 +12,21 @@ namespace {
 // Half a cell in every direction: the second grid of the phase-shift dealiasing.
 double shift_of(SpectralGrid g, int shift) { return shift == 0 ? 0.0 : 0.5 * g.spacing(); }
 
-std::unique_ptr<Transforms> solver_transforms(core::Backend backend, SpectralGrid grid, FftPlanning planning,
-                                              SlabTransform slabs, const std::optional<comm::Communicator>& comm) {
+std::unique_ptr<Transforms> plain_transforms(core::Backend backend, SpectralGrid grid, FftPlanning planning,
+                                             SlabTransform slabs, const std::optional<comm::Communicator>& comm) {
   if (!comm || comm->size() == 1) return make_transforms(backend, grid, planning);
   if (backend == core::Backend::cuda || slabs == SlabTransform::alltoall)
     return make_slab_transforms(backend, grid, planning, *comm);
   return make_fftw_mpi_transforms(grid, planning, *comm);
+}
+
+// With callbacks: cuFFT's own on one GPU; the CPU's transforms run the callbacks' functions in passes (the same
+// arithmetic, for the tests); the GPU's slabs run the solver's kernels (they have no callbacks).
+std::unique_ptr<Transforms> solver_transforms(core::Backend backend, SpectralGrid grid, const SolverOptions& o,
+                                              const std::optional<comm::Communicator>& comm) {
+  auto plain = plain_transforms(backend, grid, o.planning, o.slabs, comm);
+  if (!o.callbacks || backend != core::Backend::cpu) return plain;
+  return with_host_callbacks(std::move(plain));
 }
 
 }  // namespace
@@ -27,7 +36,7 @@ Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options, 
       grid_(grid),
       options_(options),
       comm_(std::move(comm)),
-      fft_(solver_transforms(backend, grid, options.planning, options.slabs, comm_)),
+      fft_(solver_transforms(backend, grid, options, comm_)),
       u_(3 * std::size_t(layout().mode_stride)),
       w_(3 * std::size_t(layout().mode_stride)),
       acc_(3 * std::size_t(layout().mode_stride)),
@@ -90,21 +99,19 @@ void Solver::modes_from_points(double t) {
 }
 
 // Kernel A: the kept modes of u and omega = i k x u (times the shift's phase) into the 6 spectral components,
-// then to the grid.
+// then to the grid; with callbacks, inside the inverse transforms' loads.
 void Solver::to_physical(const Complex* input, int shift) {
   const auto where = core::where(backend_);
-  const SlabLayout L = layout();
-  const Index M = L.mode_stride;
-  const Dealiasing d = options_.dealiasing;
-  const double delta = shift_of(grid_, shift);
+  const ModeLoad load{input, layout(), options_.dealiasing, shift_of(grid_, shift)};
   Complex* s = spectral_.write(where);
+  if (options_.callbacks && fft_->fuses()) return fft_->inverse_loaded(load, s, physical_.write(where));
+  const SlabLayout L = load.layout;
+  const Index M = L.mode_stride;
   core::parallel_for(backend_, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
     const Wavevector k = L.wavevector(m);
-    const Complex factor = retained(d, L.grid.n, k) ? shift_phase(k, delta) : Complex{};
-    const ModeVector u{factor * input[m], factor * input[M + m], factor * input[2 * M + m]};
-    const ModeVector omega = curl(k, u);
-    s[m] = u.x, s[M + m] = u.y, s[2 * M + m] = u.z;
-    s[3 * M + m] = omega.x, s[4 * M + m] = omega.y, s[5 * M + m] = omega.z;
+    const bool kept = retained(load.dealiasing, L.grid.n, k);
+    const Complex factor = kept ? shift_phase(k, load.shift) : Complex{};  // one phase for the 6 components
+    for (int c = 0; c < 6; ++c) s[c * M + m] = kept ? velocity_or_vorticity(k, factor, load.input, M, m, c) : Complex{};
   });
   fft_->inverse(s, physical_.write(where), 6);
 }
@@ -127,40 +134,28 @@ double Solver::cross_product(bool want_speed) {
 }
 
 // Kernel C: N = P(k) (u x omega)^ / n^3 on the kept modes (eq. 1), averaged over the shifted grids, then the
-// stage's integrating-factor update (stages.hpp) of acc and of the next input.
+// stage's integrating-factor update (stages.hpp) of acc and of the next input; with callbacks, inside the forward
+// transforms' stores.
 void Solver::finish_stage(const Stage& stage, double h, int shift, int shifts) {
   const auto where = core::where(backend_);
-  const SlabLayout L = layout();
-  const Index M = L.mode_stride;
-  const Dealiasing d = options_.dealiasing;
-  const double nu = options_.nu, half_step = 0.5 * h, delta = shift_of(grid_, shift);
-  const double scale = 1.0 / double(grid_.points());
+  ModeUpdate p;
+  p.layout = layout();
+  p.dealiasing = options_.dealiasing;
+  p.nu = options_.nu, p.half_step = 0.5 * h, p.shift = shift_of(grid_, shift);
+  p.scale = 1.0 / double(grid_.points());
+  p.stage = stage;
+  p.keep_partial = shift + 1 < shifts, p.add_partial = shift > 0;
+  // Pointers by what the update does with them: arrays it overwrites whole (on the kept modes) are not read first.
+  p.partial = p.keep_partial ? partial_.write(where) : p.add_partial ? partial_.read_write(where) : nullptr;
+  p.u = u_.read_write(where);
+  p.acc = stage.writes_acc && stage.to_acc.from_acc == 0 ? acc_.write(where) : acc_.read_write(where);
+  p.next = stage.last ? p.u : w_.write(where);
   Complex* s = spectral_.write(where);
+  if (options_.callbacks && fft_->fuses()) return fft_->forward_stored(physical_.read_write(where), s, p);
   fft_->forward(physical_.read_write(where), s, 3);
-  const bool keep_partial = shift + 1 < shifts, add_partial = shift > 0;
-  // Pointers by what the kernel does with them: arrays it overwrites whole are not read first.
-  Complex* partial = keep_partial ? partial_.write(where) : add_partial ? partial_.read_write(where) : nullptr;
-  Complex* u = u_.read_write(where);
-  Complex* acc = stage.writes_acc && stage.to_acc.from_acc == 0 ? acc_.write(where) : acc_.read_write(where);
-  Complex* next = stage.last ? u : w_.write(where);
-  core::parallel_for(backend_, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
-    const Wavevector k = L.wavevector(m);
-    const Complex factor = retained(d, L.grid.n, k) ? scale * core::conj(shift_phase(k, delta)) : Complex{};
-    ModeVector n = project(k, {factor * s[m], factor * s[M + m], factor * s[2 * M + m]});
-    const double e_half = viscous_decay(nu, k, half_step);
-    Complex* nc[3] = {&n.x, &n.y, &n.z};
-    for (int c = 0; c < 3; ++c) {
-      const Index i = c * M + m;
-      if (keep_partial) {
-        partial[i] = *nc[c];
-        continue;
-      }
-      const Complex value = add_partial ? 0.5 * (*nc[c] + partial[i]) : *nc[c];
-      const Complex start = u[i];
-      if (stage.writes_acc) acc[i] = stage_value(stage.to_acc, e_half, &acc[i], start, value);
-      next[i] = stage_value(stage.to_next, e_half, &acc[i], start, value);
-    }
-  });
+  const Index M = p.layout.mode_stride;
+  core::parallel_for(backend_, p.layout.modes(),
+                     [=] LOOM_HOST_DEVICE(Index m) { update_mode(p, m, s[m], s[M + m], s[2 * M + m]); });
 }
 
 double Solver::step(const StepRule& rule) {

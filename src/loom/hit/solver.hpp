@@ -12,6 +12,7 @@
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/hit/model.hpp"
+#include "loom/hit/stage_modes.hpp"
 #include "loom/hit/stages.hpp"
 #include "loom/hit/transforms.hpp"
 
@@ -35,6 +36,9 @@ struct SolverOptions {
   Dealiasing dealiasing = Dealiasing::two_thirds;
   FftPlanning planning = FftPlanning::estimate;
   SlabTransform slabs = SlabTransform::fftw_mpi;
+  // The pointwise work before and after the transforms inside them (stage_modes.hpp): cuFFT's load and store
+  // callbacks on one GPU; elsewhere the same functions as passes of their own (the CPU runs them for the tests).
+  bool callbacks = false;
 };
 
 // On several ranks (a communicator of more than one) each rank holds a slab of the modes and of the grid

@@ -2,8 +2,27 @@
 
 namespace loom::hit {
 
-StepTraffic step_traffic(SpectralGrid g, const SolverOptions& o) {
-  const double mode = 16 * double(g.modes()), point = 8 * double(g.points());
+double kept_fraction(SpectralGrid g, Dealiasing d) {
+  // Each row (jy, jz) keeps kx in [0, K) with K found by bisection: both masks keep a prefix of kx >= 0.
+  double kept = 0;
+  for (Index jz = 0; jz < g.n; ++jz)
+    for (Index jy = 0; jy < g.n; ++jy) {
+      const double ky = double(g.signed_index(jy)), kz = double(g.signed_index(jz));
+      Index lo = 0, hi = g.half();  // kx < lo kept, kx >= hi dropped
+      while (lo < hi) {
+        const Index mid = (lo + hi) / 2;
+        if (retained(d, g.n, {double(mid), ky, kz}))
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      kept += double(lo);
+    }
+  return kept / double(g.modes());
+}
+
+StepTraffic step_traffic(SpectralGrid g, const SolverOptions& o, bool inside) {
+  const double mode = 16 * double(g.modes()), point = 8 * double(g.points()), kappa = kept_fraction(g, o.dealiasing);
   const int shifts = o.dealiasing == Dealiasing::phase_shift ? 2 : 1;
   const StageTable table = if_rk_stages(o.scheme, 1.0);
   StepTraffic t;
@@ -11,15 +30,17 @@ StepTraffic step_traffic(SpectralGrid g, const SolverOptions& o) {
     const Stage& stage = table.stage[std::size_t(s)];
     const bool reads_acc = stage.to_acc.from_acc != 0 || stage.to_next.from_acc != 0;
     for (int shift = 0; shift < shifts; ++shift) {
-      t.to_physical += (3 + 6) * mode;
+      // Inside: 1 input component read per u component, 2 per omega component, for the transforms' 6 reads.
+      t.to_physical += (inside ? 9 * kappa - 6 : 3 * kappa + 6) * mode;
       t.cross_product += (6 + 3) * point;
-      double components = 3;  // N
+      // Kept modes: N (inside: N_x and N_y stored and read back, N_z in hand), then the partial or the update.
+      double components = inside ? 4 : 3;
       if (shift + 1 < shifts) {
         components += 3;  // the partial written; nothing else
       } else {
         components += (shift > 0 ? 3 : 0) + 3 + (reads_acc ? 3 : 0) + (stage.writes_acc ? 3 : 0) + 3;
       }
-      t.finish_stage += components * mode;
+      t.finish_stage += (kappa * components - (inside ? 3 : 0)) * mode;  // inside: the transforms' 3 stores
     }
   }
   return t;

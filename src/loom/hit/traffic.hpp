@@ -1,7 +1,11 @@
 // The memory traffic of the passes of a step that are not FFTs (solver.cpp's kernels A, B and C), counted per
 // array element each pass reads or writes once: the bytes a step must move besides its transforms. `loom bench
 // hit` prints them with the bandwidth they imply, (step - FFT floor) / bytes, so that a step's distance from its
-// FFT floor reads as passes times bytes against the device's copy bandwidth.
+// FFT floor reads as passes times bytes against the device's copy bandwidth. Kernels A and C touch the kept modes
+// only (stage_modes.hpp), a fraction kappa of the stored ones; kernel A writes every mode (the transforms read
+// them all). Inside the transforms (cuFFT's callbacks) the count is net of the transforms' own loads and stores
+// that the callbacks replace, and may be negative: the inverse transforms' loads then read 9 kappa components of
+// the input (1 for each of u, 2 for each of omega) in place of 6 whole components.
 #pragma once
 
 #include "loom/hit/solver.hpp"
@@ -9,13 +13,17 @@
 namespace loom::hit {
 
 struct StepTraffic {
-  double to_physical = 0;    // kernel A: reads the 3 input components, writes u and omega (6)
+  double to_physical = 0;    // kernel A: the input's kept modes read (3), u and omega written (6)
   double cross_product = 0;  // kernel B: reads u and omega on the grid (6), writes u x omega (3)
   double finish_stage = 0;   // kernel C: N, u, acc and the phase-shift partial read; acc and the next input written
   double total() const { return to_physical + cross_product + finish_stage; }
 };
 
-// Bytes per step of the whole grid (one rank) with `options`' scheme and dealiasing.
-StepTraffic step_traffic(SpectralGrid grid, const SolverOptions& options);
+// The fraction of the stored modes the dealiasing keeps.
+double kept_fraction(SpectralGrid grid, Dealiasing dealiasing);
+
+// Bytes per step of the whole grid (one rank) with `options`' scheme and dealiasing; `inside_transforms`: kernels
+// A and C as the callbacks of cuFFT's transforms (fft.callbacks = on on one GPU).
+StepTraffic step_traffic(SpectralGrid grid, const SolverOptions& options, bool inside_transforms = false);
 
 }  // namespace loom::hit

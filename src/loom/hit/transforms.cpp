@@ -1,9 +1,19 @@
 #include "loom/hit/transforms.hpp"
 
+#include "loom/core/error.hpp"
+
 namespace loom::hit {
 
 std::unique_ptr<Transforms> make_transforms(core::Backend backend, SpectralGrid grid, FftPlanning planning) {
   return backend == core::Backend::cuda ? make_cufft_transforms(grid) : make_fftw_transforms(grid, planning);
+}
+
+void Transforms::inverse_loaded(const ModeLoad&, Complex*, double*) {
+  throw Error("hit::Transforms::inverse_loaded: these transforms have no load callbacks");
+}
+
+void Transforms::forward_stored(double*, Complex*, const ModeUpdate&) {
+  throw Error("hit::Transforms::forward_stored: these transforms have no store callbacks");
 }
 
 }  // namespace loom::hit

@@ -5,9 +5,10 @@
 
 #include <memory>
 
-#include "loom/core/backend.hpp"
 #include "loom/comm/communicator.hpp"
+#include "loom/core/backend.hpp"
 #include "loom/hit/slab_layout.hpp"
+#include "loom/hit/stage_modes.hpp"
 
 namespace loom::hit {
 
@@ -39,9 +40,20 @@ class Transforms {
   virtual void forward(double* points, Complex* modes, int count) = 0;
   virtual ExchangeCounts exchange_counts() const { return {}; }
 
+  // Whether the transforms take the pointwise work of stage_modes.hpp into their own loads and stores (cuFFT's
+  // callbacks): then inverse_loaded() is inverse() of the 6 components load_mode(load, c, m) and forward_stored()
+  // is forward() of 3 components followed by update_mode() on each mode, with `work` (6 components of modes)
+  // as the transforms' scratch. Transforms without callbacks throw; the solver runs the passes itself.
+  virtual bool fuses() const { return false; }
+  virtual void inverse_loaded(const ModeLoad& load, Complex* work, double* points);
+  virtual void forward_stored(double* points, Complex* work, const ModeUpdate& update);
+
  private:
   SlabLayout layout_;
 };
+
+// `plain` (host transforms) with the callbacks of fft.callbacks = on run as passes of their own (callbacks_host.cpp).
+std::unique_ptr<Transforms> with_host_callbacks(std::unique_ptr<Transforms> plain);
 
 // The backend's transforms for grid `grid`; pointers handed to them live on core::where(backend).
 std::unique_ptr<Transforms> make_transforms(core::Backend backend, SpectralGrid grid, FftPlanning planning);

@@ -3,7 +3,6 @@
 #include <cstring>
 
 #include "loom/comm/dense_alltoall.hpp"
-#include "loom/comm/halo_exchange.hpp"
 #include "loom/core/array.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
@@ -29,7 +28,10 @@ class SlabTransforms final : public Transforms {
         stride_(round_up(e_.buffer_values(), 4)),
         first_(6 * std::size_t(stride_)),
         second_(6 * std::size_t(stride_)) {
-    if (backend == core::Backend::cuda && !comm::cuda_aware_mpi()) {
+    // Always staged on the GPU, even where the MPI takes device pointers: on the H200 host (2 ranks sharing the GPU,
+    // OpenMPI reporting CUDA awareness) MPI_Alltoall of device buffers moved about 1.7 GB/s, the step 60x the one
+    // rank's (docs/performance.md, 2026-12-02); pinned host copies run at the bus's speed.
+    if (backend == core::Backend::cuda && comm.size() > 1) {
       staged_send_ = std::make_unique<core::PinnedBuffer>(buffer_bytes());
       staged_receive_ = std::make_unique<core::PinnedBuffer>(buffer_bytes());
     }
@@ -77,8 +79,7 @@ class SlabTransforms final : public Transforms {
   std::size_t buffer_bytes() const { return sizeof(Complex) * std::size_t(e_.buffer_values()); }
   Complex* buffer(core::Array<Complex>& a) { return a.write(core::where(backend_)); }
 
-  // One component's MPI_Alltoall: device pointers where the MPI takes them (after the kernels that filled
-  // them), through the pinned buffers otherwise.
+  // One component's MPI_Alltoall: on the GPU through the pinned buffers (after the kernels that filled `send`).
   void exchange(const Complex* send, Complex* receive) {
     const std::size_t block = sizeof(Complex) * std::size_t(e_.peer_values());
     if (backend_ == core::Backend::cuda) cuda::synchronize();  // the kernels that filled `send`, not timed here
@@ -86,10 +87,7 @@ class SlabTransforms final : public Transforms {
     if (backend_ == core::Backend::cpu) {
       comm::all_to_all(comm_, send, receive, block);
     } else if (!staged_send_) {
-      if (comm_.size() == 1)
-        cuda::copy_device_to_device(receive, send, block);
-      else
-        comm::all_to_all(comm_, send, receive, block);
+      cuda::copy_device_to_device(receive, send, block);  // one rank
     } else {
       cuda::copy_device_to_host(staged_send_->get(), send, buffer_bytes());
       comm::all_to_all(comm_, staged_send_->get(), staged_receive_->get(), block);

@@ -3,8 +3,8 @@
 // z planes, a pack kernel into one exchange buffer per component (slab_exchange.hpp), MPI_Alltoall, an unpack
 // kernel into the transposed modes [jz][jy - y0][kx], and a batched 1D transform along jz; the inverse the same
 // steps reversed. The modes stay transposed (slab_layout.hpp), as FFTW_MPI_TRANSPOSED_OUT leaves them, which saves
-// the transpose back. On the GPU the exchange buffers are device memory and travel as they are where the MPI is
-// CUDA-aware, through pinned host buffers otherwise; nothing else crosses the bus.
+// the transpose back. On the GPU the exchange buffers are device memory staged through pinned host buffers (also
+// where the MPI is CUDA-aware: see transforms_slabs.cpp); nothing else crosses the bus.
 #pragma once
 
 #include <memory>

@@ -23,8 +23,7 @@ Checksum recompute(const Hdf5Reader& h5, const std::string& items) {
   while (std::getline(lines, item)) {
     const std::string kind = item.substr(0, item.find(' ')), name = item.substr(item.find(' ') + 1);
     if (kind == "d") {
-      const auto v = h5.read_double(name);
-      sum.add(item, std::as_bytes(std::span(v)));
+      sum.add_hash(item, dataset_hash(h5, name));
     } else if (kind == "i") {
       const auto v = h5.read_int64(name);
       sum.add(item, std::as_bytes(std::span(v)));
@@ -43,6 +42,33 @@ Checksum recompute(const Hdf5Reader& h5, const std::string& items) {
 }
 
 }  // namespace
+
+std::uint64_t dataset_hash(const Hdf5Reader& h5, const std::string& name, std::size_t piece_values) {
+  const std::vector<std::size_t> dims = h5.dims(name);
+  BlockedFnv1a64 hash;
+  std::size_t lead = 0, piece = 1;  // the leading dimensions, stepped one index at a time; a piece's values
+  for (std::size_t d = dims.size(); d-- > 0;) {
+    if (piece * dims[d] > piece_values) {
+      lead = d + 1;
+      break;
+    }
+    piece *= dims[d];
+  }
+  if (lead == 0) {
+    const auto v = h5.read_double(name);
+    hash.add(std::as_bytes(std::span(v)));
+    return hash.value();
+  }
+  std::vector<std::size_t> start(dims.size(), 0), count(dims);
+  for (std::size_t d = 0; d < lead; ++d) count[d] = 1;
+  while (true) {
+    const auto v = h5.read_double_block(name, start, count);
+    hash.add(std::as_bytes(std::span(v)));
+    std::size_t d = lead;  // the next leading index, the last of them fastest
+    while (d > 0 && ++start[d - 1] == dims[d - 1]) start[--d] = 0;
+    if (d == 0) return hash.value();
+  }
+}
 
 bool all_finite(std::span<const double> values) {
   const auto n = static_cast<std::int64_t>(values.size());

@@ -43,6 +43,11 @@ class CheckpointWriter {
 void read_checkpoint_file(const std::filesystem::path& path, const std::string& key, const std::string& format,
                           const std::string& writer, const std::function<void(const Hdf5Reader&)>& read);
 
+// blocked_fnv1a64 of the bytes of dataset `name` (doubles), read in hyperslabs of at most `piece_values` values
+// of its trailing dimensions: checking a checkpoint never holds a whole field, so that a rank's memory holds its
+// own part of a field only.
+std::uint64_t dataset_hash(const Hdf5Reader& h5, const std::string& name, std::size_t piece_values = 1 << 22);
+
 // True when every value is finite (parallel over the host's threads).
 bool all_finite(std::span<const double> values);
 

@@ -24,10 +24,25 @@ std::uint64_t fnv1a64(std::string_view text, std::uint64_t hash = fnv1a64_offset
 // (8 little-endian bytes each). One block: fnv1a64 of the hash of the bytes.
 std::uint64_t blocked_fnv1a64(std::span<const std::byte> bytes);
 
+// blocked_fnv1a64 of bytes handed over in pieces (of their concatenation), without holding them all: a piece's
+// whole blocks are hashed in parallel, a block a piece cuts is continued by the next.
+class BlockedFnv1a64 {
+ public:
+  void add(std::span<const std::byte> bytes);
+  std::uint64_t value() const;
+
+ private:
+  void end_block();
+  std::uint64_t outer_ = fnv1a64_offset, block_ = fnv1a64_offset;
+  std::size_t in_block_ = 0, blocks_ = 0;
+};
+
 // A running checksum over labelled items (a dataset's name and type, then its bytes).
 class Checksum {
  public:
   void add(std::string_view label, std::span<const std::byte> bytes);
+  // The same with the bytes' blocked_fnv1a64 computed by the caller (BlockedFnv1a64, reading in pieces).
+  void add_hash(std::string_view label, std::uint64_t blocked_hash);
   std::uint64_t value() const { return hash_; }
   std::string hex() const;  // 16 lower-case hex digits
 

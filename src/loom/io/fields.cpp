@@ -23,8 +23,14 @@ void check_fields(const std::vector<FieldView>& fields, std::size_t points) {
   }
 }
 
+std::vector<FieldShape> shapes_of(const std::vector<FieldView>& fields) {
+  std::vector<FieldShape> out;
+  for (const auto& f : fields) out.push_back({f.name, f.components});
+  return out;
+}
+
 // <Attribute> elements; `dims_text` is the point dimensions as XDMF writes them (slowest first).
-std::string attributes_xml(const std::vector<FieldView>& fields, const std::string& h5_name,
+std::string attributes_xml(const std::vector<FieldShape>& fields, const std::string& h5_name,
                            const std::string& dims_text, const std::string& group = "fields") {
   std::string out;
   for (const auto& f : fields) {
@@ -55,13 +61,22 @@ std::filesystem::path xdmf_sidecar(const std::filesystem::path& h5_path) {
   return p.replace_extension(".xdmf");
 }
 
-std::string write_structured_fields(const std::filesystem::path& h5_path, const StructuredGrid& grid,
-                                    const std::vector<FieldView>& fields, double time) {
-  check_fields(fields, grid.count());
+namespace {
+
+// The file (the datasets made first when `create`, for `fill` to write in blocks) and its XDMF sidecar.
+std::string write_structured(const std::filesystem::path& h5_path, const StructuredGrid& grid,
+                             const std::vector<FieldShape>& fields, double time, bool create,
+                             const std::function<void(Hdf5Writer&)>& fill) {
   const auto [nx, ny, nz] = grid.points;
   {
     Hdf5Writer h5(h5_path);
-    write_field_datasets(h5, fields, {nz, ny, nx}, time);
+    for (const auto& f : fields) {
+      std::vector<std::size_t> d{nz, ny, nx};
+      if (f.components == 3) d.push_back(3);
+      if (create) h5.create_double("fields/" + f.name, d);
+    }
+    fill(h5);
+    h5.attribute("/", "time", time);
     const std::vector<double> origin{grid.origin[0], grid.origin[1], grid.origin[2]};
     const std::vector<double> spacing{grid.spacing[0], grid.spacing[1], grid.spacing[2]};
     h5.write("grid/origin", origin, {3});
@@ -85,6 +100,23 @@ std::string write_structured_fields(const std::filesystem::path& h5_path, const 
   return xml;
 }
 
+}  // namespace
+
+std::string write_structured_fields(const std::filesystem::path& h5_path, const StructuredGrid& grid,
+                                    const std::vector<FieldView>& fields, double time) {
+  check_fields(fields, grid.count());
+  const auto [nx, ny, nz] = grid.points;
+  return write_structured(h5_path, grid, shapes_of(fields), time, false, [&](Hdf5Writer& h5) {
+    write_field_datasets(h5, fields, {nz, ny, nx}, time);
+  });
+}
+
+std::string write_structured_fields_in_blocks(const std::filesystem::path& h5_path, const StructuredGrid& grid,
+                                              const std::vector<FieldShape>& fields, double time,
+                                              const std::function<void(Hdf5Writer&)>& fill) {
+  return write_structured(h5_path, grid, fields, time, true, fill);
+}
+
 std::string write_point_fields(const std::filesystem::path& h5_path, std::span<const double> positions,
                                const std::vector<FieldView>& fields, double time) {
   LOOM_REQUIRE(positions.size() % 3 == 0, "write_point_fields: positions must hold x, y, z per point");
@@ -103,7 +135,7 @@ std::string write_point_fields(const std::filesystem::path& h5_path, std::span<c
       "      <Geometry GeometryType=\"XYZ\">\n"
       "        <DataItem Dimensions=\"{} 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">{}:/points</DataItem>\n"
       "      </Geometry>\n{}    </Grid>\n",
-      time, n, n, h5_name, attributes_xml(fields, h5_name, std::to_string(n)));
+      time, n, n, h5_name, attributes_xml(shapes_of(fields), h5_name, std::to_string(n)));
   write_file_atomically(xdmf_sidecar(h5_path), xdmf_document(xml));
   return xml;
 }
@@ -137,7 +169,7 @@ std::string write_curvilinear_fields(const std::filesystem::path& h5_path, const
         "      <Geometry GeometryType=\"XYZ\">\n"
         "        <DataItem Dimensions=\"{} 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">{}:/{}/points"
         "</DataItem>\n      </Geometry>\n{}    </Grid>\n",
-        b.name, dims, dims, h5_name, b.name, attributes_xml(b.fields, h5_name, dims, b.name + "/fields"));
+        b.name, dims, dims, h5_name, b.name, attributes_xml(shapes_of(b.fields), h5_name, dims, b.name + "/fields"));
   }
   xml += "    </Grid>\n";
   write_file_atomically(xdmf_sidecar(h5_path), xdmf_document(xml));

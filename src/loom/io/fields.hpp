@@ -5,11 +5,14 @@
 
 #include <array>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace loom::io {
+
+class Hdf5Writer;
 
 struct FieldView {
   std::string name;
@@ -27,6 +30,16 @@ struct StructuredGrid {
 // Writes `<path>` (HDF5) and `<path minus .h5>.xdmf`; returns the XDMF <Grid> element for collections.
 std::string write_structured_fields(const std::filesystem::path& h5_path, const StructuredGrid& grid,
                                     const std::vector<FieldView>& fields, double time);
+// The same files with the fields' values written in blocks (fields larger than one process holds, written as they
+// arrive): the datasets fields/<name> of shape (nz, ny, nx[, 3]) are made, then `fill` writes their values through
+// Hdf5Writer::write_block.
+struct FieldShape {
+  std::string name;
+  int components = 1;  // 1 or 3
+};
+std::string write_structured_fields_in_blocks(const std::filesystem::path& h5_path, const StructuredGrid& grid,
+                                              const std::vector<FieldShape>& fields, double time,
+                                              const std::function<void(Hdf5Writer&)>& fill);
 // positions: 3 per point (x, y, z).
 std::string write_point_fields(const std::filesystem::path& h5_path, std::span<const double> positions,
                                const std::vector<FieldView>& fields, double time);

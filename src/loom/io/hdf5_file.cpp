@@ -50,24 +50,55 @@ void Hdf5Writer::close() {
   id_ = -1;
 }
 
+namespace {
+// A new dataset of `dims` (intermediate groups made as needed).
+Handle create_dataset(hid_t file, const std::filesystem::path& path, const std::string& name,
+                      const std::vector<std::size_t>& dims, hid_t file_type) {
+  std::vector<hsize_t> shape(dims.begin(), dims.end());
+  Handle space{
+      check(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr), "dataspace " + name, path),
+      H5Sclose};
+  Handle links{H5Pcreate(H5P_LINK_CREATE), H5Pclose};
+  H5Pset_create_intermediate_group(links.id, 1);
+  return Handle{check(H5Dcreate2(file, name.c_str(), file_type, space.id, links.id, H5P_DEFAULT, H5P_DEFAULT),
+                      "create dataset " + name, path),
+                H5Dclose};
+}
+}  // namespace
+
 void Hdf5Writer::write_raw(const std::string& name, const void* data, std::size_t size,
                            const std::vector<std::size_t>& dims, std::int64_t memory_type, std::int64_t file_type) {
   LOOM_REQUIRE(id_ >= 0, "Hdf5Writer: write after commit");
   LOOM_REQUIRE(product(dims) == size,
                fmt::format("Hdf5Writer: dataset {} has {} values but its shape holds {}", name, size, product(dims)));
-  std::vector<hsize_t> shape(dims.begin(), dims.end());
-  Handle space{check(H5Screate_simple(static_cast<int>(shape.size()), shape.data(), nullptr), "dataspace " + name,
-                     file_.tmp()),
-               H5Sclose};
-  Handle links{H5Pcreate(H5P_LINK_CREATE), H5Pclose};
-  H5Pset_create_intermediate_group(links.id, 1);
-  Handle set{check(H5Dcreate2(static_cast<hid_t>(id_), name.c_str(), static_cast<hid_t>(file_type), space.id,
-                              links.id, H5P_DEFAULT, H5P_DEFAULT),
-                   "create dataset " + name, file_.tmp()),
-             H5Dclose};
+  Handle set = create_dataset(static_cast<hid_t>(id_), file_.tmp(), name, dims, static_cast<hid_t>(file_type));
   if (size > 0)
     check_status(H5Dwrite(set.id, static_cast<hid_t>(memory_type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
                  "write " + name, file_.tmp());
+}
+
+void Hdf5Writer::create_double(const std::string& name, const std::vector<std::size_t>& dims) {
+  LOOM_REQUIRE(id_ >= 0, "Hdf5Writer: write after commit");
+  create_dataset(static_cast<hid_t>(id_), file_.tmp(), name, dims, H5T_IEEE_F64LE);
+}
+
+void Hdf5Writer::write_block(const std::string& name, const std::vector<std::size_t>& start,
+                             const std::vector<std::size_t>& count, std::span<const double> data) {
+  LOOM_REQUIRE(id_ >= 0, "Hdf5Writer: write after commit");
+  LOOM_REQUIRE(
+      product(count) == data.size() && start.size() == count.size(),
+      fmt::format("Hdf5Writer::write_block: {} values for a block of {} in {}", data.size(), product(count), name));
+  if (data.empty()) return;
+  Handle set{check(H5Dopen2(static_cast<hid_t>(id_), name.c_str(), H5P_DEFAULT), "open dataset " + name, file_.tmp()),
+             H5Dclose};
+  Handle file_space{H5Dget_space(set.id), H5Sclose};
+  const std::vector<hsize_t> first(start.begin(), start.end()), size(count.begin(), count.end());
+  check_status(H5Sselect_hyperslab(file_space.id, H5S_SELECT_SET, first.data(), nullptr, size.data(), nullptr),
+               "select a block of " + name, file_.tmp());
+  const hsize_t values = data.size();
+  Handle memory_space{H5Screate_simple(1, &values, nullptr), H5Sclose};
+  check_status(H5Dwrite(set.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, H5P_DEFAULT, data.data()),
+               "write a block of " + name, file_.tmp());
 }
 
 void Hdf5Writer::write(const std::string& name, std::span<const double> d, const std::vector<std::size_t>& dims) {
@@ -170,6 +201,25 @@ std::vector<double> Hdf5Reader::read_double(const std::string& name) const {
   read_raw(name, v.data(), v.size(), H5T_NATIVE_DOUBLE);
   return v;
 }
+std::vector<double> Hdf5Reader::read_double_block(const std::string& name, const std::vector<std::size_t>& start,
+                                                  const std::vector<std::size_t>& count) const {
+  std::vector<double> v(product(count));
+  if (v.empty()) return v;
+  Handle set{check(H5Dopen2(static_cast<hid_t>(id_), name.c_str(), H5P_DEFAULT), "open dataset " + name, path_),
+             H5Dclose};
+  Handle file_space{H5Dget_space(set.id), H5Sclose};
+  const std::vector<hsize_t> first(start.begin(), start.end()), size(count.begin(), count.end());
+  LOOM_REQUIRE(int(first.size()) == H5Sget_simple_extent_ndims(file_space.id) && size.size() == first.size(),
+               "Hdf5Reader::read_double_block: start and count need the dataset's rank");
+  check_status(H5Sselect_hyperslab(file_space.id, H5S_SELECT_SET, first.data(), nullptr, size.data(), nullptr),
+               "select a block of " + name, path_);
+  const hsize_t values = v.size();
+  Handle memory_space{H5Screate_simple(1, &values, nullptr), H5Sclose};
+  check_status(H5Dread(set.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, H5P_DEFAULT, v.data()),
+               "read a block of " + name, path_);
+  return v;
+}
+
 std::vector<float> Hdf5Reader::read_float(const std::string& name) const {
   std::vector<float> v(product(dims(name)));
   read_raw(name, v.data(), v.size(), H5T_NATIVE_FLOAT);

@@ -25,6 +25,12 @@ class Hdf5Writer {
   void write(const std::string& name, std::span<const float> data, const std::vector<std::size_t>& dims);
   void write(const std::string& name, std::span<const std::int64_t> data, const std::vector<std::size_t>& dims);
   void write(const std::string& name, std::span<const std::int32_t> data, const std::vector<std::size_t>& dims);
+  // A dataset of doubles of shape `dims`, its values written later by write_block() (fields too large to hold whole).
+  void create_double(const std::string& name, const std::vector<std::size_t>& dims);
+  // The hyperslab of `count` values from `start` in each dimension (slowest first) of a dataset made by
+  // create_double(), from `data` in C order.
+  void write_block(const std::string& name, const std::vector<std::size_t>& start,
+                   const std::vector<std::size_t>& count, std::span<const double> data);
   // Attributes on an existing object ("/" is the file's root group).
   void attribute(const std::string& object, const std::string& name, double value);
   void attribute(const std::string& object, const std::string& name, std::int64_t value);
@@ -51,6 +57,9 @@ class Hdf5Reader {
   bool has_attribute(const std::string& object, const std::string& name) const;
   std::vector<std::size_t> dims(const std::string& name) const;
   std::vector<double> read_double(const std::string& name) const;
+  // The hyperslab of `count` values from `start` in each dimension (slowest first), in C order.
+  std::vector<double> read_double_block(const std::string& name, const std::vector<std::size_t>& start,
+                                        const std::vector<std::size_t>& count) const;
   std::vector<float> read_float(const std::string& name) const;
   std::vector<std::int64_t> read_int64(const std::string& name) const;
   std::vector<std::int32_t> read_int32(const std::string& name) const;
