@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "fmm/mpi_bodies.hpp"
+#include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/distributed.hpp"
 #include "loom/fmm/parallel/repartition.hpp"
 
@@ -36,8 +37,12 @@ TEST(FmmRanksCost, CostsAddUpToTheCountedWork) {
   const auto pairs = evaluate_cost(mine, unit, &report);
   double sum = 0;
   for (double v : pairs) sum += v;
-  LaplaceResult alone;
-  if (!mine.x.empty()) alone = fmm::laplace(mine.x, mine.strength, Options{});
+  LaplaceResult alone;  // the local FMM on the tree the ranks' FMM builds
+  if (!mine.x.empty()) {
+    Evaluator e(Options{});
+    e.set_tree(cubic_tree(mine.x, Options{}.ncrit));
+    alone = e.laplace(mine.strength);
+  }
   const double expected = alone.stats.p2p_interactions + report.remote_pairs.p2p_interactions;
   EXPECT_NEAR(sum, expected, 1e-9 * expected);
   CostRates per_body{0, 0, 1};
