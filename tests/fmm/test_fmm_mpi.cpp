@@ -4,7 +4,8 @@
 // local essential trees. Checked: the parts' weights balanced, every body on exactly one rank, inside its
 // rank's box, the boxes disjoint and filling the bounding box; the sums against the one-rank FMM over the whole
 // set and against a direct sum (direct.hpp), for Laplace and Biot-Savart on uniform and Plummer bodies, and with
-// fewer bodies than ranks; the same on the GPU with the ranks sharing the device (skips without one).
+// fewer bodies than ranks; the same on the GPU with the ranks sharing the device, and there equal to the CPU
+// ranks (skip without one).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -227,6 +228,40 @@ TEST(FmmRanks, GpuRanksShareTheDevice) {
   o.precision = Precision::double_;
   expect_within_fmm_error(laplace_errors({Distribution::plummer, 8000}, o), 1e-6, 1e-6);
   expect_within_fmm_error(biot_savart_errors({Distribution::cube, 5000}, o), 1e-6, 1e-5);
+}
+
+// The received field on the device (let_field_device.hpp) against the CPU's, under the ranks: in double
+// precision the two backends' ranks differ by rounding only.
+TEST(FmmRanks, GpuRanksEqualCpuRanks) {
+  test::skip_unless_available(core::Backend::cuda);
+  if (IsSkipped()) return;
+  comm::select_rank_device(world());
+  const Index n = 8000;
+  const Bodies all = make_bodies(Distribution::plummer, n, 1, 21);
+  const Bodies mine = distribute(all);
+  auto gathered = [&](const Options& o) {
+    RankReport report;
+    const LaplaceResult r = laplace(world(), o, mine.x, mine.strength, &report);
+    if (world().size() > 1) {
+      EXPECT_GT(report.let_cells_received, 0);
+    }
+    std::vector<double> values;
+    for (std::size_t i = 0; i < mine.x.size(); ++i)
+      values.insert(values.end(), {r.potential[i], r.gradient[i].x, r.gradient[i].y, r.gradient[i].z});
+    return gather_by_id(mine, values, 4, n);
+  };
+  Options cpu;
+  Options gpu = cpu;
+  gpu.backend = core::Backend::cuda;
+  gpu.precision = Precision::double_;
+  const std::vector<double> a = gathered(cpu), b = gathered(gpu);
+  if (!world().is_root()) return;
+  double e = 0, norm = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    e += (a[i] - b[i]) * (a[i] - b[i]);
+    norm += a[i] * a[i];
+  }
+  EXPECT_LT(std::sqrt(e / norm), 1e-10);
 }
 
 }  // namespace

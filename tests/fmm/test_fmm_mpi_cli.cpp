@@ -113,6 +113,30 @@ TEST(FmmMpiCli, BenchOnTwoRanksReportsEveryRank) {
   EXPECT_NE(r.out.find("median step"), std::string::npos);
 }
 
+TEST(FmmMpiCli, RepeatPartitionsAgainByCost) {
+  // clustered bodies: the first evaluation's cost imbalance exceeds the threshold, the bodies move, and the
+  // last evaluation's results (gathered from the moved bodies) still pass the run's check
+  TempDir dir;
+  const RunResult r = run_loom_on_ranks(2, "fmm --n 4000 --dist plummer --samples 200 --repeat 2 "
+                                           "--repartition_threshold 1.0 --json " + (dir / "r.json").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(dir / "r.json"));
+  ASSERT_EQ(j["cost_imbalance"].size(), 2u);
+  EXPECT_GT(j["cost_imbalance"][0].get<double>(), 1.0);
+  EXPECT_EQ(j["repartitioned"][0], true);
+  EXPECT_LT(j["errors"]["potential"].get<double>(), 1e-5);
+  EXPECT_NE(r.out.find("cost imbalance"), std::string::npos);
+}
+
+TEST(FmmMpiCli, RepeatNeedsRanks) {
+  const RunResult one = run_loom("fmm --n 100 --repeat 2");
+  EXPECT_EQ(one.code, 2);
+  EXPECT_NE(one.err.find("repeat"), std::string::npos) << one.err;
+  const RunResult alone = run_loom("fmm --n 100 --repartition_threshold 1.5");
+  EXPECT_EQ(alone.code, 2);
+  EXPECT_NE(alone.err.find("repartition_threshold"), std::string::npos) << alone.err;
+}
+
 TEST(FmmMpiCli, BenchOnRanksNeedsBodiesPerRank) {
   const RunResult r = run_loom_on_ranks(2, "bench fmm --quick true");
   EXPECT_EQ(r.code, 2);

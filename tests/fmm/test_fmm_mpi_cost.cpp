@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "fmm/mpi_bodies.hpp"
+#include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/distributed.hpp"
+#include "loom/fmm/parallel/rebalance.hpp"
 #include "loom/fmm/parallel/repartition.hpp"
 
 namespace loom::fmm::parallel {
@@ -36,8 +38,12 @@ TEST(FmmRanksCost, CostsAddUpToTheCountedWork) {
   const auto pairs = evaluate_cost(mine, unit, &report);
   double sum = 0;
   for (double v : pairs) sum += v;
-  LaplaceResult alone;
-  if (!mine.x.empty()) alone = fmm::laplace(mine.x, mine.strength, Options{});
+  LaplaceResult alone;  // the local FMM on the tree the ranks' FMM builds
+  if (!mine.x.empty()) {
+    Evaluator e(Options{});
+    e.set_tree(cubic_tree(mine.x, Options{}.ncrit));
+    alone = e.laplace(mine.strength);
+  }
   const double expected = alone.stats.p2p_interactions + report.remote_pairs.p2p_interactions;
   EXPECT_NEAR(sum, expected, 1e-9 * expected);
   CostRates per_body{0, 0, 1};
@@ -83,6 +89,31 @@ TEST(FmmRanksCost, WeightedPartitionLowersTheMeasuredImbalance) {
     // lowered by at least a quarter (what remains: the received work, which moves with the cuts)
     EXPECT_LT(after, before - 0.25 * (before - 1));
   }
+}
+
+TEST(FmmRanksCost, RepeatedStepsMoveClusteredBodiesOnce) {
+  // the loop of `loom fmm --repeat` and the bench (rebalance.hpp) at the fixed rates above: the first step's
+  // imbalance moves the bodies, the second step measures the lowered one; every body stays on one rank
+  const auto c = world();
+  const Bodies b = distribute(make_bodies(Distribution::plummer, 20000, 1, 83));
+  RankBodies mine = RankBodies::from_rows(rows_of(b, 0, static_cast<Index>(b.x.size())), 1);
+  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost& cost) {
+    evaluate_bodies(c, Options{}, bodies, report, cost);
+  };
+  const CostRates rates{1e-9, 2e-7, 0};
+  const Step first = rebalanced_step(c, mine, 1.002, rates, evaluate);
+  EXPECT_EQ(c.sum(std::int64_t(mine.x.size())), 20000);
+  const Step second = rebalanced_step(c, mine, 1e9, rates, evaluate);
+  EXPECT_FALSE(second.repartitioned);
+  if (c.is_root())
+    std::printf("%d ranks, Plummer, repeated: cost imbalance %.3f, then %.3f\n", c.size(), first.imbalance,
+                second.imbalance);
+  if (c.size() == 1) {
+    EXPECT_FALSE(first.repartitioned);
+    return;
+  }
+  EXPECT_TRUE(first.repartitioned);
+  EXPECT_LT(second.imbalance, first.imbalance - 0.25 * (first.imbalance - 1));
 }
 
 }  // namespace

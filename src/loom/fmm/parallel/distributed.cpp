@@ -12,6 +12,7 @@
 #include "loom/fmm/kernels/biot_savart.hpp"
 #include "loom/fmm/kernels/laplace.hpp"
 #include "loom/fmm/engine/periodic_images.hpp"
+#include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/let.hpp"
 #include "loom/fmm/parallel/local_tree.hpp"
 
@@ -100,7 +101,11 @@ RemoteField run(const comm::Communicator& comm, const Options& o, std::span<cons
                 Local&& local) {
   core::WallTimer build;
   Evaluator e(local_options(o));
-  e.set_positions(x);
+  if (o.tree_on_backend) {
+    e.set_positions(x);
+  } else {
+    e.set_tree(cubic_tree(x, o.ncrit));  // a rank's domain is often elongated; its cells need not be
+  }
   const LocalTree tree = local_tree(e.tree(), o.order, K::ncomp, strength, sigma);
   std::optional<detail::BoxMoments> far;
   if (o.periodic) far = global_moments(comm, o, tree);
@@ -138,6 +143,7 @@ LaplaceResult laplace(const comm::Communicator& comm, const Options& o, std::spa
   LaplaceResult result;
   const RemoteField f = run<LaplaceKernel>(comm, o, x, charges, {}, r, cost, [&](Evaluator& e) {
     if (!x.empty()) e.laplace(charges, result);
+    r.local_stats = result.stats;
     return result.time;
   });
   const auto n = static_cast<Index>(x.size());
@@ -162,6 +168,7 @@ BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& o, s
   const std::span<const double> strength(alpha.empty() ? nullptr : &alpha[0].x, 3 * alpha.size());
   const RemoteField f = run<BiotSavartKernel>(comm, o, x, strength, sigma, r, cost, [&](Evaluator& e) {
     if (!x.empty()) e.biot_savart(alpha, sigma, result);
+    r.local_stats = result.stats;
     return result.time;
   });
   const auto n = static_cast<Index>(x.size());

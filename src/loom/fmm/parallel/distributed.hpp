@@ -24,6 +24,7 @@ struct RankReport {
   double local = 0;          // the local FMM (its phases in local_time)
   double remote = 0;         // the received cells' field
   Timings local_time;
+  Statistics local_stats;  // the local FMM's pairs and direct interactions (remote_pairs: the received ones)
   Index bodies = 0, let_cells_sent = 0, let_bodies_sent = 0, let_cells_received = 0, let_bodies_received = 0;
   double let_doubles_sent = 0;
   LetFieldCounts remote_pairs;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "loom/core/error.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
@@ -78,12 +79,13 @@ std::vector<Patch> read_patches(std::span<const double> v) {
 
 namespace {
 
-void write_cell(const LetSource& s, int c, bool with_bodies, Vec3d shift, std::vector<double>& out) {
+void write_cell(const LetSource& s, int c, bool with_bodies, int children, Vec3d shift, std::vector<double>& out) {
   const Cell& cell = s.tree->tree.cells()[static_cast<std::size_t>(c)];
   const int nt = term_count(s.order);
   const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(c)];
   const Vec3d center = cell.center + shift;
-  out.insert(out.end(), {center.x, center.y, center.z, cell.radius, sigma, with_bodies ? double(cell.count) : 0.0});
+  out.insert(out.end(), {center.x, center.y, center.z, cell.radius, sigma, with_bodies ? double(cell.count) : 0.0,
+                         double(children)});
   const detail::C* m = s.multipoles + static_cast<Index>(c) * s.ncomp * nt;
   for (int k = 0; k < s.ncomp * nt; ++k) out.insert(out.end(), {m[k].re, m[k].im});
   if (!with_bodies) return;
@@ -119,21 +121,25 @@ LetCount select_let(const LetSource& s, std::span<const Patch> receiver, const L
         break;
       }
     }
+    ++count.cells;
     if (accepted || cell.leaf()) {
-      if (out) write_cell(s, c, !accepted, shift, *out);
-      ++count.cells;
+      if (out) write_cell(s, c, !accepted, 0, shift, *out);
       if (!accepted) count.bodies += cell.count;
       continue;
     }
-    for (int k = cell.child_count - 1; k >= 0; --k) stack.push_back(cell.child_begin + k);
+    int children = 0;  // the non-empty ones, which the walk writes
+    for (int k = 0; k < cell.child_count; ++k) children += cells[static_cast<std::size_t>(cell.child_begin + k)].count > 0;
+    if (out) write_cell(s, c, false, children, shift, *out);
+    for (int k = cell.child_count - 1; k >= 0; --k) stack.push_back(cell.child_begin + k);  // pre-order
   }
   return count;
 }
 
 Let parse_let(std::span<const double> data, int order, int ncomp) {
   const int nt = term_count(order);
-  const std::size_t header = 6, body = static_cast<std::size_t>(3 + ncomp + 1);
+  const std::size_t header = 7, body = static_cast<std::size_t>(3 + ncomp + 1);
   Let let;
+  std::vector<std::pair<int, int>> open;  // cells whose subtrees are still being read, and their children left
   std::size_t at = 0;
   while (at < data.size()) {
     LOOM_REQUIRE(at + header + 2 * static_cast<std::size_t>(ncomp * nt) <= data.size(), "parse_let: truncated cell");
@@ -143,6 +149,8 @@ Let parse_let(std::span<const double> data, int order, int ncomp) {
     cell.sigma = data[at + 4];
     cell.body_count = static_cast<Index>(data[at + 5]);
     cell.body_begin = static_cast<Index>(let.x.size());
+    const auto children = static_cast<int>(data[at + 6]);
+    LOOM_REQUIRE(children >= 0 && (children == 0 || cell.body_count == 0), "parse_let: a cell with bodies and children");
     at += header;
     for (int k = 0; k < ncomp * nt; ++k, at += 2) let.multipoles.push_back({data[at], data[at + 1]});
     LOOM_REQUIRE(at + body * static_cast<std::size_t>(cell.body_count) <= data.size(), "parse_let: truncated bodies");
@@ -151,8 +159,19 @@ Let parse_let(std::span<const double> data, int order, int ncomp) {
       for (int d = 0; d < ncomp; ++d) let.strength.push_back(data[at + 3 + static_cast<std::size_t>(d)]);
       let.sigma.push_back(data[at + 3 + static_cast<std::size_t>(ncomp)]);
     }
+    const int self = static_cast<int>(let.cells.size());
+    cell.end = self + 1;
     let.cells.push_back(cell);
+    if (children > 0) {
+      open.emplace_back(self, children);
+      continue;
+    }
+    while (!open.empty() && --open.back().second == 0) {  // the last child of a subtree closes it
+      let.cells[static_cast<std::size_t>(open.back().first)].end = self + 1;
+      open.pop_back();
+    }
   }
+  LOOM_REQUIRE(open.empty(), "parse_let: a subtree without all its children");
   return let;
 }
 

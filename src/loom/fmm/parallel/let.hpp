@@ -5,11 +5,15 @@
 // of every patch, as if the patch's largest leaf stood there (theta |dX| > R_B + R_leaf, and for guarded
 // kernels a gap of guard * sigma_B), and opens it otherwise, down to the leaves, whose bodies it sends (with
 // their multipoles). Every leaf of the receiver then accepts every multipole-only cell it is sent (its centre
-// lies in its patch's box, its radius is at most the patch's R_leaf), so the receiver's walk (let_field.hpp)
-// needs no other case. Patches rather than one box: clustered bodies have leaves of very different sizes, and
-// one box with the largest leaf of all would make the sender open nearly every cell.
-// Wire format, per cell, all doubles: centre (3), radius, largest sigma, body count b, the multipoles
-// (ncomp * p(p+1)/2 complex), then b bodies of (x, y, z, ncomp strengths, sigma).
+// lies in its patch's box, its radius is at most the patch's R_leaf). Patches rather than one box: clustered
+// bodies have leaves of very different sizes, and one box with the largest leaf of all would make the sender
+// open nearly every cell. The opened cells go too, with their multipoles, so that the receiver gets the
+// sender's tree pruned, not flat: its dual traversal (let_field.hpp) takes a far part of the received tree
+// by one M2L into a large local cell, where a flat list of the small cells near its boundary would need one
+// M2L per small cell (measured: most of the received field's time, docs/performance.md).
+// Wire format, per cell in depth-first pre-order, all doubles: centre (3), radius, largest sigma, body count
+// b, child count k (the cells of its next k subtrees), the multipoles (ncomp * p(p+1)/2 complex), then b
+// bodies of (x, y, z, ncomp strengths, sigma). A cell has bodies or children, not both.
 #pragma once
 
 #include <span>
@@ -56,17 +60,21 @@ struct LetCount {
   Index cells = 0, bodies = 0;
   // doubles on the wire
   double doubles(int order, int ncomp) const {
-    return double(cells) * (6 + ncomp * order * (order + 1)) + double(bodies) * (4 + ncomp);
+    return double(cells) * (7 + ncomp * order * (order + 1)) + double(bodies) * (4 + ncomp);
   }
 };
 LetCount select_let(const LetSource& source, std::span<const Patch> receiver, const LetCriterion& criterion,
                     std::vector<double>* out, Vec3d shift = {});
 
-// The receiver's side: the cells and bodies of any number of concatenated messages.
+// The receiver's side: the cells and bodies of any number of concatenated messages, in their pre-order: the
+// children of cell k are k + 1, then each next one at the previous one's `end`, up to k's own `end`; the roots
+// likewise from 0.
 struct LetCell {
   Vec3d center;
   double radius = 0, sigma = 0;
   Index body_begin = 0, body_count = 0;
+  int end = 0;  // one past the cell's subtree
+  bool leaf(int self) const { return end == self + 1; }
 };
 struct Let {
   std::vector<LetCell> cells;

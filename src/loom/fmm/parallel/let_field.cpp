@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
+#include <utility>
 
 #include "loom/core/error.hpp"
 #include "loom/fmm/engine/passes.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
 #include "loom/fmm/expansions/m2l_batch.hpp"
 #include "loom/fmm/expansions/operators.hpp"
+#include "loom/fmm/parallel/let_field_device.hpp"
 
 namespace loom::fmm::parallel {
 namespace {
@@ -19,17 +21,10 @@ struct Pair {
   int target, source;
 };
 
-// Pairs grouped by target cell: the pairs of cell c are [offset[c], offset[c + 1]).
-struct Grouped {
-  std::vector<Index> offset;
-  std::vector<int> source;
-  Index size() const { return static_cast<Index>(source.size()); }
-};
-
-Grouped group(std::vector<Pair> pairs, std::size_t cells) {
+LetPairs group(std::vector<Pair> pairs, std::size_t cells) {
   std::sort(pairs.begin(), pairs.end(),
             [](Pair a, Pair b) { return a.target != b.target ? a.target < b.target : a.source < b.source; });
-  Grouped g;
+  LetPairs g;
   g.offset.assign(cells + 1, 0);
   for (const Pair& p : pairs) ++g.offset[static_cast<std::size_t>(p.target) + 1];
   for (std::size_t c = 0; c < cells; ++c) g.offset[c + 1] += g.offset[c];
@@ -37,53 +32,79 @@ Grouped group(std::vector<Pair> pairs, std::size_t cells) {
   return g;
 }
 
-struct Lists {
-  Grouped m2l, p2p;
+// The dual traversal of the local tree (A) and the received one (B), from the pairs (a, b) of `frontier`: M2L
+// where the MAC of tree/traversal.cpp accepts (with the guard on B's sigma); otherwise the larger cell is
+// opened, B's only while it has children, A's down to the leaves, where a received leaf's bodies meet A's by
+// P2P (a multipole-only cell is accepted by every local leaf, let.hpp).
+struct Walk {
+  const Options& o;
+  const std::vector<Cell>& cells;
+  const Let& let;
+  std::vector<Pair> m2l, p2p;
+  bool complete = true;
+
+  void run(int a0, int b0) {
+    std::vector<std::pair<int, int>> stack{{a0, b0}};
+    while (!stack.empty()) {
+      const auto [c, s] = stack.back();
+      stack.pop_back();
+      const Cell& a = cells[static_cast<std::size_t>(c)];
+      const LetCell& b = let.cells[static_cast<std::size_t>(s)];
+      if (a.count == 0) continue;
+      const double distance = std::sqrt(norm2(a.center - b.center)), radii = a.radius + b.radius;
+      if (distance * o.theta > radii && distance - radii > o.guard * b.sigma) {
+        m2l.push_back({c, s});
+      } else if (!b.leaf(s) && (a.leaf() || b.radius >= a.radius)) {
+        for (int k = s + 1; k < b.end; k = let.cells[static_cast<std::size_t>(k)].end) stack.emplace_back(c, k);
+      } else if (!a.leaf()) {
+        for (int k = 0; k < a.child_count; ++k) stack.emplace_back(a.child_begin + k, s);
+      } else {
+        if (b.body_count == 0) complete = false;  // the sender broke let.hpp's criterion
+        p2p.push_back({c, s});
+      }
+    }
+  }
 };
 
-// Each received cell down the local tree (the MAC of tree/traversal.cpp, the target side split).
-Lists walk(const Options& o, const Tree& tree, const Let& let) {
-  std::vector<Pair> m2l, p2p;
+// The pairs to start from: the local cells two levels down (and the leaves above them) against the received
+// roots, so that the threads share the walk; the M2L this forgoes into the top two levels is a few pairs per
+// received root.
+std::vector<std::pair<int, int>> frontier(const Tree& tree, const Let& let) {
   const auto& cells = tree.cells();
+  const int depth = std::min(2, tree.levels() - 1);
+  std::vector<std::pair<int, int>> out;
+  for (int c = 0; c < tree.level_begin(depth + 1); ++c) {
+    const Cell& a = cells[static_cast<std::size_t>(c)];
+    if (a.level != depth && !a.leaf()) continue;
+    for (int s = 0; s < static_cast<int>(let.cells.size()); s = let.cells[static_cast<std::size_t>(s)].end)
+      out.emplace_back(c, s);
+  }
+  return out;
+}
+
+LetLists walk(const Options& o, const Tree& tree, const Let& let) {
+  std::vector<Pair> m2l, p2p;
+  const std::vector<std::pair<int, int>> start = frontier(tree, let);
   bool complete = true;
 #pragma omp parallel
   {
-    std::vector<Pair> my_m2l, my_p2p;
-    std::vector<int> stack;
-#pragma omp for schedule(dynamic, 16) nowait
-    for (std::size_t s = 0; s < let.cells.size(); ++s) {
-      const LetCell& b = let.cells[s];
-      stack.assign(1, 0);
-      while (!stack.empty()) {
-        const int c = stack.back();
-        stack.pop_back();
-        const Cell& a = cells[static_cast<std::size_t>(c)];
-        if (a.count == 0) continue;
-        const double distance = std::sqrt(norm2(a.center - b.center)), radii = a.radius + b.radius;
-        const Pair pair{c, static_cast<int>(s)};
-        if (distance * o.theta > radii && distance - radii > o.guard * b.sigma) {
-          my_m2l.push_back(pair);
-        } else if (a.leaf()) {
-          if (b.body_count == 0) complete = false;  // the sender broke let.hpp's criterion
-          my_p2p.push_back(pair);
-        } else {
-          for (int k = 0; k < a.child_count; ++k) stack.push_back(a.child_begin + k);
-        }
-      }
-    }
+    Walk w{o, tree.cells(), let, {}, {}, true};
+#pragma omp for schedule(dynamic, 1) nowait
+    for (std::size_t k = 0; k < start.size(); ++k) w.run(start[k].first, start[k].second);
 #pragma omp critical
     {
-      m2l.insert(m2l.end(), my_m2l.begin(), my_m2l.end());
-      p2p.insert(p2p.end(), my_p2p.begin(), my_p2p.end());
+      m2l.insert(m2l.end(), w.m2l.begin(), w.m2l.end());
+      p2p.insert(p2p.end(), w.p2p.begin(), w.p2p.end());
+      complete = complete && w.complete;
     }
   }
   LOOM_REQUIRE(complete, "fmm::parallel: a received multipole-only cell is not accepted by a local leaf");
-  return {group(std::move(m2l), cells.size()), group(std::move(p2p), cells.size())};
+  return {group(std::move(m2l), tree.cells().size()), group(std::move(p2p), tree.cells().size())};
 }
 
 // M2L of the accepted pairs into the local cells' expansions, eight sources at a time in the SIMD lanes of
 // M2lBatch (as the local FMM's CPU engine).
-void m2l_pairs(const Options& o, int ncomp, const Tree& tree, const Let& let, const Grouped& g, detail::C* L) {
+void m2l_pairs(const Options& o, int ncomp, const Tree& tree, const Let& let, const LetPairs& g, detail::C* L) {
   const int p = o.order, nt = term_count(p);
   const auto& cells = tree.cells();
   const auto ncells = static_cast<std::int64_t>(cells.size());
@@ -118,7 +139,7 @@ void m2l_pairs(const Options& o, int ncomp, const Tree& tree, const Let& let, co
 // kernels' own CPU loops (K::p2p_cpu) evaluate the pairs.
 template <class K>
 void p2p_pairs(const detail::TreeData& t, const double* strength, std::span<const double> sigma, const Let& let,
-               const Grouped& g, double* out) {
+               const LetPairs& g, double* out) {
   const Index n = t.n(), m = static_cast<Index>(let.x.size()), all = n + m;
   const auto size = static_cast<std::size_t>(all);
   std::vector<double> x(size), y(size), z(size), q(size * K::ncomp), sg(size, 0.0), inv_sg(size, 0.0),
@@ -162,7 +183,7 @@ void p2p_pairs(const detail::TreeData& t, const double* strength, std::span<cons
 }
 
 // The received work per local cell (body_cost.hpp) and the body-body interactions in all.
-CellWork received_work(const Tree& tree, const Let& let, const Lists& lists, double& interactions) {
+CellWork received_work(const Tree& tree, const Let& let, const LetLists& lists, double& interactions) {
   const auto& cells = tree.cells();
   CellWork w{std::vector<double>(cells.size(), 0.0), std::vector<double>(cells.size(), 0.0)};
   interactions = 0;
@@ -175,16 +196,11 @@ CellWork received_work(const Tree& tree, const Let& let, const Lists& lists, dou
   return w;
 }
 
-}  // namespace
-
+// The received field on the CPU: M2L into the locals, the far images, L2L and L2P, then the P2P pairs.
 template <class K>
-std::vector<double> let_field(const Options& o, const detail::TreeData& t, const core::Array<double>& strength,
-                              std::span<const double> sigma, const Let& let, LetFieldCounts* counts,
-                              const detail::BoxMoments* far_images) {
-  const Index n = t.n();
-  std::vector<double> out(static_cast<std::size_t>(K::nout * n), 0.0);
-  if (n == 0 || (let.cells.empty() && !far_images)) return out;
-  const Lists lists = walk(o, t.tree, let);
+void host_let_field(const Options& o, const detail::TreeData& t, const core::Array<double>& strength,
+                    std::span<const double> sigma, const Let& let, const LetLists& lists,
+                    const detail::BoxMoments* far_images, std::vector<double>& out) {
   const int nt = term_count(o.order);
   if (lists.m2l.size() > 0 || far_images) {
     core::Array<detail::C> locals(t.tree.cells().size() * static_cast<std::size_t>(K::ncomp * nt));
@@ -200,8 +216,24 @@ std::vector<double> let_field(const Options& o, const detail::TreeData& t, const
     detail::local_to_bodies(K{}, cpu, o.order, t, strength, locals, far);
     std::copy_n(far.read(core::Where::host), out.size(), out.begin());
   }
-  const double* q = strength.read(core::Where::host);
-  if (lists.p2p.size() > 0) p2p_pairs<K>(t, q, sigma, let, lists.p2p, out.data());
+  if (lists.p2p.size() > 0) p2p_pairs<K>(t, strength.read(core::Where::host), sigma, let, lists.p2p, out.data());
+}
+
+}  // namespace
+
+template <class K>
+std::vector<double> let_field(const Options& o, const detail::TreeData& t, const core::Array<double>& strength,
+                              std::span<const double> sigma, const Let& let, LetFieldCounts* counts,
+                              const detail::BoxMoments* far_images) {
+  const Index n = t.n();
+  std::vector<double> out(static_cast<std::size_t>(K::nout * n), 0.0);
+  if (n == 0 || (let.cells.empty() && !far_images)) return out;
+  const LetLists lists = walk(o, t.tree, let);
+  if (o.backend == core::Backend::cuda) {
+    out = device_let_field<K>(o, t, strength, sigma, let, lists, far_images);
+  } else {
+    host_let_field<K>(o, t, strength, sigma, let, lists, far_images, out);
+  }
   if (counts) {
     counts->m2l = lists.m2l.size();
     counts->p2p = lists.p2p.size();

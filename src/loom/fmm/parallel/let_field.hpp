@@ -1,7 +1,7 @@
 // The receiver's side of the local essential tree (let.hpp): the field of the received cells and bodies at this
-// rank's bodies, on the CPU. Each received cell is walked down the local tree: M2L into the local cells that
-// accept it under the same MAC as the local traversal, P2P with the bodies of a received leaf that a local leaf
-// does not accept (a multipole-only cell is accepted by every leaf, let.hpp); then L2L and L2P through the
+// rank's bodies, on the CPU (on the GPU with the CUDA backend: let_field_device.hpp). The local tree and the received (pruned) tree are traversed together under the
+// same MAC as the local traversal: M2L where it accepts, P2P of a local leaf with the bodies of a received leaf
+// it does not accept (a multipole-only cell is accepted by every leaf, let.hpp); then L2L and L2P through the
 // passes the local FMM uses. With periodic options, the received cells are the senders' images already (let.hpp's
 // shift), and the far images of the whole box (beyond the 3^3 near ones) enter the locals from the box's
 // moments summed over the ranks (engine/periodic_images.hpp).

@@ -10,6 +10,7 @@
 #include "loom/fmm/kernels/biot_savart.hpp"
 #include "loom/fmm/kernels/laplace.hpp"
 #include "loom/fmm/list_cache.hpp"
+#include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/let_field.hpp"
 #include "loom/fmm/parallel/local_tree.hpp"
 #include "loom/fmm/parallel/multisection.hpp"
@@ -93,7 +94,7 @@ void count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeDa
 // after one untimed call, so that thread start-up and first-touch pages are not counted) over one part.
 double local_seconds(Kernel kernel, const Options& o, const Part& q) {
   Evaluator e(o);
-  e.set_positions(q.x);
+  e.set_tree(cubic_tree(q.x, o.ncrit));  // as the ranks' FMM builds it
   std::vector<Vec3d> alpha;
   for (std::size_t i = 0; kernel != Kernel::laplace && i < q.x.size(); ++i)
     alpha.push_back({q.strength[3 * i], q.strength[3 * i + 1], q.strength[3 * i + 2]});
@@ -143,7 +144,7 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
   std::vector<detail::TreeData> trees(parts.size());
   std::vector<std::vector<double>> cell_sigma(parts.size());
   for (std::size_t s = 0; s < parts.size(); ++s) {
-    trees[s].tree = Tree(parts[s].x, o.ncrit);
+    trees[s].tree = cubic_tree(parts[s].x, o.ncrit);
     if (ncomp == 3 && !parts[s].x.empty()) cell_sigma[s] = detail::cell_max_sigma(trees[s].tree, parts[s].sigma);
   }
   ModelRanks m;

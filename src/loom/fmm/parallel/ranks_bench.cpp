@@ -10,7 +10,7 @@
 #include "loom/core/timer.hpp"
 #include "loom/fmm/parallel/rank_bodies.hpp"
 #include "loom/fmm/parallel/rank_table.hpp"
-#include "loom/fmm/parallel/repartition.hpp"
+#include "loom/fmm/parallel/rebalance.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/version_info.hpp"
 
@@ -31,24 +31,6 @@ RankBodies generate_on_root(const comm::Communicator& comm, const RanksBench& b,
   return all;
 }
 
-void evaluate(const comm::Communicator& comm, const Options& o, const RankBodies& mine, RankReport& report,
-              BodyCost& cost) {
-  if (mine.ncomp == 1) {
-    laplace(comm, o, mine.x, mine.strength, &report, &cost);
-    return;
-  }
-  std::vector<Vec3d> alpha;
-  for (std::size_t i = 0; i < mine.x.size(); ++i)
-    alpha.push_back({mine.strength[3 * i], mine.strength[3 * i + 1], mine.strength[3 * i + 2]});
-  biot_savart(comm, o, mine.x, alpha, mine.sigma, &report, &cost);
-}
-
-struct Sample {
-  double step = 0, partition = 0, imbalance = 1;
-  bool repartitioned = false;
-  RankReport report;
-};
-
 }  // namespace
 
 int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std::ostream& out) {
@@ -59,26 +41,19 @@ int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std:
   core::WallTimer partition_timer;
   mine = partition_and_move(comm, mine);
   double partition = partition_timer.seconds();
-  std::vector<Sample> samples;
+  std::vector<Step> samples;
+  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost& cost) {
+    evaluate_bodies(comm, b.options, bodies, report, cost);
+  };
   for (int k = 0; k < b.warmup + b.repeats; ++k) {
-    Sample s;
-    s.partition = partition;
-    BodyCost cost;
-    comm.barrier();
-    core::WallTimer step;
-    evaluate(comm, b.options, mine, s.report, cost);
-    s.step = comm.max(step.seconds());
-    core::WallTimer again;
-    std::vector<double> rows = mine.rows();
-    s.repartitioned = repartition(comm, rows, mine.width(), cost.seconds, b.repartition_threshold, &s.imbalance);
-    if (s.repartitioned) mine = RankBodies::from_rows(rows, ncomp);
-    partition = again.seconds();
+    Step s = rebalanced_step(comm, mine, b.repartition_threshold, {}, evaluate);
+    std::swap(s.repartition_seconds, partition);  // the partitioning before this evaluation is reported with it
     if (k >= b.warmup) samples.push_back(std::move(s));
   }
-  std::vector<Sample> by_step = samples;
-  std::sort(by_step.begin(), by_step.end(), [](const Sample& a, const Sample& c) { return a.step < c.step; });
-  const Sample& median = by_step[by_step.size() / 2];
-  const std::vector<double> figures = gather_rank_figures(comm, median.report, median.partition);
+  std::vector<Step> by_step = samples;
+  std::sort(by_step.begin(), by_step.end(), [](const Step& a, const Step& c) { return a.seconds < c.seconds; });
+  const Step& median = by_step[by_step.size() / 2];
+  const std::vector<double> figures = gather_rank_figures(comm, median.report, median.repartition_seconds);
   if (!comm.is_root()) return 0;
   const Options& o = b.options;
   out << fmt::format("FMM over {} MPI ranks, {} threads each: {} {} bodies per rank ({} in all), p {}, theta {}, "
@@ -87,17 +62,8 @@ int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std:
                      b.bodies_per_rank * comm.size(), o.order, o.theta, o.ncrit, core::to_string(o.backend), scatter);
   out << "the median evaluation, per rank:\n";
   nlohmann::json j = print_rank_table(out, figures, comm.size());
-  nlohmann::json steps = nlohmann::json::array(), imbalance = nlohmann::json::array(),
-                 moved = nlohmann::json::array();
-  out << "evaluation  step (s)  cost imbalance  repartitioned\n";
-  for (std::size_t k = 0; k < samples.size(); ++k) {
-    out << fmt::format("{:>10} {:>9.4f} {:>15.3f} {:>14}\n", k, samples[k].step, samples[k].imbalance,
-                       samples[k].repartitioned ? "yes" : "no");
-    steps.push_back(samples[k].step);
-    imbalance.push_back(samples[k].imbalance);
-    moved.push_back(samples[k].repartitioned);
-  }
-  out << fmt::format("median step: {:.4f} s\n", median.step);
+  j.update(print_steps(out, samples));
+  out << fmt::format("median step: {:.4f} s\n", median.seconds);
   if (b.json.empty()) return 0;
   j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}};
   j["kernel"] = std::string(to_string(b.kernel));
@@ -109,10 +75,7 @@ int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std:
   j["ncrit"] = o.ncrit;
   j["repartition_threshold"] = b.repartition_threshold;
   j["scatter_seconds"] = scatter;
-  j["step_seconds"] = steps;
-  j["step_median"] = median.step;
-  j["cost_imbalance"] = imbalance;
-  j["repartitioned"] = moved;
+  j["step_median"] = median.seconds;
   io::write_file_atomically(b.json, j.dump(2) + "\n");
   return 0;
 }

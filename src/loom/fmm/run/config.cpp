@@ -36,6 +36,12 @@ void declare_parameters(io::Parameters& p) {
         "write the results per body to this CSV file: potential,grad_x,grad_y,grad_z (laplace) or "
         "u_x,u_y,u_z,s_x,s_y,s_z (biot-savart: velocity, stretching)");
   p.add("json", "", "also write the run's figures as JSON to this file");
+  p.add("repeat", 1, "evaluations under mpiexec -n N, repartitioned by their measured costs between them")
+      .at_least(1)
+      .at_most(1000);
+  p.add("repartition_threshold", 1.1, "under mpiexec with repeat > 1: partition again when the cost imbalance exceeds this")
+      .at_least(1)
+      .at_most(1000);
   p.add("overwrite", false, "replace existing --output and --json files (never the --input file)");
 }
 
@@ -59,7 +65,8 @@ void check_combinations(const io::Parameters& p, const FmmConfig& c) {
   };
   const Applies applies[] = {{"sigma", !laplace, "no value with kernel laplace (biot-savart only)"},
                              {"guard", !laplace, "no value with kernel laplace (biot-savart only)"},
-                             {"image_levels", p.get_bool("periodic"), "no value without periodic = true"}};
+                             {"image_levels", p.get_bool("periodic"), "no value without periodic = true"},
+                             {"repartition_threshold", p.get_int("repeat") > 1, "no value without repeat > 1"}};
   for (const Applies& a : applies)
     if (p.user_set(a.key) && !a.used) throw UsageError(io::invalid_value_message(a.key, p.value(a.key), a.otherwise));
   if (c.options.periodic && c.bodies.distribution != Distribution::cube)
@@ -89,6 +96,8 @@ FmmConfig make_config(const io::Parameters& p) {
     o.image_levels = static_cast<int>(p.get_int("image_levels"));
   }
   c.samples = p.get_int("samples");
+  c.repeat = static_cast<int>(p.get_int("repeat"));
+  c.repartition_threshold = p.get_real("repartition_threshold");
   c.output = p.get_string("output");
   c.json = p.get_string("json");
   io::check_output_file("output", c.output);

@@ -27,6 +27,10 @@ struct FmmConfig {
   Index samples = 0;   // targets checked against a reference sum (0: no check)
   std::string output;  // Laplace: potential and gradient per body to this CSV file
   std::string json;    // the run's figures as JSON to this file
+  // Under mpiexec: evaluations, partitioned again by their measured costs between them when imbalanced
+  // (fmm/parallel/rebalance.hpp); one process evaluates once.
+  int repeat = 1;
+  double repartition_threshold = 1.1;
 };
 
 void declare_parameters(io::Parameters& p);

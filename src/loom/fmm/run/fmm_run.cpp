@@ -7,6 +7,7 @@
 #include <ostream>
 #include <tuple>
 
+#include "loom/core/error.hpp"
 #include "loom/core/memory_budget.hpp"
 #include "loom/fmm/body_file.hpp"
 #include "loom/fmm/run/memory_need.hpp"
@@ -156,6 +157,9 @@ int stopped_after(const char* phase, const FmmConfig& c, std::ostream& log) {
 }  // namespace
 
 int run_fmm(const FmmConfig& config, std::ostream& out, std::ostream& log) {
+  if (config.repeat > 1)  // one process has nothing to repartition
+    throw UsageError("repeat = " + std::to_string(config.repeat) +
+                     ": expected 1 on one process (more only under mpiexec -n N, N > 1)");
   const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run at the next phase boundary
   FmmRun run(config);
   run.prepare();
