@@ -237,6 +237,31 @@ TEST(MultiTensorSeparable, EveryGroupSizeEqualsTheReferencePerTensor) {
   }
 }
 
+// A shell whose angular field is too large for the generic kernel's four shared buffers (4 x 3200 doubles) still
+// has the fused separable route (2 q's per block), and it equals the reference; the dense route is refused.
+TEST(MultiTensorSeparable, LargeAngularGridTakesTheSeparableRouteOnly) {
+  Shell s(4, 40, 1.5, 4);
+  const Index n = s.size();
+  Tensor u(shape_of(TensorKind::a), n);
+  u.data = random_array(u.components() * n, 11);
+  const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+  OperatorCache cache;
+  core::Array<double> ref(3 * u.components() * n), scratch(3 * u.components() * n);
+  Differentiator(s, AngularMethod::separable).cartesian_gradient(Strategy::reference, cache, ij, u, scratch, ref);
+  EXPECT_EQ(Differentiator(s, AngularMethod::dense).fused(), nullptr);
+  const Differentiator d(s, AngularMethod::separable);
+  ASSERT_NE(d.fused(), nullptr);
+  const auto route = sweep::separable_route(d.fused()->plan(cache, core::Where::host));
+  ASSERT_TRUE(route);
+  EXPECT_EQ(route->group, 2);
+  core::Array<double> out(3 * u.components() * n);
+  std::vector<double> work(2 * u.components() * n);
+  cpu::shell_gradient(d.fused()->plan(cache, core::Where::host),
+                      component_map(u.data.read(core::Where::host), out.write(core::Where::host), u.components()),
+                      ij.read(core::Where::host), work.data());
+  EXPECT_LT(relative_difference(ref, out), 1e-12);
+}
+
 TEST(MultiTensorMap, RefusesMoreTensorsThanTheKernelTakes) {
   std::vector<const double*> in(sweep::ComponentMap::max_parts + 1, nullptr);
   std::vector<double*> out(in.size(), nullptr);

@@ -111,13 +111,13 @@ std::size_t radial_bytes(const ShellGradientPlan& plan) {
 }  // namespace
 
 ShellLaunch shell_launch(const ShellGradientPlan& plan) {
-  LOOM_REQUIRE(shell_sweep_fits(plan), "shell_launch: the shell's buffers exceed shared memory");
   ShellLaunch l;
   l.separable = sweep::separable_route(plan);
   if (l.separable) {
     allow_separable_shared(sweep::spectral_shared(*l.separable) * Index{sizeof(double)});
     return l;
   }
+  LOOM_REQUIRE(shell_sweep_fits(plan), "shell_launch: the shell's buffers exceed shared memory");
   l.buffer = shell_sweep_buffer(plan);
   const Index buffer_bytes = 4 * l.buffer * Index{sizeof(double)};
   l.capacity = staged_capacity(plan, buffer_bytes);
