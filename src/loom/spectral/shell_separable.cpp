@@ -3,6 +3,8 @@
 // tasks), which the CPU tests run as the check of the GPU kernels' arithmetic.
 #include <vector>
 
+#include "loom/core/error.hpp"
+
 #include "loom/spectral/shell_plan.hpp"
 
 namespace loom::spectral::sweep {
@@ -50,7 +52,12 @@ std::optional<Separable> separable_route(const ShellGradientPlan& plan, Index bu
   return s;
 }
 
+void check_tasks(const Separable& s, Index components) {
+  LOOM_REQUIRE(physical_tasks(s, components) < (Index{1} << 31), "separable shell route: too many components");
+}
+
 void separable_cpu(const Separable& s, const ComponentMap& map, const double* jacobian, double* scratch) {
+  check_tasks(s, map.components());
   std::vector<double> shared(static_cast<std::size_t>(spectral_shared(s)));
   const Index components = map.components();
   for (Index c = 0; c < components; ++c)

@@ -22,10 +22,13 @@ struct ShellGradientPlan;
 
 // Four iterations of a runtime-length dot-product loop in flight at once (the first version stalled on each load:
 // ncu, docs/spectral.md); the host compiler unrolls as it sees fit.
+// The physical pass unrolls two deep: four deep took 128 registers there (16 warps per SM instead of 28).
 #if defined(__CUDA_ARCH__)
 #define LOOM_SPECTRAL_UNROLL4 _Pragma("unroll 4")
+#define LOOM_SPECTRAL_UNROLL2 _Pragma("unroll 2")
 #else
 #define LOOM_SPECTRAL_UNROLL4
+#define LOOM_SPECTRAL_UNROLL2
 #endif
 
 namespace loom::spectral::sweep {
@@ -60,12 +63,24 @@ inline Index spectral_shared(const Separable& s) {
 // shared bytes a block may take, which sets the group.
 std::optional<Separable> separable_route(const ShellGradientPlan& plan, Index budget = 96 * 1024);
 
+// Throws unless the physical pass's task numbers of `components` components fit 31 bits.
+void check_tasks(const Separable& s, Index components);
+
 // The CPU form: the spectral blocks, then the physical tasks (jacobian: as in chain_rule; ignored by a filter).
 void separable_cpu(const Separable& s, const ComponentMap& map, const double* jacobian, double* scratch);
 
-// Tasks of the physical pass (one thread each).
+// Tasks of the physical pass (one thread each; below 2^31, which the callers check).
 inline Index physical_tasks(const Separable& s, Index components) {
   return s.n_r * ((s.n_phi + phi_tile - 1) / phi_tile) * s.n_theta * components;
+}
+
+// The next index of a task number below 2^31 (checked by the callers): 32-bit division, several times cheaper on
+// the GPU than 64-bit.
+LOOM_HOST_DEVICE inline Index split(unsigned& rest, Index extent) {
+  const auto d = static_cast<unsigned>(extent);
+  const unsigned index = rest % d;
+  rest /= d;
+  return index;
 }
 
 // Phase 0: the group's per-q matrices of each sequence into `staged` (contiguous in the cache's storage).
@@ -102,7 +117,8 @@ LOOM_HOST_DEVICE inline void forward_lines(const Separable& s, Index q0, int qn,
 LOOM_HOST_DEVICE inline void radial_lines(const Separable& s, int qn, const double* g, double* out, Lanes lanes) {
   const Index lines = s.lines(), tasks = qn * lines;
   for (Index t = lanes.lane; t < tasks; t += lanes.count) {
-    const Index r = t % s.n_r, line0 = t - r;  // line0: the (j, theta) line's first value
+    unsigned rest = static_cast<unsigned>(t);
+    const Index r = split(rest, s.n_r), line0 = t - r;  // line0: the (j, theta) line's first value
     double sum = 0;
     for (Index k = 0; k < s.n_r; ++k) sum += load_cached(s.radial + r * s.n_r + k) * g[line0 + k];
     out[t] = sum;
@@ -118,12 +134,9 @@ LOOM_HOST_DEVICE inline void per_q_lines(const Separable& s, Index q0, int qn, I
   const Index radii = (s.n_r + r_tile - 1) / r_tile, tiles = (s.n_theta + theta_tile - 1) / theta_tile;
   const Index tasks = radii * tiles * qn * s.sequences();
   for (Index task = lanes.lane; task < tasks; task += lanes.count) {
-    Index rest = task;
-    const Index r0 = (rest % radii) * r_tile;
-    rest /= radii;
-    const Index row0 = (rest % tiles) * theta_tile;
-    rest /= tiles;
-    const Index j = rest % qn, t = rest / qn;
+    unsigned rest = static_cast<unsigned>(task);
+    const Index r0 = split(rest, radii) * r_tile, row0 = split(rest, tiles) * theta_tile;
+    const Index j = split(rest, qn), t = rest;
     const Index rows = std::min<Index>(theta_tile, s.n_theta - row0), rs = std::min<Index>(r_tile, s.n_r - r0);
     const double* a = staged + t * s.group * square + j * square + row0;  // a[k n_theta + i]
     const double* x = g + j * lines + r0;                                  // x[k n_r + m]
@@ -173,12 +186,9 @@ LOOM_HOST_DEVICE inline void spectral_block(const Separable& s, Index g, Index c
 LOOM_HOST_DEVICE inline void physical_task(const Separable& s, Index components, const double* jacobian,
                                            const ComponentMap& map, const double* scratch, Index task) {
   const Index tiles = (s.n_phi + phi_tile - 1) / phi_tile, n = s.points(), lines = s.lines();
-  Index rest = task;
-  const Index r = rest % s.n_r;
-  rest /= s.n_r;
-  const Index phi0 = (rest % tiles) * phi_tile;
-  rest /= tiles;
-  const Index theta = rest % s.n_theta, c = rest / s.n_theta;
+  unsigned rest = static_cast<unsigned>(task);
+  const Index r = split(rest, s.n_r), phi0 = split(rest, tiles) * phi_tile, theta = split(rest, s.n_theta);
+  const Index c = rest;
   const Index cols = std::min<Index>(phi_tile, s.n_phi - phi0);
   double d[3][phi_tile] = {};
   LOOM_UNROLL
@@ -186,7 +196,7 @@ LOOM_HOST_DEVICE inline void physical_task(const Separable& s, Index components,
     if (t == 1 && s.filter) break;
     const double* h = scratch + (t * components + c) * n + theta * s.n_phi * s.n_r + r;  // h[q n_r]
     const double* b = s.inverse[t] + phi0;                                                 // b[q n_phi + i]
-    LOOM_SPECTRAL_UNROLL4
+    LOOM_SPECTRAL_UNROLL2
     for (Index q = 0; q < s.n_phi; ++q) {
       const double hq = load_cached(h + q * s.n_r);
       LOOM_UNROLL
@@ -202,7 +212,7 @@ LOOM_HOST_DEVICE inline void physical_task(const Separable& s, Index components,
     return;
   }
   const double* u = map.input(c, n) + (p0 - r);  // u[k + i L]
-  LOOM_SPECTRAL_UNROLL4
+  LOOM_SPECTRAL_UNROLL2
   for (Index k = 0; k < s.n_r; ++k) {
     const double rk = load_cached(s.radial + r * s.n_r + k);
     LOOM_UNROLL

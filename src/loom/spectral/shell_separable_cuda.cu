@@ -11,7 +11,7 @@ namespace loom::spectral::gpu {
 
 namespace {
 
-// physical: 70 registers, so 128-thread blocks keep 28 warps per SM where 256 would keep 24.
+// physical: 72 registers, so 128-thread blocks keep 28 warps per SM where 256 would keep 24.
 constexpr int spectral_threads = 256, physical_threads = 128;
 
 __global__ void __launch_bounds__(spectral_threads)
@@ -41,6 +41,7 @@ void allow_separable_shared(Index bytes) {
 void separable_shell(const sweep::Separable& s, const sweep::ComponentMap& map, const double* jacobian,
                      double* scratch) {
   const Index components = map.components();
+  sweep::check_tasks(s, components);
   const dim3 blocks(static_cast<unsigned>(s.groups()), static_cast<unsigned>(components));
   const auto bytes = static_cast<std::size_t>(sweep::spectral_shared(s)) * sizeof(double);
   spectral_kernel<<<blocks, spectral_threads, bytes>>>(s, map, components, scratch);
