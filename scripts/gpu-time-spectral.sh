@@ -6,10 +6,21 @@
 #      shell 10x19x38 (fused separable, alone and as a stream of 20 calls; the dense strided-batched cuBLAS
 #      baseline), T_abb on SingleBH k = 10 (49x26x52) by every strategy, and per shell (SingleBH k = 0..10 and
 #      the production shell) the fastest GPU route against the fastest CPU route on all cores;
-#   4. the targets table, printed last: time, ratio and the target each row is held to.
-# Files in $OUT (or ./gpu-check-out/spectral-targets): one JSON per row, ceilings.json, targets.txt.
+#   4. with --ncu (and ncu on the PATH): an Nsight Compute profile of the two kernels of the 50-component call
+#      (ncu.txt; the sections docs/spectral.md compares with its model);
+#   5. the targets table, printed last: time, ratio and the target each row is held to; the route
+#      `--strategy auto --angular auto` picks for each target shape.
+# Files in $OUT (or ./gpu-check-out/spectral-targets): one JSON per row, ceilings.json, ncu.txt, targets.txt.
 # CPU_REPEATS (default 3) sets the CPU rows' repeats; GPU_REPEATS (default 50) the GPU rows'.
+# Usage: scripts/gpu-time-spectral.sh [--ncu]
 set -uo pipefail
+ncu_wanted=0
+for arg in "$@"; do
+  case "$arg" in
+    --ncu) ncu_wanted=1 ;;
+    *) echo "gpu-time-spectral.sh: unknown argument '$arg' (allowed: --ncu)" >&2; exit 2 ;;
+  esac
+done
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-check-out}/spectral-targets
 mkdir -p "$out"
@@ -40,9 +51,11 @@ gh=aa,iaa,aa
 row gh-fused-1 10,19,38 $gh cuda fused separable "$gpu_repeats" 1
 row gh-fused-20 10,19,38 $gh cuda fused separable "$gpu_repeats" 20
 row gh-dense 10,19,38 $gh cuda batched dense "$gpu_repeats" 1
+row gh-auto 10,19,38 $gh cuda auto auto "$gpu_repeats" 1
 for s in batched streamed fused; do
   for a in dense separable; do row "k10-$s-$a" 49,26,52 abb cuda "$s" "$a" "$gpu_repeats" 1; done
 done
+row k10-auto 49,26,52 abb cuda auto auto "$gpu_repeats" 1
 shells=(10,19,38)
 for k in $(seq 0 10); do shells+=("$((9 + 4 * k)),$((6 + 2 * k)),$((12 + 4 * k))"); done
 for e in "${shells[@]}"; do
@@ -50,6 +63,23 @@ for e in "${shells[@]}"; do
   row "shell-$e-gpu-dense" "$e" abb cuda batched dense "$gpu_repeats" 1
   for a in dense separable; do row "shell-$e-cpu-$a" "$e" abb cpu blas "$a" "$cpu_repeats" 1; done
 done
+
+if [ "$ncu_wanted" = 1 ]; then
+  if command -v ncu > /dev/null; then
+    # the 50-component call: one warm-up and one timed call, so the four kernel launches profiled are the
+    # warm-up's and the call's spectral and physical passes (or the generic angular and radial kernels)
+    timeout 600 ncu --kernel-name regex:'spectral_kernel|physical_kernel|angular_kernel|radial_.*_kernel' \
+      --launch-count 4 --section SpeedOfLight --section LaunchStats --section Occupancy \
+      --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats \
+      --section WarpStateStats "$loom" spectral --extents 10,19,38 --radii 1.62,6 --tensor $gh --backend cuda \
+      --strategy fused --angular separable --repeats 1 --warmup 1 > "$out/ncu.txt" 2>&1 ||
+      echo "ncu failed: $(tail -3 "$out/ncu.txt")"
+    grep -E '^  [^ ].*\(|Duration|Registers Per|Achieved Occupancy|Executed Ipc Active|L1TEX|Theoretical Occ' \
+      "$out/ncu.txt" | head -60
+  else
+    echo "--ncu: ncu is not on this machine's PATH; no profile"
+  fi
+fi
 
 python3 - "$out" "${shells[@]}" << 'EOF' | tee "$out/targets.txt"
 import json, sys, os
@@ -61,6 +91,8 @@ def row(name):
     return json.load(open(path))["result"]
 def us(r):
     return r["median_s"] * 1e6 if r else float("nan")
+def route(r):
+    return f"{r['strategy']}/{r.get('angular', '?')}" if r else "failed"
 dgemm = float("nan")
 try:
     for c in json.load(open(os.path.join(out, "ceilings.json")))["ceilings"]:
@@ -74,12 +106,20 @@ f1, f20, dense = row("gh-fused-1"), row("gh-fused-20"), row("gh-dense")
 print(f"{'50 GH components, one call, 10x19x38, fused':<52} {us(f1):>21.1f} us {'<= 20 us':>22}")
 print(f"{'  the same, per call in a stream of 20 calls':<52} {us(f20):>21.1f} us {'<= 20 us':>22}")
 print(f"{'  dense cuBLAS baseline / fused (one call)':<52} {us(dense) / us(f1):>23.1f}x {'>= 5x':>22}")
+print(f"{'  dense cuBLAS baseline, one call':<52} {us(dense):>21.1f} us")
+ga = row("gh-auto")
+print(f"{'  auto route: ' + route(ga):<52} {us(ga):>21.1f} us")
 k10 = {(s, a): row(f"k10-{s}-{a}") for s in ("batched", "streamed", "fused") for a in ("dense", "separable")}
 bd = k10[("batched", "dense")]
-frac = bd["flops"] / bd["median_s"] / dgemm if bd else float("nan")
-print(f"{'k = 10 T_abb 49x26x52, dense batched, of DGEMM':<52} {100 * frac:>22.1f} % {'>= 60%':>22}")
+def of_dgemm(r):
+    return 100 * r["flops"] / r["median_s"] / dgemm if r else float("nan")
+print(f"{'k = 10 T_abb 49x26x52, dense batched, of DGEMM':<52} {of_dgemm(bd):>22.1f} % {'>= 60%':>22}")
+for (s, a), r in k10.items():
+    print(f"{'  ' + s + '/' + a + ', % of DGEMM (own flop model)':<52} {us(r):>21.1f} us {of_dgemm(r):>8.1f} %")
 best = min([(us(r), f"{s}/{a}") for (s, a), r in k10.items() if r] or [(float("nan"), "none")])
 print(f"{'  fastest route: ' + best[1]:<52} {best[0]:>21.1f} us {'< ' + format(us(bd), '.1f') + ' us (dense)':>22}")
+ka = row("k10-auto")
+print(f"{'  auto route: ' + route(ka):<52} {us(ka):>21.1f} us")
 for e in shells:
     g = min(us(row(f"shell-{e}-gpu")), us(row(f"shell-{e}-gpu-dense")))
     c = min(us(row(f"shell-{e}-cpu-dense")), us(row(f"shell-{e}-cpu-separable")))

@@ -95,6 +95,28 @@ void measure(Context& c, const std::string& sweep, const std::string& grid, cons
   set_threads(core::cpu_threads());
 }
 
+// Issue 18's k = 10 target as a line per shell and backend: the fastest derivative route measured on the grid
+// against the dense batched cuBLAS path and its fraction of the DGEMM ceiling (>= 60%, or slower in wall time
+// than the separable route).
+void print_fastest_route(const Context& c, const std::string& sweep, const std::string& grid) {
+  for (auto b : c.config.backends) {
+    const Row* best = nullptr;
+    const Row* dense = nullptr;
+    for (const auto& r : c.rows) {
+      if (r.sweep != sweep || r.grid != grid || r.op != "deriv" || r.backend != core::to_string(b)) continue;
+      if (!best || r.time.median < best->time.median) best = &r;
+      if (r.strategy == "batched") dense = &r;
+    }
+    if (!best) continue;
+    std::cout << fmt::format("  fastest deriv on {} {}: {} {:.2f} us", grid, core::to_string(b), best->strategy,
+                             best->time.median * 1e6);
+    if (dense)
+      std::cout << fmt::format(" (dense batched {:.2f} us, {:.1f}% of DGEMM)", dense->time.median * 1e6,
+                               100 * dense->fraction);
+    std::cout << "\n";
+  }
+}
+
 void shell_sweep(Context& c, const std::string& name, const std::vector<int>& ks, std::array<int, 6> law) {
   const auto& kinds = c.config.tensors;
   for (int k : ks) {
@@ -105,6 +127,7 @@ void shell_sweep(Context& c, const std::string& name, const std::vector<int>& ks
       for (auto angular : {spectral::AngularMethod::dense, spectral::AngularMethod::separable})
         measure(c, name, grid, t.get(), 0, kinds, op, angular);
     if (kinds.size() == 1) measure(c, name, grid, t.get(), 0, kinds, Operation::filter_csr);
+    print_fastest_route(c, name, grid);
   }
 }
 

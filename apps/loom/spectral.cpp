@@ -36,14 +36,21 @@ int run_spectral(const io::Parameters& p) {
   const auto c = spectral::spectral_tool_config(p);
   const auto topology = spectral::make_topology(c);
   spectral::StrategyChooser chooser(&std::cout, c.choices);
-  const auto strategy = c.strategy ? *c.strategy
-                                   : chooser.choose(topology.get(), topology->size(), c.tensors, c.op, c.backend,
-                                                    c.filter, c.angular);
-  if (!spectral::Workload::supported(topology.get(), c.op, strategy, c.filter, c.angular))
+  spectral::Route route;
+  if (!c.angular) {  // strategy auto too (checked with the parameters)
+    route = chooser.choose_route(topology.get(), topology->size(), c.tensors, c.op, c.backend, c.filter);
+  } else {
+    route.angular = *c.angular;
+    route.strategy = c.strategy ? *c.strategy
+                                : chooser.choose(topology.get(), topology->size(), c.tensors, c.op, c.backend,
+                                                 c.filter, route.angular);
+  }
+  const auto strategy = route.strategy;
+  if (!spectral::Workload::supported(topology.get(), c.op, strategy, c.filter, route.angular))
     throw UsageError("strategy = \"" + std::string(spectral::to_string(strategy)) +
                      "\": a matrix of this operation does not fit in shared memory (or varies per block); use "
                      "batched or streamed");
-  spectral::Workload w(topology.get(), 0, c.tensors, c.op, strategy, c.filter, c.angular);
+  spectral::Workload w(topology.get(), 0, c.tensors, c.op, strategy, c.filter, route.angular);
   const auto time = time_workload(w, strategy, c.warmup, c.repeats, c.calls);
   const double error = w.error();
   const auto work = w.work();
@@ -52,9 +59,9 @@ int run_spectral(const io::Parameters& p) {
   const auto e = topology->extents();
   std::cout << fmt::format("{} {}x{}x{} ({} points), tensor {}, op {}\n", topology->name(), e[0], e[1], e[2],
                            topology->size(), kinds_text(c.tensors), spectral::to_string(c.op));
-  std::cout << fmt::format("backend {}, strategy {}{}, angular {}\n", core::to_string(c.backend),
+  std::cout << fmt::format("backend {}, strategy {}{}, angular {}{}\n", core::to_string(c.backend),
                            spectral::to_string(strategy), c.strategy ? "" : " (chosen by measurement)",
-                           spectral::to_string(c.angular));
+                           spectral::to_string(route.angular), c.angular ? "" : " (chosen by measurement)");
   const bool filtering = c.op == spectral::Operation::filter || c.op == spectral::Operation::filter_csr;
   const char* what = c.op == spectral::Operation::deriv ? "relative error vs the exact gradient"
                      : filtering                      ? "relative change of the analytic field"
@@ -70,7 +77,8 @@ int run_spectral(const io::Parameters& p) {
   if (const auto& path = c.json; !path.empty()) {
     nlohmann::json j = p.to_json();
     j["result"] = {{"topology", topology->name()},  {"points", topology->size()},
-                   {"strategy", spectral::to_string(strategy)}, {"components", w.components()},
+                   {"strategy", spectral::to_string(strategy)}, {"angular", spectral::to_string(route.angular)},
+                   {"components", w.components()},
                    {"calls", c.calls},             {"error", error},
                    {"median_s", time.median},      {"bytes", work.bytes},
                    {"flops", work.flops},

@@ -193,6 +193,75 @@ TEST_P(MultiTensor, FusedGpuEqualsTheReferencePerTensor) {
 INSTANTIATE_TEST_SUITE_P(Angular, MultiTensor, ::testing::Values(AngularMethod::separable, AngularMethod::dense),
                          [](const auto& p) { return std::string(to_string(p.param)); });
 
+// The separable route's two passes with every q group size (the shared-memory budget sets it: 8 q's per spectral
+// block down to 1, groups that do not divide N_phi = 14, theta tiles that do not divide N_theta = 7), gradient
+// and filter, against the FFT reference per tensor; the dense angular plan is not taken for that route.
+TEST(MultiTensorSeparable, EveryGroupSizeEqualsTheReferencePerTensor) {
+  Shell s(6, 7, 1.5, 4);
+  const Index n = s.size();
+  auto f = gh_fields(n);
+  const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+  const auto ref = reference_gradients(s, f, ij);
+  FilterSpec spec;
+  spec.l_keep = 4;
+  spec.alpha = 20;
+  const auto filtered = reference_filtered(SpectralFilter(s, spec, AngularMethod::dense), f);
+  const Differentiator d(s, AngularMethod::separable), dense(s, AngularMethod::dense);
+  const SpectralFilter filter(s, spec, AngularMethod::separable);
+  OperatorCache cache;
+  EXPECT_FALSE(sweep::separable_route(dense.fused()->plan(cache, core::Where::host)));
+  const ShellGradientPlan gradient_plan = d.fused()->plan(cache, core::Where::host);
+  const ShellGradientPlan filter_plan = filter.fused()->plan(cache, core::Where::host);
+  const Index lines = 6 * 7, square = 7 * 7;
+  for (Index group : {8, 4, 2, 1}) {
+    const auto budget = [&](Index copies, Index sequences) {
+      return group * (lines * copies + sequences * square) * Index{sizeof(double)};
+    };
+    const auto g = sweep::separable_route(gradient_plan, budget(1, 2));
+    const auto q = sweep::separable_route(filter_plan, budget(2, 1));
+    ASSERT_TRUE(g && q);
+    ASSERT_EQ(g->group, group);
+    ASSERT_EQ(q->group, group);
+    ASSERT_FALSE(g->filter);
+    ASSERT_TRUE(q->filter);
+    auto out = outputs(f, 3);
+    std::vector<double> scratch(2 * f.components * n);
+    sweep::separable_cpu(*g, host_map(f.tensors, &out), ij.read(core::Where::host), scratch.data());
+    for (std::size_t t = 0; t < out.size(); ++t) EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << group;
+    auto copy = outputs(f, 1);
+    for (std::size_t t = 0; t < copy.size(); ++t)
+      std::copy_n(f.tensors[t].data.read(core::Where::host), copy[t].size(), copy[t].write(core::Where::host));
+    sweep::separable_cpu(*q, host_map(f.tensors, &copy), nullptr, scratch.data());
+    for (std::size_t t = 0; t < copy.size(); ++t)
+      EXPECT_LT(relative_difference(filtered[t], copy[t]), 1e-12) << "filter " << group;
+  }
+}
+
+// A shell whose angular field is too large for the generic kernel's four shared buffers (4 x 3200 doubles) still
+// has the fused separable route (2 q's per block), and it equals the reference; the dense route is refused.
+TEST(MultiTensorSeparable, LargeAngularGridTakesTheSeparableRouteOnly) {
+  Shell s(4, 40, 1.5, 4);
+  const Index n = s.size();
+  Tensor u(shape_of(TensorKind::a), n);
+  u.data = random_array(u.components() * n, 11);
+  const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+  OperatorCache cache;
+  core::Array<double> ref(3 * u.components() * n), scratch(3 * u.components() * n);
+  Differentiator(s, AngularMethod::separable).cartesian_gradient(Strategy::reference, cache, ij, u, scratch, ref);
+  EXPECT_EQ(Differentiator(s, AngularMethod::dense).fused(), nullptr);
+  const Differentiator d(s, AngularMethod::separable);
+  ASSERT_NE(d.fused(), nullptr);
+  const auto route = sweep::separable_route(d.fused()->plan(cache, core::Where::host));
+  ASSERT_TRUE(route);
+  EXPECT_EQ(route->group, 2);
+  core::Array<double> out(3 * u.components() * n);
+  std::vector<double> work(2 * u.components() * n);
+  cpu::shell_gradient(d.fused()->plan(cache, core::Where::host),
+                      component_map(u.data.read(core::Where::host), out.write(core::Where::host), u.components()),
+                      ij.read(core::Where::host), work.data());
+  EXPECT_LT(relative_difference(ref, out), 1e-12);
+}
+
 TEST(MultiTensorMap, RefusesMoreTensorsThanTheKernelTakes) {
   std::vector<const double*> in(sweep::ComponentMap::max_parts + 1, nullptr);
   std::vector<double*> out(in.size(), nullptr);

@@ -54,7 +54,8 @@ TEST(SpectralCli, BadInputExitsTwoWithOneLineNamingTheKey) {
       {"--op frob", "op"},                    {"--strategy fused --backend cpu", "strategy"},
       {"--topology cube --extents 8,1,8", "extents"},
       {"--tensor aa,frob", "tensor"},          {"--op diffjac --tensor aa,iaa", "tensor"},
-      {"--calls 0", "calls"},                 {"--radii 1", "radii"}};
+      {"--calls 0", "calls"},                 {"--radii 1", "radii"},
+      {"--angular auto --strategy blas", "angular"}};
   expect_usage_errors("spectral --repeats 1 ", cases);
 }
 
@@ -73,6 +74,16 @@ TEST(SpectralCli, SeveralTensorsInOneCall) {
   EXPECT_NE(r.out.find("T_aa + T_iaa + T_aa (50 components, one call)"), std::string::npos) << r.out;
   EXPECT_LT(number_after(r.out, "relative error vs the exact gradient: "), 1e-5) << r.out;
   EXPECT_NE(r.out.find("of 2 back-to-back calls, per call"), std::string::npos) << r.out;
+}
+
+// Strategy and angular method chosen together: the line names both, the JSON records the angular method.
+TEST(SpectralCli, AutoRouteChoosesTheAngularMethodToo) {
+  const RunResult r = run_loom("spectral --extents 12,14,28 --tensor a --backend cpu --angular auto --repeats 1 "
+                               "--warmup 0");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("strategy for shell 12x14x28 deriv C=4 cpu auto: blas/"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(chosen by measurement)\n"), std::string::npos) << r.out;
+  EXPECT_LT(number_after(r.out, "relative error vs the exact gradient: "), 1e-5) << r.out;
 }
 
 TEST(SpectralCli, BenchQuickRuns) {

@@ -55,6 +55,39 @@ TEST(StrategyChoice, ReadsRecordedChoicesBack) {
   std::filesystem::remove(file);
 }
 
+// The route chooser times every strategy with both angular methods on a shell (the dense method alone on a cube),
+// records "strategy/angular", reads it back, and the chosen route gives the numbers of the fixed routes.
+TEST(StrategyChoice, RouteCoversBothAngularMethodsOnAShell) {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("loom_routes_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + ".txt");
+  std::filesystem::remove(file);
+  const auto shell = make_topology("shell", {6, 7, 14}, {1, 3});
+  const auto cube = make_topology("cube", {6, 6, 6}, {0, 0});
+  std::ostringstream log;
+  Route chosen;
+  {
+    StrategyChooser chooser(&log, file.string());
+    chooser.repeats = 1;
+    chosen = chooser.choose_route(shell.get(), shell->size(), {TensorKind::aa}, Operation::deriv,
+                                  core::Backend::cpu, {});
+    EXPECT_EQ(chooser.timed_calls(), 2u * 2u);  // blas with dense and with separable, a warm-up and one repeat
+    const Route on_cube =
+        chooser.choose_route(cube.get(), cube->size(), {TensorKind::aa}, Operation::deriv, core::Backend::cpu, {});
+    EXPECT_EQ(to_string(on_cube), "blas/dense");  // the only candidate: not timed
+    EXPECT_EQ(chooser.timed_calls(), 4u);
+  }
+  const std::string text = log.str();
+  EXPECT_NE(text.find("blas/dense"), std::string::npos) << text;
+  EXPECT_NE(text.find("blas/separable"), std::string::npos) << text;
+  EXPECT_NE(text.find("cpu auto: " + to_string(chosen)), std::string::npos) << text;
+  StrategyChooser again(nullptr, file.string());
+  const Route read = again.choose_route(shell.get(), shell->size(), {TensorKind::aa}, Operation::deriv,
+                                        core::Backend::cpu, {});
+  EXPECT_EQ(again.timed_calls(), 0u);
+  EXPECT_EQ(to_string(read), to_string(chosen));
+  std::filesystem::remove(file);
+}
+
 // Auto on a backend gives the numbers of each fixed strategy it chose from: the Cartesian gradient of the GH
 // components (one call) on a shell, compared with the FFT reference.
 void expect_auto_equals_fixed(core::Backend backend, AngularMethod angular) {

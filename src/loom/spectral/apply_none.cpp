@@ -17,6 +17,8 @@ void shell_gradient(const ShellGradientPlan&, const ShellLaunch&, const sweep::C
 }
 void shell_filter(const ShellGradientPlan&, const ShellLaunch&, const sweep::ComponentMap&, double*) { no_cuda(); }
 void shell_gradient(const ShellGradientPlan&, Index, const double*, const double*, double*, double*) { no_cuda(); }
+void separable_shell(const sweep::Separable&, const sweep::ComponentMap&, const double*, double*) { no_cuda(); }
+void allow_separable_shared(Index) { no_cuda(); }
 void csr_spmm(Index, Index, Index, const int*, const int*, const double*, Index, const double*, double*) { no_cuda(); }
 
 }  // namespace loom::spectral::gpu

@@ -48,6 +48,13 @@ void shell_gradient(const ShellGradientPlan& plan, const ShellLaunch& launch, co
 void shell_filter(const ShellGradientPlan& plan, const ShellLaunch& launch, const sweep::ComponentMap& map,
                   double* scratch);
 
+// The separable route's two kernels (shell_separable_cuda.cu): the gradient (jacobian as in shell_gradient), or
+// the filter when s.filter (jacobian ignored); scratch holds sequences() C N values. allow_separable_shared
+// raises the spectral kernel's shared-memory limit to `bytes` (once per plan, with shell_launch).
+void separable_shell(const sweep::Separable& s, const sweep::ComponentMap& map, const double* jacobian,
+                     double* scratch);
+void allow_separable_shared(Index bytes);
+
 // One contiguous tensor of `components` components: out [(i N_e + c) N + p] (the first version's entry point).
 void shell_gradient(const ShellGradientPlan& plan, Index components, const double* jacobian, const double* in,
                     double* scratch, double* out);

@@ -1,5 +1,5 @@
 // The fused shell operations in two launches each (gpu_apply.hpp; the arithmetic, shared with the CPU form, in
-// shell_sweep.hpp): the angular steps run in shared memory, one block per (radius, component), so the
+// shell_sweep.hpp), for plans other than the separable route (shell_separable_cuda.cu takes those): the angular steps run in shared memory, one block per (radius, component), so the
 // intermediate spectral coefficients never reach global memory; then one thread per value applies the radial
 // matrix (and, for the gradient, the chain rule, DiffJac eq. 8). The step-by-step route launches five matrix
 // passes and DiffJac, each a round trip through global memory and a launch (docs/performance.md).
@@ -111,8 +111,13 @@ std::size_t radial_bytes(const ShellGradientPlan& plan) {
 }  // namespace
 
 ShellLaunch shell_launch(const ShellGradientPlan& plan) {
-  LOOM_REQUIRE(shell_sweep_fits(plan), "shell_launch: the shell's buffers exceed shared memory");
   ShellLaunch l;
+  l.separable = sweep::separable_route(plan);
+  if (l.separable) {
+    allow_separable_shared(sweep::spectral_shared(*l.separable) * Index{sizeof(double)});
+    return l;
+  }
+  LOOM_REQUIRE(shell_sweep_fits(plan), "shell_launch: the shell's buffers exceed shared memory");
   l.buffer = shell_sweep_buffer(plan);
   const Index buffer_bytes = 4 * l.buffer * Index{sizeof(double)};
   l.capacity = staged_capacity(plan, buffer_bytes);
@@ -124,6 +129,7 @@ ShellLaunch shell_launch(const ShellGradientPlan& plan) {
 
 void shell_gradient(const ShellGradientPlan& plan, const ShellLaunch& launch, const sweep::ComponentMap& map,
                     const double* jacobian, double* scratch) {
+  if (launch.separable) return separable_shell(*launch.separable, map, jacobian, scratch);
   launch_angular(plan, launch, map, scratch);
   const Index components = map.components();
   radial_gradient_kernel<<<radial_grid(plan, components), radial_threads, radial_bytes(plan)>>>(
@@ -133,6 +139,7 @@ void shell_gradient(const ShellGradientPlan& plan, const ShellLaunch& launch, co
 
 void shell_filter(const ShellGradientPlan& plan, const ShellLaunch& launch, const sweep::ComponentMap& map,
                   double* scratch) {
+  if (launch.separable) return separable_shell(*launch.separable, map, nullptr, scratch);
   launch_angular(plan, launch, map, scratch);
   const Index components = map.components();
   radial_filter_kernel<<<radial_grid(plan, components), radial_threads, radial_bytes(plan)>>>(

@@ -6,8 +6,9 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 
-#include "loom/spectral/shell_sweep.hpp"
+#include "loom/spectral/shell_separable.hpp"
 
 namespace loom::spectral {
 
@@ -35,10 +36,12 @@ inline bool shell_sweep_fits(const ShellGradientPlan& plan) {
 }
 
 // What a launch needs, fixed per plan and device: the buffer size, the doubles of matrix staging, the dynamic
-// shared memory and the threads of the angular kernel.
+// shared memory and the threads of the angular kernel; for a plan of the separable route, that route (its
+// spectral pass takes Separable::group q's per block and spectral_shared doubles of shared memory).
 struct ShellLaunch {
   Index buffer = 0, capacity = 0, shared_bytes = 0;
   unsigned threads = 0;
+  std::optional<sweep::Separable> separable;
 };
 
 namespace cpu {

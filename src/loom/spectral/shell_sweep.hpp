@@ -148,16 +148,10 @@ LOOM_HOST_DEVICE inline void angular_block(const AngularSequence& first_sequence
   angular_sequence(second_sequence, skip, n_r, start, b, scratch + (components + c) * n + r, lanes);
 }
 
-// Point t = c N + p of the gradient: d_r by `radial` (n_r x n_r, row-major) from the input, d_theta and d_phi
-// from scratch, then out_i = sum_j J[(3 i + j) N + p] d_j (eq. 8), or the logical d_j when jacobian is null.
-LOOM_HOST_DEVICE inline void radial_gradient_point(const double* radial, Index n_r, Index n, Index components,
-                                                   const double* jacobian, const ComponentMap& map,
-                                                   const double* scratch, Index t) {
-  const Index c = t / n, p = t % n, r = p % n_r;
-  const double* u = map.input(c, n) + (p - r);
-  double d0 = 0;
-  const double d1 = scratch[c * n + p], d2 = scratch[(components + c) * n + p];
-  for (Index k = 0; k < n_r; ++k) d0 += radial[r * n_r + k] * u[k];
+// out_i = sum_j J[(3 i + j) N + p] d_j (eq. 8) into output block i of component c, or the logical d_j when
+// jacobian is null.
+LOOM_HOST_DEVICE inline void chain_rule(const double* jacobian, Index n, Index p, Index c, const ComponentMap& map,
+                                        double d0, double d1, double d2) {
   if (!jacobian) {
     map.output(0, c, n)[p] = d0;
     map.output(1, c, n)[p] = d1;
@@ -169,6 +163,18 @@ LOOM_HOST_DEVICE inline void radial_gradient_point(const double* radial, Index n
     const double* J = jacobian + 3 * i * n + p;
     map.output(i, c, n)[p] = J[0] * d0 + J[n] * d1 + J[2 * n] * d2;
   }
+}
+
+// Point t = c N + p of the gradient: d_r by `radial` (n_r x n_r, row-major) from the input, d_theta and d_phi
+// from scratch, then the chain rule.
+LOOM_HOST_DEVICE inline void radial_gradient_point(const double* radial, Index n_r, Index n, Index components,
+                                                   const double* jacobian, const ComponentMap& map,
+                                                   const double* scratch, Index t) {
+  const Index c = t / n, p = t % n, r = p % n_r;
+  const double* u = map.input(c, n) + (p - r);
+  double d0 = 0;
+  for (Index k = 0; k < n_r; ++k) d0 += radial[r * n_r + k] * u[k];
+  chain_rule(jacobian, n, p, c, map, d0, scratch[c * n + p], scratch[(components + c) * n + p]);
 }
 
 // Point t = c N + p of the filter: the radial filter matrix along the radius of the angularly filtered scratch.

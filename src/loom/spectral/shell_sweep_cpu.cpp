@@ -1,6 +1,7 @@
 // The CPU form of the fused shell operations (shell_plan.hpp): the arithmetic of shell_sweep.hpp, one lane, one
 // (radius, component) at a time, with host buffers in place of shared memory. It exists so that the CPU tests
-// check the code the GPU kernels run (the plan, the component map, the sequences, the chain rule).
+// check the code the GPU kernels run (the plan, the component map, the sequences, the chain rule). The separable
+// route runs its own passes (shell_separable.hpp); the dense angular matrix the generic sequence below.
 #include <vector>
 
 #include "loom/spectral/shell_plan.hpp"
@@ -24,6 +25,7 @@ void angular_blocks(const ShellGradientPlan& plan, const sweep::ComponentMap& ma
 
 void shell_gradient(const ShellGradientPlan& plan, const sweep::ComponentMap& map, const double* jacobian,
                     double* scratch) {
+  if (const auto s = sweep::separable_route(plan)) return sweep::separable_cpu(*s, map, jacobian, scratch);
   angular_blocks(plan, map, scratch);
   const Index n = plan.n_r * plan.angular_points, components = map.components();
   for (Index t = 0; t < components * n; ++t)
@@ -31,6 +33,7 @@ void shell_gradient(const ShellGradientPlan& plan, const sweep::ComponentMap& ma
 }
 
 void shell_filter(const ShellGradientPlan& plan, const sweep::ComponentMap& map, double* scratch) {
+  if (const auto s = sweep::separable_route(plan)) return sweep::separable_cpu(*s, map, nullptr, scratch);
   angular_blocks(plan, map, scratch);
   const Index n = plan.n_r * plan.angular_points, components = map.components();
   for (Index t = 0; t < components * n; ++t) sweep::radial_filter_point(plan.radial, plan.n_r, n, map, scratch, t);

@@ -8,6 +8,7 @@
 #include <functional>
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,13 @@
 #include "loom/spectral/workload.hpp"
 
 namespace loom::spectral {
+
+// A strategy together with the shell's angular method (the cube has only the dense one).
+struct Route {
+  Strategy strategy = Strategy::reference;
+  AngularMethod angular = AngularMethod::dense;
+};
+std::string to_string(const Route& r);  // "fused/separable"
 
 class StrategyChooser {
  public:
@@ -33,19 +41,30 @@ class StrategyChooser {
   Strategy choose(const Topology* t, Index points, const std::vector<TensorKind>& kinds, Operation op,
                   core::Backend backend, const FilterSpec& filter, AngularMethod angular);
 
+  // The fastest route of `backend` over its strategies and, on a shell, both angular methods (the separable route
+  // against the dense matrices: which wins depends on the shape, e.g. dense cuBLAS at small shells, the fused
+  // separable passes at SingleBH k = 10); keyed with angular "auto".
+  Route choose_route(const Topology* t, Index points, const std::vector<TensorKind>& kinds, Operation op,
+                     core::Backend backend, const FilterSpec& filter);
+
   std::size_t timed_calls() const { return timed_calls_; }  // every timed or untimed trial call so far
   int repeats = 3;
 
  private:
-  void record(const std::string& key, Strategy s);
+  // The fastest of `labels` (each timed with run(index) on backends[index]); the chosen label is recorded.
+  std::size_t pick(const std::string& key, const std::vector<std::string>& labels,
+                   const std::vector<core::Backend>& backends, const std::function<void(std::size_t)>& run);
+  // The recorded label of `key` when it is one of `labels`: its index.
+  std::optional<std::size_t> recorded(const std::string& key, const std::vector<std::string>& labels) const;
+  void record(const std::string& key, const std::string& label);
   std::ostream* log_;
   std::string file_;
-  std::map<std::string, Strategy> chosen_;
+  std::map<std::string, std::string> chosen_;  // key -> label (a strategy, or strategy/angular for a route)
   std::size_t timed_calls_ = 0;
 };
 
-// "shell 10x19x38 deriv C=50 cuda separable": what makes a choice new.
+// "shell 10x19x38 deriv C=50 cuda separable": what makes a choice new (angular "auto" for a route).
 std::string choice_key(const Topology* t, Index points, Operation op, Index components, core::Backend backend,
-                       AngularMethod angular);
+                       std::string_view angular);
 
 }  // namespace loom::spectral

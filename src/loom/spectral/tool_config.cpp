@@ -147,8 +147,10 @@ void declare_spectral_parameters(io::Parameters& p) {
         "tensor kind (scalar, a, aa, ab, abb, iaa, i, ij, ii), or a list for one call on several tensors (deriv, "
         "filter; aa,iaa,aa: the 50 GH components)");
   p.add("backend", "cpu", "where to run").one_of({"auto", "cpu", "cuda"});
-  p.add("angular", "dense", "shell: dense angular matrices or the separable route (phi DFT, per-m Legendre)")
-      .one_of({"dense", "separable"});
+  p.add("angular", "dense",
+        "shell: dense angular matrices, the separable route (phi DFT, per-m Legendre), or auto (with strategy auto: "
+        "the fastest measured strategy and angular method together)")
+      .one_of({"dense", "separable", "auto"});
   p.add("strategy", "auto", "auto (fastest measured), reference, blas (cpu); batched, streamed, fused (cuda)");
   p.add("choices", "", "strategy auto: a file of the strategies chosen per shape, read first and appended to");
   add_filter_parameters(p);
@@ -175,8 +177,11 @@ SpectralToolConfig spectral_tool_config(const io::Parameters& p) {
                                                "one tensor kind with op " + std::string(to_string(c.op))));
   c.filter = filter_spec(p);
   c.backend = core::parse_backend(p.get_string("backend"), "backend");
-  c.angular = parse_angular_method(p.get_string("angular"), "angular");
+  const auto& angular = p.get_string("angular");
+  c.angular = angular == "auto" ? std::nullopt : std::optional(parse_angular_method(angular, "angular"));
   const auto& strategy = p.get_string("strategy");
+  if (angular == "auto" && strategy != "auto")
+    throw UsageError(io::invalid_value_message("angular", angular, "dense or separable with strategy " + strategy));
   if (strategy != "auto") {
     c.strategy = parse_strategy(strategy, "strategy");
     if (backend_of(*c.strategy) != c.backend)

@@ -38,7 +38,7 @@ struct SpectralToolConfig {
   core::Backend backend = core::Backend::cpu;
   std::optional<Strategy> strategy;  // none: auto, chosen by measurement
   std::string choices;               // auto: the file of choices per shape ("": none)
-  AngularMethod angular = AngularMethod::dense;
+  std::optional<AngularMethod> angular = AngularMethod::dense;  // none: auto, chosen with the strategy
   FilterSpec filter;
   int repeats = 10, warmup = 2, calls = 1;
   std::string json;
