@@ -45,6 +45,19 @@ TEST_P(HitObservables, TaylorGreenByHand) {
   EXPECT_LT(st.spectrum[1], 1e-30);
 }
 
+// Inviscid: the Taylor microscale sqrt(15 u'^2 / (2 Omega)) does not depend on nu, Re_lambda is +infinity (it
+// was 0/0, NaN, before), the dissipation and the Kolmogorov scale zero.
+TEST_P(HitObservables, InviscidTaylorGreenHasAFiniteMicroscaleAndInfiniteReynoldsNumber) {
+  hit::Solver s(GetParam(), {16}, {0.0});
+  s.set_velocity(hit::taylor_green({16}, 1.0));
+  const hit::Statistics st = hit::measure(s);
+  const double u2 = 2 * 0.125 / 3;
+  EXPECT_NEAR(st.taylor_microscale, std::sqrt(15 * u2 / 0.75), 1e-13);
+  EXPECT_TRUE(std::isinf(st.re_lambda) && st.re_lambda > 0);
+  EXPECT_EQ(st.dissipation, 0.0);
+  EXPECT_EQ(st.kolmogorov_scale, 0.0);
+}
+
 // The snapshot's vorticity is the curl of Taylor-Green: (-cos x sin y sin z, -sin x cos y sin z, 2 sin x sin y cos z).
 TEST_P(HitObservables, SnapshotHoldsVelocityAndVorticity) {
   const hit::SpectralGrid g{16};

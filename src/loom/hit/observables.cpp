@@ -98,11 +98,12 @@ Statistics measure(Solver& solver) {
   s.spectrum = sums.spectrum;
   s.dissipation = 2 * nu * s.enstrophy;
   s.u_rms = std::sqrt(2 * s.energy / 3);
-  if (s.dissipation > 0) {
-    s.taylor_microscale = std::sqrt(15 * nu * s.u_rms * s.u_rms / s.dissipation);
-    s.kolmogorov_scale = std::pow(nu * nu * nu / s.dissipation, 0.25);
-  }
-  s.re_lambda = s.u_rms * s.taylor_microscale / nu;
+  // lambda = sqrt(15 nu u'^2 / epsilon) = sqrt(15 u'^2 / (2 Omega)) (epsilon = 2 nu Omega): finite for nu = 0 too,
+  // where Re_lambda = u' lambda / nu is +infinity (summary.json writes it as null, JSON having no infinity).
+  if (s.enstrophy > 0) s.taylor_microscale = std::sqrt(15 * s.u_rms * s.u_rms / (2 * s.enstrophy));
+  if (s.dissipation > 0) s.kolmogorov_scale = std::pow(nu * nu * nu / s.dissipation, 0.25);
+  const double u_lambda = s.u_rms * s.taylor_microscale;
+  s.re_lambda = nu > 0 ? u_lambda / nu : (u_lambda > 0 ? HUGE_VAL : 0.0);
   s.kmax_eta = resolved_wavenumber(solver.options().dealiasing, g.n) * s.kolmogorov_scale;
   if (s.u_rms > 0) {
     s.integral_scale = M_PI / (2 * s.u_rms * s.u_rms) * sums.energy_over_k;

@@ -61,10 +61,15 @@ void declare_method_keys(io::Parameters& p) {
   p.add("fmm.ncrit", 64, "most particles per leaf").at_least(1);
   p.add("fmm.precision", "single", "the CUDA backend's kernels: single, single-fast, double")
       .one_of({"single", "single-fast", "double"});
-  p.add("fmm.tree", "host",
-        "where the tree and the interaction lists are built: host (the CPU's multisection and dual traversal) or "
-        "backend (the same on the FMM's backend: on the GPU with backend = cuda)")
-      .one_of({"host", "backend"});
+  p.add("fmm.tree", "auto",
+        "where the tree and the interaction lists are built: host (the CPU's multisection and dual traversal), "
+        "backend (the same on the FMM's backend: on the GPU with backend = cuda, where the particles then stay on "
+        "the device between steps), or auto (backend where the backend is cuda, else host)")
+      .one_of({"auto", "host", "backend"});
+  p.add("fmm.rebuild_growth", 1.1,
+        "the device stepper's rule: re-fit the tree to the moved particles, and rebuild it once a cell may have "
+        "grown past this factor of its radius at the last build (0: rebuild every evaluation)")
+      .at_least(0);
   p.add("fmm.image_levels", 6, "periodic: image levels beyond the 3^3 near images").at_least(0).at_most(12);
 }
 
@@ -95,7 +100,8 @@ fmm::Options fmm_options(const io::Parameters& p, core::Backend backend, bool pe
   o.period = box_period;
   o.box_lower = {0, 0, 0};
   o.image_levels = static_cast<int>(p.get_int("fmm.image_levels"));
-  o.tree_on_backend = p.get_string("fmm.tree") == "backend";
+  const std::string& tree = p.get_string("fmm.tree");
+  o.tree_on_backend = tree == "backend" || (tree == "auto" && backend == core::Backend::cuda);
   return o;
 }
 
@@ -150,6 +156,7 @@ VortexConfig make_vortex_config(const io::Parameters& p) {
   c.reinit.threshold = p.get_real("reinit.threshold");
   c.periodic = c.initial != InitialType::ring;
   c.fmm = fmm_options(p, c.backend, c.periodic);
+  c.rebuild_growth = p.get_real("fmm.rebuild_growth");
   c.output.dir = p.get_string("output.dir");
   c.output.overwrite = p.get_bool("output.overwrite");
   c.output.every = static_cast<int>(p.get_int("output.every"));

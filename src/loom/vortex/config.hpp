@@ -39,6 +39,7 @@ struct VortexConfig {
   int reinit_every = 0;        // steps between reinitialisations (0: never)
   ReinitOptions reinit;
   fmm::Options fmm;            // order, theta, ncrit, backend, precision, periodic box (resolved)
+  double rebuild_growth = 1.1;  // the device stepper's tree: rebuilt past this growth of a cell, else re-fitted
   struct Output {
     std::filesystem::path dir;
     bool overwrite = false;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "loom/vortex/update.hpp"
+
 namespace loom::vortex {
 
 std::string_view to_string(TimeScheme s) {
@@ -17,12 +19,7 @@ void wrap_positions(const Domain& domain, std::vector<Vec3d>& x) {
   const double L = domain.period;
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < x.size(); ++i)
-    for (int d = 0; d < 3; ++d) {
-      double u = x[i][d] - domain.lower;
-      u -= L * std::floor(u / L);
-      if (u >= L) u = 0;  // floor's rounding can land exactly on L
-      x[i][d] = domain.lower + u;
-    }
+    for (int d = 0; d < 3; ++d) x[i][d] = wrap_coordinate(x[i][d], domain.lower, L);
 }
 
 // p + dt sum_s weights_s k_s for x and alpha, sigma at the time p's plus c dt, c = sum weights (core spreading:
@@ -37,11 +34,9 @@ Particles Integrator::advanced(const Particles& p, double dt, const std::vector<
 #pragma omp parallel for schedule(static)
   for (Index i = 0; i < n; ++i) {
     const auto j = static_cast<std::size_t>(i);
-    for (std::size_t s = 0; s < k.size(); ++s) {
-      q.x[j] += (weights[s] * dt) * k[s]->velocity[j];
-      q.alpha[j] += (weights[s] * dt) * k[s]->stretching[j];
-    }
-    q.sigma[j] = std::sqrt(p.sigma[j] * p.sigma[j] + spread);
+    for (std::size_t s = 0; s < k.size(); ++s)
+      add_rates(q.x[j], q.alpha[j], weights[s] * dt, k[s]->velocity[j], k[s]->stretching[j]);
+    q.sigma[j] = spread_core(p.sigma[j], spread);
   }
   wrap_positions(domain_, q.x);
   return q;
@@ -78,7 +73,7 @@ void Integrator::runge_kutta(Particles& p, double dt, const RateFunction& rates,
 void Integrator::adams_bashforth(Particles& p, double dt, const RateFunction& rates) {
   Rates now;
   rates(p, now);
-  const Particles next = advanced(p, dt, {&now, &previous_}, {1.5, -0.5});
+  const Particles next = advanced(p, dt, {&now, &previous_}, {ab2_current, ab2_previous});
   previous_ = std::move(now);
   p = next;
 }

@@ -32,6 +32,13 @@ nlohmann::json to_json(const hit::Statistics& s) {
   return j;
 }
 
+// The particles stay on the device between steps where the FMM runs there with its tree (the device stepper
+// covers AB2 with the classical stretching; other schemes and the transpose form step on the host).
+bool steps_on_device(const VortexConfig& c) {
+  return c.fmm.backend == core::Backend::cuda && c.fmm.tree_on_backend && c.scheme == TimeScheme::ab2 &&
+         c.stretching == StretchingForm::classical;
+}
+
 bool finite(const Invariants& v) {
   return std::isfinite(v.strength) && std::isfinite(fmm::norm2(v.impulse)) && std::isfinite(fmm::norm2(v.centroid));
 }
@@ -55,7 +62,13 @@ VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(conf
   steps_end_ = step_ + steps;
   rates_ = std::make_unique<RateEvaluator>(c_.fmm, c_.stretching);
   integrator_ = std::make_unique<Integrator>(c_.scheme, c_.nu, domain_);
-  if (!s.state.previous.velocity.empty()) integrator_->set_previous(std::move(s.state.previous));
+  if (steps_on_device(c_)) {
+    stepper_ = std::make_unique<DeviceStepper>(c_.fmm, c_.nu, domain_, c_.rebuild_growth);
+    stepper_->upload(p_);
+    if (!s.state.previous.velocity.empty()) stepper_->set_previous(s.state.previous);
+  } else if (!s.state.previous.velocity.empty()) {
+    integrator_->set_previous(std::move(s.state.previous));
+  }
   if (c_.periodic) statistics_.emplace(c_.lattice_n, c_.nu, box_period);
 }
 
@@ -76,8 +89,15 @@ void VortexRun::open_outputs(const io::Parameters& params) {
   since_checkpoint_.start();
 }
 
+void VortexRun::fetch_particles() {
+  if (!particles_moved_) return;
+  stepper_->download(p_);
+  particles_moved_ = false;
+}
+
 void VortexRun::reinitialise() {
   core::WallTimer timer;
+  fetch_particles();
   const double h = c_.periodic ? box_period / double(c_.lattice_n) : c_.ring_spacing;
   ReinitResult r = vortex::reinitialise(p_, domain_, h, c_.lattice_n, c_.reinit);
   p_ = std::move(r.particles);
@@ -86,18 +106,29 @@ void VortexRun::reinitialise() {
   cg_worst_iterations_ = std::max(cg_worst_iterations_, r.cg.iterations);
   cg_worst_residual_ = std::max(cg_worst_residual_, r.cg.residual);
   integrator_->forget();
+  if (stepper_) stepper_->upload(p_);
   times_.reinit += timer.seconds();
 }
 
 void VortexRun::step() {
-  core::WallTimer timer;
-  integrator_->step(p_, dt_, [this](const Particles& q, Rates& out) { rates_->evaluate(q, out); });
-  const double stepping = timer.seconds();
-  const RateTimes rt = rates_->take_times();
-  times_.tree += rt.tree;
-  times_.lists += rt.lists;
-  times_.fmm += rt.fmm;
-  times_.update += stepping - rt.tree - rt.lists - rt.fmm;
+  if (stepper_) {
+    stepper_->step(dt_);
+    particles_moved_ = true;
+    const DeviceStepTimes d = stepper_->take_times();
+    times_.tree += d.tree;
+    times_.lists += d.lists;
+    times_.fmm += d.fmm;
+    times_.update += d.update;
+  } else {
+    core::WallTimer timer;
+    integrator_->step(p_, dt_, [this](const Particles& q, Rates& out) { rates_->evaluate(q, out); });
+    const double stepping = timer.seconds();
+    const RateTimes rt = rates_->take_times();
+    times_.tree += rt.tree;
+    times_.lists += rt.lists;
+    times_.fmm += rt.fmm;
+    times_.update += stepping - rt.tree - rt.lists - rt.fmm;
+  }
   ++step_;
   t_ = t0_ + dt_ * double(step_ - step0_);
   if (c_.reinit_every > 0 && step_ % c_.reinit_every == 0) reinitialise();
@@ -110,6 +141,7 @@ void VortexRun::step() {
 }
 
 void VortexRun::record() {
+  fetch_particles();
   last_ = invariants(p_);
   if (!finite(last_))
     throw Error(fmt::format("vortex: the particles are not finite at step {}, t = {:.6g}; the run stops, its last "
@@ -136,12 +168,15 @@ void VortexRun::record() {
 
 void VortexRun::snapshot() {
   if (!fields_) return;
+  fetch_particles();
   fields_->add(write_particle_snapshot(run_->file(fmt::format("particles_{:04d}.h5", snapshots_)), p_, t_));
   ++snapshots_;
 }
 
 void VortexRun::checkpoint() {
-  Checkpoint c{p_, integrator_->previous(), t_, step_, c_.periodic, c_.lattice_n, input_};
+  fetch_particles();
+  Checkpoint c{p_, stepper_ ? stepper_->previous() : integrator_->previous(), t_, step_, c_.periodic, c_.lattice_n,
+               input_};
   write_checkpoint(run_->file("checkpoint.h5"), c);
 }
 
@@ -157,7 +192,9 @@ nlohmann::json VortexRun::summary() const {
   j["nu"] = c_.nu;
   j["scheme"] = std::string(to_string(c_.scheme));
   j["stretching"] = c_.stretching == StretchingForm::transpose ? "transpose" : "classical";
-  j["fmm"] = {{"order", c_.fmm.order}, {"theta", c_.fmm.theta}, {"ncrit", c_.fmm.ncrit}};
+  j["fmm"] = {{"order", c_.fmm.order}, {"theta", c_.fmm.theta}, {"ncrit", c_.fmm.ncrit},
+              {"tree", c_.fmm.tree_on_backend ? "backend" : "host"}, {"particles_on_device", stepper_ != nullptr}};
+  if (stepper_) j["fmm"]["tree_builds"] = stepper_->fmm().builds();
   j["dt"] = dt_;
   j["t"] = t_;
   j["steps"] = step_ - step0_;

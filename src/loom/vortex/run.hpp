@@ -14,6 +14,7 @@
 #include "loom/io/fields.hpp"
 #include "loom/io/run_directory.hpp"
 #include "loom/vortex/config.hpp"
+#include "loom/vortex/device_stepper.hpp"
 #include "loom/vortex/diagnostics.hpp"
 #include "loom/vortex/initial.hpp"
 #include "loom/vortex/integrator.hpp"
@@ -50,6 +51,7 @@ class VortexRun {
 
  private:
   void reinitialise();
+  void fetch_particles();  // the device stepper's particles into p_, when they moved since
   std::vector<std::string> columns() const;
 
   VortexConfig c_;
@@ -60,6 +62,8 @@ class VortexRun {
   Domain domain_;
   std::unique_ptr<RateEvaluator> rates_;
   std::unique_ptr<Integrator> integrator_;
+  std::unique_ptr<DeviceStepper> stepper_;  // the CUDA backend with the tree there: particles stay on the device
+  bool particles_moved_ = false;            // p_ is behind the stepper's particles
   std::optional<TurbulenceStatistics> statistics_;
   Invariants initial_, last_;
   hit::Statistics turbulence0_, turbulence_;

@@ -92,14 +92,13 @@ void add_image_levels(const Options& o, int pf, int ncomp, std::vector<C> m, std
 
 // The local expansion `local` (order pf, about box_center) shifted to each target cell and cut to order p: ncomp
 // * term_count(p) terms per target, in the order of `targets`.
-std::vector<C> cut_to_order(const Tree& tree, const std::vector<int>& targets, int p, int pf, int ncomp,
+std::vector<C> cut_to_order(std::span<const Cell> cells, const std::vector<int>& targets, int p, int pf, int ncomp,
                             Vec3d box_center, const std::vector<C>& local) {
   const int nt = term_count(p), ntf = term_count(pf);
   std::vector<C> shifted(local.size()), terms(targets.size() * static_cast<std::size_t>(ncomp * nt));
   for (std::size_t k = 0; k < targets.size(); ++k) {
     std::fill(shifted.begin(), shifted.end(), C{});
-    l2l(pf, ncomp, tree.cells()[static_cast<std::size_t>(targets[k])].center - box_center, local.data(), shifted.data(),
-        ntf);
+    l2l(pf, ncomp, cells[static_cast<std::size_t>(targets[k])].center - box_center, local.data(), shifted.data(), ntf);
     for (int c = 0; c < ncomp; ++c)
       for (int t = 0; t < nt; ++t)
         terms[(k * static_cast<std::size_t>(ncomp) + static_cast<std::size_t>(c)) * static_cast<std::size_t>(nt) +
@@ -112,6 +111,8 @@ std::vector<C> cut_to_order(const Tree& tree, const std::vector<int>& targets, i
 
 int image_order(const Options& o) { return std::min(max_order, o.order + 4); }
 
+int far_image_level(int levels) { return std::min(2, levels - 1); }
+
 BoxMoments box_moments(const Options& o, const TreeData& data, int ncomp, const core::Array<double>& strength_a) {
   const Vec3d box_center = o.box_lower + Vec3d{0.5 * o.period, 0.5 * o.period, 0.5 * o.period};
   BoxMoments b{std::vector<C>(static_cast<std::size_t>(ncomp * term_count(image_order(o)))),
@@ -121,8 +122,8 @@ BoxMoments box_moments(const Options& o, const TreeData& data, int ncomp, const 
   return b;
 }
 
-void add_far_images(const Options& o, const TreeData& data, int ncomp, BoxMoments b, core::Array<C>& locals) {
-  const Tree& tree = data.tree;
+void add_far_images(const Options& o, std::span<const Cell> top_cells, int levels, int ncomp, BoxMoments b,
+                    core::Array<C>& locals) {
   const int p = o.order, pf = image_order(o);
   const Vec3d box_center = o.box_lower + Vec3d{0.5 * o.period, 0.5 * o.period, 0.5 * o.period};
   std::vector<C> local(b.multipole.size());
@@ -130,13 +131,19 @@ void add_far_images(const Options& o, const TreeData& data, int ncomp, BoxMoment
   add_image_levels(o, pf, ncomp, std::move(b.multipole), local);
   // Shift the image field (order pf) to every cell two levels down, and to the leaves above them, before
   // cutting it to p: those cells are a few times smaller than the box, so p terms suffice there.
-  const int level = std::min(2, tree.levels() - 1);
+  const int level = far_image_level(levels);
   std::vector<int> targets;
-  for (int c = 0; c < tree.level_begin(level + 1); ++c) {
-    const Cell& cell = tree.cells()[static_cast<std::size_t>(c)];
-    if (cell.level == level || cell.leaf()) targets.push_back(c);
+  for (std::size_t c = 0; c < top_cells.size(); ++c) {
+    const Cell& cell = top_cells[c];
+    if (cell.level == level || cell.leaf()) targets.push_back(static_cast<int>(c));
   }
-  add_to_cell_expansions(o.backend, locals, targets, cut_to_order(tree, targets, p, pf, ncomp, box_center, local));
+  add_to_cell_expansions(o.backend, locals, targets, cut_to_order(top_cells, targets, p, pf, ncomp, box_center, local));
+}
+
+void add_far_images(const Options& o, const TreeData& data, int ncomp, BoxMoments b, core::Array<C>& locals) {
+  const Tree& tree = data.tree;
+  const auto count = static_cast<std::size_t>(tree.level_begin(far_image_level(tree.levels()) + 1));
+  add_far_images(o, std::span<const Cell>(tree.cells()).first(count), tree.levels(), ncomp, std::move(b), locals);
 }
 
 void add_periodic_far_field(const Options& o, const TreeData& data, int ncomp, const core::Array<double>& strength_a,

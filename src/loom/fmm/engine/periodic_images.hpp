@@ -2,6 +2,7 @@
 // into the locals after M2L on either backend (periodic_images.cpp).
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "loom/core/array.hpp"
@@ -25,5 +26,10 @@ int image_order(const Options& options);
 BoxMoments box_moments(const Options& options, const TreeData& t, int ncomp, const core::Array<double>& strength);
 // The field of the far images of a box with these moments, into the locals of t's cells (as above).
 void add_far_images(const Options& options, const TreeData& t, int ncomp, BoxMoments moments, core::Array<C>& locals);
+// The same from the tree's top cells alone (cells [0, level_begin(far_image_level(levels) + 1)), the level
+// that receives the field and those above it): a resident evaluation copies only these to the host.
+int far_image_level(int levels);
+void add_far_images(const Options& options, std::span<const Cell> top_cells, int levels, int ncomp, BoxMoments moments,
+                    core::Array<C>& locals);
 
 }  // namespace loom::fmm::detail

@@ -1,0 +1,63 @@
+// The FMM resident where the bodies are (issue 21): positions, strengths and core radii in, potentials,
+// gradients, velocities and stretchings out, all on the backend's side (device pointers on the CUDA backend);
+// the tree built (gpu/device_tree.hpp) or re-fitted there, the lists traversed there (gpu/device_lists.hpp),
+// the passes run there, so that only counts and a few small cell or expansion records cross the bus. A time
+// stepper calls set_positions once, then move_positions every step: the tree is re-fitted while its cells
+// have grown little since the last build, and rebuilt by the rule of move_positions. On the CPU backend the
+// tree and lists are the same backend code on thrust's host system and the passes the CPU engine's (the host
+// path, through fmm::Evaluator): that is the form the CPU tests check. Needs a CUDA build (thrust).
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+
+#include "loom/fmm/fmm.hpp"
+
+namespace loom::fmm {
+
+// What crossed the bus in a resident evaluator's calls: its own reads of counts and small records, and every
+// lazy copy of an array it holds (core::Array's transfer counts). The tree build's and the traversal's scans
+// read one count each (exclusive_scan_on) and are not counted here.
+struct BusTraffic {
+  std::size_t copies = 0, bytes = 0, largest = 0;
+  void add(std::size_t b) {
+    ++copies;
+    bytes += b;
+    largest = std::max(largest, b);
+  }
+};
+
+class ResidentEvaluator {
+ public:
+  explicit ResidentEvaluator(Options options);  // options.backend: where the caller's arrays are
+  ~ResidentEvaluator();
+  ResidentEvaluator(ResidentEvaluator&&) noexcept;
+  ResidentEvaluator& operator=(ResidentEvaluator&&) noexcept;
+
+  // n bodies at x (the caller's order, on the backend's side): a new tree.
+  void set_positions(const Vec3d* x, Index n);
+  // The same bodies moved to x: the tree re-fitted (gpu::refit), or rebuilt when a cell may have grown past
+  // max_growth times its radius at the last build (the product of each re-fit's largest growth, an upper bound
+  // of every cell's growth since the build). Returns whether it rebuilt.
+  bool move_positions(const Vec3d* x, double max_growth);
+
+  // All pointers on the backend's side, n elements each (the caller's order).
+  void laplace(const double* charges, double* potential, Vec3d* gradient);
+  void biot_savart(const Vec3d* alpha, const double* sigma, Vec3d* velocity, Vec3d* stretching);
+
+  Index size() const;
+  const Options& options() const;
+  const Timings& time() const;       // of the last evaluation; build: the last set_positions or move_positions
+  const Statistics& stats() const;   // of the last evaluation (p2p_interactions not counted)
+  BusTraffic bus() const;            // since construction
+  double growth() const;             // the bound on the cells' growth since the last build
+  int builds() const;                // trees built so far
+
+  struct State;
+
+ private:
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace loom::fmm

@@ -1,0 +1,61 @@
+// The vortex method stepped where the FMM runs (issue 21): the particles (x, alpha, sigma) and the rates live on
+// the backend's side (the GPU for the CUDA backend) between steps; each step evaluates the Biot-Savart velocity
+// and classical stretching with the resident FMM (fmm/resident.hpp), whose tree is re-fitted to the moved
+// particles and rebuilt when a cell may have grown past `max_growth` since the last build; the AB2 update
+// (started by the midpoint rule, as Integrator) runs as one loop over the particles with update.hpp's formulas,
+// core spreading and the periodic wrap included. Only the caller's download() and upload() move particles
+// across the bus. On the CPU backend the same code runs on the host (the form the CPU tests check).
+#pragma once
+
+#include <memory>
+
+#include "loom/core/array.hpp"
+#include "loom/fmm/resident.hpp"
+#include "loom/vortex/particles.hpp"
+#include "loom/vortex/rates.hpp"
+
+namespace loom::vortex {
+
+struct DeviceStepTimes {
+  double tree = 0, lists = 0, fmm = 0, update = 0;  // seconds since the last take_times()
+};
+
+class DeviceStepper {
+ public:
+  // fmm.backend: where the particles live. max_growth < 1: a new tree for every evaluation.
+  DeviceStepper(const fmm::Options& fmm, double nu, Domain domain, double max_growth);
+
+  void upload(const Particles& p);  // replaces the particles (and forgets AB2's previous rates)
+  void download(Particles& p) const;
+  Index size() const { return static_cast<Index>(x_.size()); }
+
+  // AB2's previous rates (for checkpoints): empty when there are none.
+  Rates previous() const;
+  void set_previous(const Rates& r);
+  void forget() { have_previous_ = false; }
+
+  void step(double dt);
+  DeviceStepTimes take_times();
+  const fmm::ResidentEvaluator& fmm() const { return fmm_; }
+
+ private:
+  struct Stage {
+    core::Array<Vec3d> velocity, stretching;
+  };
+  void rates(const core::Array<Vec3d>& x, const core::Array<Vec3d>& alpha, const core::Array<double>& sigma,
+             Stage& out);
+  // to = from + dt (w1 k1 + w2 k2), sigma spread over c dt with c = w1 + w2 (w2 = 0: one stage).
+  void advance(const Stage& k1, double w1, const Stage* k2, double w2, double dt, core::Array<Vec3d>& x,
+               core::Array<Vec3d>& alpha, core::Array<double>& sigma) const;
+
+  fmm::ResidentEvaluator fmm_;
+  double nu_, max_growth_;
+  Domain domain_;
+  core::Array<Vec3d> x_, alpha_;
+  core::Array<double> sigma_;
+  Stage now_, previous_, mid_;
+  bool have_previous_ = false, have_tree_ = false;
+  DeviceStepTimes times_;
+};
+
+}  // namespace loom::vortex

@@ -1,0 +1,144 @@
+// The resident evaluator (fmm/resident.hpp) in its CPU form (the backend tree, lists, re-fit and rebuild rule on
+// thrust's host system): its sums against the host path (fmm::Evaluator with the host's tree) and the direct
+// sum, after a build and after a re-fit; the rebuild rule; and the box moments summed where the bodies are
+// (gpu/box_moments.hpp) against the host's detail::box_moments. test_resident_gpu.cpp runs the CUDA form.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "loom/fmm/bodies.hpp"
+#include "loom/fmm/direct.hpp"
+#include "loom/fmm/engine/periodic_images.hpp"
+#include "loom/fmm/expansions/harmonics.hpp"
+#include "loom/fmm/gpu/box_moments.hpp"
+#include "loom/fmm/resident.hpp"
+
+namespace loom::fmm {
+namespace {
+
+constexpr core::Backend cpu = core::Backend::cpu;
+
+struct Laplace {
+  std::vector<double> phi;
+  std::vector<Vec3d> grad;
+};
+
+Laplace resident_laplace(ResidentEvaluator& r, const std::vector<double>& q) {
+  Laplace out{std::vector<double>(q.size()), std::vector<Vec3d>(q.size())};
+  r.laplace(q.data(), out.phi.data(), out.grad.data());
+  return out;
+}
+
+double direct_gradient_error(const std::vector<Vec3d>& x, const std::vector<double>& q, const Laplace& f) {
+  const auto targets = sample_targets(static_cast<Index>(x.size()), 300);
+  std::vector<double> phi;
+  std::vector<Vec3d> grad, mine;
+  direct_laplace(x, q, targets, phi, grad);
+  for (Index t : targets) mine.push_back(f.grad[static_cast<std::size_t>(t)]);
+  return relative_l2_error(mine, grad);
+}
+
+TEST(ResidentCpu, LaplaceEqualsTheHostPathAndTheDirectSum) {
+  const auto x = make_positions(Distribution::plummer, 4000, 3);
+  const auto q = make_uniform(static_cast<Index>(x.size()), -1, 1, 4);
+  Options o;
+  o.ncrit = 32;
+  ResidentEvaluator r(o);
+  r.set_positions(x.data(), static_cast<Index>(x.size()));
+  const Laplace a = resident_laplace(r, q);
+  const LaplaceResult b = laplace(x, q, o);
+  EXPECT_LT(relative_l2_error(a.grad, b.gradient), 1e-12);  // distinct coordinates: the host tree's cells
+  EXPECT_LT(relative_l2_error(a.phi, b.potential), 1e-12);
+  EXPECT_LT(direct_gradient_error(x, q, a), 1e-4);
+  EXPECT_EQ(r.builds(), 1);
+  EXPECT_GT(r.stats().m2l_pairs, 0);
+}
+
+// Bodies moved a little: the re-fitted tree's sums equal a fresh tree's to the FMM's error, the growth bound
+// is the re-fit's, and a limit below it rebuilds.
+TEST(ResidentCpu, RefitWithinTheLimitAndRebuildPastIt) {
+  const auto x0 = make_positions(Distribution::cube, 4000, 5);
+  const auto shift = make_uniform_vectors(static_cast<Index>(x0.size()), -0.02, 0.02, 6);
+  std::vector<Vec3d> x1(x0.size());
+  for (std::size_t i = 0; i < x0.size(); ++i) x1[i] = x0[i] + shift[i];
+  const auto q = make_uniform(static_cast<Index>(x0.size()), -1, 1, 9);
+  Options o;
+  o.ncrit = 32;
+  ResidentEvaluator r(o);
+  r.set_positions(x0.data(), static_cast<Index>(x0.size()));
+  EXPECT_FALSE(r.move_positions(x1.data(), 10.0));
+  EXPECT_EQ(r.builds(), 1);
+  EXPECT_GT(r.growth(), 1.0);
+  EXPECT_LT(r.growth(), 1.5);
+  const Laplace refitted = resident_laplace(r, q);
+  EXPECT_LT(direct_gradient_error(x1, q, refitted), 1e-4);
+  const LaplaceResult fresh = laplace(x1, q, o);
+  EXPECT_LT(relative_l2_error(refitted.grad, fresh.gradient), 1e-4);
+  EXPECT_GT(relative_l2_error(refitted.grad, fresh.gradient), 0);  // another tree: not the same sums
+  EXPECT_TRUE(r.move_positions(x0.data(), 1.0));  // any growth passes a limit of 1
+  EXPECT_EQ(r.builds(), 2);
+  EXPECT_EQ(r.growth(), 1.0);
+  const Laplace rebuilt = resident_laplace(r, q);
+  EXPECT_LT(relative_l2_error(rebuilt.grad, laplace(x0, q, o).gradient), 1e-12);
+}
+
+TEST(ResidentCpu, PeriodicBiotSavartEqualsTheHostPath) {
+  auto x = make_positions(Distribution::cube, 1500, 7);  // [-1, 1)^3
+  auto alpha = make_uniform_vectors(static_cast<Index>(x.size()), -1, 1, 8);
+  Vec3d mean{};
+  for (const Vec3d& a : alpha) mean += a;
+  for (Vec3d& a : alpha) a -= (1.0 / static_cast<double>(alpha.size())) * mean;  // sum alpha = 0
+  const std::vector<double> sigma(x.size(), 0.08);
+  Options o;  // equality with the host path needs no accuracy: a low order, few image levels
+  o.order = 5;
+  o.image_levels = 2;
+  o.ncrit = 32;
+  o.periodic = true;
+  o.period = 2;
+  o.box_lower = {-1, -1, -1};
+  ResidentEvaluator r(o);
+  r.set_positions(x.data(), static_cast<Index>(x.size()));
+  std::vector<Vec3d> u(x.size()), s(x.size());
+  r.biot_savart(alpha.data(), sigma.data(), u.data(), s.data());
+  const BiotSavartResult b = biot_savart(x, alpha, sigma, o);
+  EXPECT_LT(relative_l2_error(u, b.velocity), 1e-12);
+  EXPECT_LT(relative_l2_error(s, b.stretching), 1e-12);
+  x[5] = {1.5, 0, 0};
+  EXPECT_THROW(r.set_positions(x.data(), static_cast<Index>(x.size())), UsageError);
+}
+
+TEST(ResidentCpu, BoxMomentsWhereTheBodiesAreEqualTheHosts) {
+  const auto x = make_positions(Distribution::cube, 5000, 12);
+  const auto alpha = make_uniform_vectors(static_cast<Index>(x.size()), -1, 1, 13);
+  Options o;
+  o.order = 8;
+  o.periodic = true;
+  o.period = 2;
+  o.box_lower = {-1, -1, -1};
+  detail::TreeData t;
+  t.tree = Tree(x, 64);
+  t.pos = core::Array<Vec3d>::from(std::span<const Vec3d>(t.tree.positions()));
+  const auto n = static_cast<std::size_t>(x.size());
+  std::vector<double> q(3 * n);  // tree order, component-major
+  for (std::size_t i = 0; i < n; ++i)
+    for (int c = 0; c < 3; ++c) q[c * n + i] = alpha[static_cast<std::size_t>(t.tree.order()[i])][c];
+  const auto strength = core::Array<double>::from(std::span<const double>(q));
+  const detail::BoxMoments host = detail::box_moments(o, t, 3, strength);
+  const detail::BoxMoments mine = gpu::box_moments_on(cpu, o, static_cast<Index>(n), t.tree.positions().data(),
+                                                      q.data(), 3);
+  ASSERT_EQ(host.multipole.size(), mine.multipole.size());
+  ASSERT_EQ(host.multipole.size(), static_cast<std::size_t>(3 * term_count(detail::image_order(o))));
+  double diff = 0, size = 0;
+  for (std::size_t k = 0; k < host.multipole.size(); ++k) {
+    const Complex<double> d = host.multipole[k] - mine.multipole[k], h = host.multipole[k];
+    diff += d.re * d.re + d.im * d.im;
+    size += h.re * h.re + h.im * h.im;
+  }
+  EXPECT_LT(diff, 1e-24 * size);
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(mine.second[c], host.second[c], 1e-12 * std::abs(host.second[c]));
+}
+
+}  // namespace
+}  // namespace loom::fmm
