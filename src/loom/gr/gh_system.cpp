@@ -55,7 +55,8 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
                    core::Backend backend)
     : backend_(backend),
       strategy_(backend == core::Backend::cuda ? spectral::Strategy::fused : spectral::Strategy::blas),
-      bh_(bh) {
+      bh_(bh),
+      outer_(g.outer) {
   const auto separable = spectral::AngularMethod::separable;
   for (std::size_t s = 0; s + 1 < g.radii.size(); ++s) {
     auto d = std::make_unique<ShellData>();
@@ -172,8 +173,15 @@ void GhSystem::apply_boundaries(const State& frame, State& field, bool values) {
     merge_interface(backend_, shells_[s]->slice(true, w), shells_[s + 1]->slice(false, w), frame[s].read(w),
                     field[s].read_write(w), field[s + 1].read_write(w));
   const ShellData& last = *shells_.back();
-  freeze_outer(backend_, last.slice(true, w), frame.back().read(w), values ? last.exact.read(w) : nullptr,
-               field.back().read_write(w));
+  // Bjorhus on rates reads the gradient of `frame` on the last shell, which rhs() computed last.
+  if (outer_ == OuterBoundary::bjorhus && !values)
+    bjorhus_outer(backend_, last.slice(true, w),
+                  {last.n, frame.back().read(w), last.gradient.read(w), last.gauge.read(w), last.dgauge.read(w),
+                   last.gamma0.read(w), last.gamma2.read(w)},
+                  field.back().read_write(w));
+  else
+    freeze_outer(backend_, last.slice(true, w), frame.back().read(w), values ? last.exact.read(w) : nullptr,
+                 field.back().read_write(w), outer_ == OuterBoundary::frozen);
 }
 
 void GhSystem::filter(State& u) {
