@@ -41,6 +41,7 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
        "error: grid.radii = \"1.62,12,6\": expected at least two increasing positive numbers (the shells' "
        "boundaries)\n"},
       {"--grid.radii 6", ""},
+      {"--boundary.outer penalty", ""},
       {"--initial.type checkpoint", ""},
       {"--initial.type checkpoint --initial.file /nonexistent.h5",
        "error: initial.file = \"/nonexistent.h5\": no such file\n"},

@@ -102,15 +102,18 @@ LOOM_HOST_DEVICE inline void upwind_merge(double* inner, double* outer, const Bo
 }
 
 // An outer boundary point: every incoming mode (speed < 0) takes the value of `data` (the analytic solution's
-// values, or its time derivative 0 when acting on rates).
-LOOM_HOST_DEVICE inline void freeze_incoming(double* u, const double* data, const BoundaryFrame& f, double gamma2) {
+// values, or its time derivative 0 when acting on rates); with `constraint_modes` false only u^+- (the modes the
+// Bjorhus conditions, bjorhus.hpp, leave frozen).
+LOOM_HOST_DEVICE inline void freeze_incoming(double* u, const double* data, const BoundaryFrame& f, double gamma2,
+                                             bool constraint_modes = true) {
   CharacteristicFields c = to_characteristic(u, f, gamma2);
   const CharacteristicFields d = to_characteristic(data, f, gamma2);
+  const double v_psi = constraint_modes ? f.speed[mode_psi] : 0, v_zero = constraint_modes ? f.speed[mode_zero] : 0;
   for (int ab = 0; ab < pairs; ++ab) {
-    if (f.speed[mode_psi] < -zero_speed) c.psi[ab] = d.psi[ab];
+    if (v_psi < -zero_speed) c.psi[ab] = d.psi[ab];
     if (f.speed[mode_plus] < -zero_speed) c.plus[ab] = d.plus[ab];
     if (f.speed[mode_minus] < -zero_speed) c.minus[ab] = d.minus[ab];
-    if (f.speed[mode_zero] < -zero_speed)
+    if (v_zero < -zero_speed)
       for (int i = 0; i < 3; ++i) c.zero[i * pairs + ab] = d.zero[i * pairs + ab];
   }
   from_characteristic(c, f, gamma2, u);

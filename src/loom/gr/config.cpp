@@ -29,6 +29,10 @@ io::Parameters bh_parameters() {
       .at_most(700);  // exp(-700) is near the smallest normal double: every mode above the first is gone
   p.add("filter.order", 8, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
   p.add("filter.l_keep", -1, "Y_lm truncation keeps l <= l_keep (-1: l_max - 1)").at_least(-1);
+  p.add("boundary.outer", "frozen",
+        "outer boundary: frozen (incoming characteristic fields held at Kerr-Schild) or bjorhus (constraint-"
+        "preserving conditions on u^psi, u^0 and the gauge-constraint part of u^-, the rest frozen; docs/gr.md)")
+      .one_of({"frozen", "bjorhus"});
   p.add("initial.type", "kerr_schild", "initial data: kerr_schild (the exact solution) or checkpoint")
       .one_of({"kerr_schild", "checkpoint"});
   p.add("initial.file", "", "checkpoint.h5 of loom bh for initial.type = checkpoint");
@@ -83,6 +87,7 @@ GhGeometry geometry(const io::Parameters& p) {
   g.extents = {int(e[0]), int(e[1]), int(e[2])};
   const char* radii_what = "at least two increasing positive numbers (the shells' boundaries)";
   g.radii = numbers(p, "grid.radii", radii_what);
+  g.outer = p.get_string("boundary.outer") == "bjorhus" ? OuterBoundary::bjorhus : OuterBoundary::frozen;
   bool ok = g.radii.size() >= 2 && g.radii[0] > 0;
   for (std::size_t i = 1; i < g.radii.size(); ++i) ok = ok && g.radii[i] > g.radii[i - 1];
   if (!ok) throw UsageError(io::invalid_value_message("grid.radii", p.value("grid.radii"), radii_what));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "loom/core/parallel_for.hpp"
+#include "loom/gr/bjorhus.hpp"
 #include "loom/gr/characteristics.hpp"
 #include "loom/gr/damping.hpp"
 #include "loom/gr/gh_equations.hpp"
@@ -111,7 +112,7 @@ void merge_interface(core::Backend b, const BoundarySlice& inner, const Boundary
 }
 
 void freeze_outer(core::Backend b, const BoundarySlice& outer, const double* frame_state, const double* data,
-                  double* field) {
+                  double* field, bool constraint_modes) {
   boundary_for(b, outer.angular, [=] LOOM_HOST_DEVICE(Index q) {
     double radial[3], metric[pairs], u[state_size], d[state_size] = {};
     const Index p = boundary_point(outer, q, radial);
@@ -119,8 +120,25 @@ void freeze_outer(core::Backend b, const BoundarySlice& outer, const double* fra
     const BoundaryFrame frame = boundary_frame(metric, radial, damping_gamma1);
     load(field, outer.points, p, u);
     if (data != nullptr) load(data, outer.points, p, d);
-    freeze_incoming(u, d, frame, outer.gamma2[p]);
+    freeze_incoming(u, d, frame, outer.gamma2[p], constraint_modes);
     store(u, outer.points, p, field);
+  });
+}
+
+void bjorhus_outer(core::Backend b, const BoundarySlice& outer, const ShellFields& f, double* rates) {
+  boundary_for(b, outer.angular, [=] LOOM_HOST_DEVICE(Index q) {
+    double radial[3], u[state_size], du[state_size], grad[3][state_size], h[4], dh[3][4];
+    const Index n = outer.points, p = boundary_point(outer, q, radial);
+    load(f.state, n, p, u);
+    load(rates, n, p, du);
+    for (int k = 0; k < 3; ++k) load(f.gradient + k * state_size * n, n, p, grad[k]);
+    for (int a = 0; a < 4; ++a) {
+      h[a] = f.gauge[a * n + p];
+      for (int k = 0; k < 3; ++k) dh[k][a] = f.dgauge[(4 * (k + 1) + a) * n + p];
+    }
+    const BoundaryFrame frame = boundary_frame(u, radial, damping_gamma1);
+    bjorhus_rates(du, u, grad, h, dh, frame, outer.gamma2[p]);
+    store(du, n, p, rates);
   });
 }
 

@@ -40,9 +40,14 @@ struct BoundarySlice {
 // the normal and speeds from `frame_state` of the inner shell.
 void merge_interface(core::Backend b, const BoundarySlice& inner, const BoundarySlice& outer, const double* frame_state,
                      double* inner_field, double* outer_field);
-// The outer boundary: incoming modes of `field` take those of `data` (nullptr: 0, for rates of the static solution).
+// The outer boundary: incoming modes of `field` take those of `data` (nullptr: 0, for rates of the static solution);
+// with `constraint_modes` false only u^+- (freeze_incoming).
 void freeze_outer(core::Backend b, const BoundarySlice& outer, const double* frame_state, const double* data,
-                  double* field);
+                  double* field, bool constraint_modes = true);
+// The constraint-preserving (Bjorhus) outer boundary on rates (bjorhus.hpp): `rates` corrected at the outer
+// surface's points from the fields the right-hand side read (ShellFields: the state, its Cartesian gradient, the
+// gauge source and its gradient).
+void bjorhus_outer(core::Backend b, const BoundarySlice& outer, const ShellFields& f, double* rates);
 // The smallest characteristic speed at the inner boundary along the normal pointing into the hole (excision needs
 // it >= 0 everywhere).
 double slowest_excision_speed(core::Backend b, const BoundarySlice& inner, const double* state);

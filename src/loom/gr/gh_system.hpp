@@ -8,7 +8,7 @@
 // time derivatives (each mode from the side it comes from, zero-speed modes averaged): both shells then carry
 // identical values at the shared Gauss-Lobatto points, and no penalty parameter needs tuning. The outer surface
 // freezes the incoming characteristic fields to the analytic solution (their time derivatives set to 0, their
-// values reset after each filter).
+// values reset after each filter), or applies the Bjorhus conditions to the rates (OuterBoundary).
 #pragma once
 
 #include <array>
@@ -39,9 +39,15 @@ struct Norms {
   double gauge = 0, three_index = 0, normalized = 0, psi_error = 0, pi_error = 0, phi_error = 0;
 };
 
+// The outer boundary condition: the incoming characteristic fields frozen to the analytic solution, or the
+// constraint-preserving Bjorhus conditions on u^psi, u^0 and the gauge-constraint part of u^-, the rest of u^-
+// frozen (bjorhus.hpp).
+enum class OuterBoundary { frozen, bjorhus };
+
 struct GhGeometry {
   std::array<int, 3> extents{10, 19, 38};  // per shell: N_r, N_theta, N_phi = 2 N_theta
   std::vector<double> radii{1.62, 6, 12};  // shell boundaries, increasing
+  OuterBoundary outer = OuterBoundary::frozen;
 };
 
 class GhSystem {
@@ -91,6 +97,7 @@ class GhSystem {
   core::Backend backend_;
   spectral::Strategy strategy_;
   KerrSchild bh_;
+  OuterBoundary outer_;
   mutable spectral::OperatorCache cache_;
   std::vector<std::unique_ptr<ShellData>> shells_;
   bool profiling_ = false;

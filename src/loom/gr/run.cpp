@@ -195,7 +195,9 @@ nlohmann::json BhRun::summary() const {
   j["points"] = system_->total_points();
   j["strategy"] = std::string(spectral::to_string(system_->strategy()));
   j["interface"] = "characteristic upwinding of the time derivatives";
-  j["outer_boundary"] = "incoming characteristic fields frozen to Kerr-Schild";
+  j["outer_boundary"] = config_.geometry.outer == OuterBoundary::bjorhus
+                            ? "Bjorhus: constraint-preserving u^psi, u^0 and the gauge-constraint part of u^-; the rest frozen"
+                            : "incoming characteristic fields frozen to Kerr-Schild";
   j["t"] = time_;
   j["dt"] = dt_;
   j["steps"] = step_;
