@@ -108,6 +108,19 @@ TEST(ImpossibleRequests, BenchmarkListsAreCheckedFirst) {
   for (const Refusal& c : cases) expect_refused(c, cwd);
 }
 
+// An input path naming a folder is refused as one, with its key (it read as an empty file or as missing).
+TEST(ImpossibleRequests, InputThatIsAFolderIsRefusedAsOne) {
+  TempDir cwd;
+  const std::string folder = cwd.path().string();
+  const Refusal cases[] = {
+      {"fmm --input " + folder, "input = ", "a folder, not a file"},
+      {"hit --initial.type file --initial.file " + folder, "initial.file = ", "a folder, not a file"},
+      {"gpe --initial.type checkpoint --initial.checkpoint " + folder, "initial.checkpoint = ",
+       "expected an existing checkpoint file"},  // gpe's own check, before the reader's
+  };
+  for (const Refusal& c : cases) expect_refused(c, cwd);
+}
+
 // A folder no one may create files in, root included (CI runs as root): /proc.
 TEST(ImpossibleRequests, FolderWhereNoFileCanBeMadeIsRefused) {
   TempDir cwd;

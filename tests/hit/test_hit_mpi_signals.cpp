@@ -1,6 +1,6 @@
 // Stop signals under `mpiexec -n 2 loom hit` (issue 17, docs/architecture.md "Run lifecycle"). Open MPI 4.1's
-// mpiexec answers a SIGINT or SIGTERM of its own by sending SIGTERM to every rank and, odls_base_sigkill_timeout
-// seconds later (1 by default), SIGKILL; it then exits 1 whatever the ranks returned. A batch system's signal
+// mpiexec answers a SIGINT or SIGTERM of its own by sending SIGCONT to every rank, SIGTERM odls_base_sigkill_timeout
+// seconds later (1 by default) and SIGKILL as long again after it; it then exits 1 whatever the ranks returned. A batch system's signal
 // reaches the ranks themselves, perhaps only some of them. Either way the ranks agree on the stop at their next
 // step (the largest signal number of any rank), write the checkpoint and outputs, and exit 128 + signal, which
 // mpiexec passes on when it was not signalled itself. Every file of the run directory parses afterwards.
@@ -11,41 +11,16 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "apps/mpi_signals.hpp"
 #include "apps/run_directory_check.hpp"
 #include "loom/hit/checkpoint.hpp"
 
 namespace loom::test {
 namespace {
 
-const std::string run_as_root = "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ";
-
-std::string mpiexec(const std::string& flags) {
-  return std::string(LOOM_MPIEXEC) + " " + flags + " -n 2 --oversubscribe -x OMP_NUM_THREADS=1";
-}
-
 std::string long_hit(const std::filesystem::path& run) {
   return "hit --grid.n 32 --time.t_end 1000 --output.every 0.01 --output.fields_every 0.02 --quiet "
          "--output.plots false --output.dir " + run.string();
-}
-
-// The processes whose parent is `parent` (the ranks mpiexec started), from /proc.
-std::vector<pid_t> children_of(pid_t parent) {
-  std::vector<pid_t> out;
-  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat(e.path() / "stat");
-    std::string line;
-    std::getline(stat, line);
-    const auto close = line.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream rest(line.substr(close + 2));
-    char state = 0;
-    pid_t ppid = 0;
-    rest >> state >> ppid;
-    if (ppid == parent) out.push_back(static_cast<pid_t>(std::stoi(name)));
-  }
-  return out;
 }
 
 // The run directory after the stop: every file parses, nothing is left beside it (no lock), and the series ends at
@@ -63,11 +38,11 @@ TEST(HitMpiSignals, SignalToOneRankStopsEveryRankCleanly) {
   for (const int sig : {SIGINT}) {
     TempDir dir;
     const auto run = dir / "run";
-    LoomChild child(long_hit(run), dir.path(), run_as_root + mpiexec(""));
+    LoomChild child(long_hit(run), dir.path(), mpiexec_launcher(2));
     ASSERT_TRUE(child.wait_until([&] { return std::filesystem::exists(run / "fields_0002.h5"); })) << child.err();
-    const auto ranks = children_of(child.pid());
+    const auto ranks = ranks_of(child.pid());
     ASSERT_EQ(ranks.size(), 2u);
-    ::kill(ranks.back(), sig);
+    ::kill(ranks.at(1), sig);  // not the rank that writes
     EXPECT_EQ(child.wait(), 128 + sig) << child.err();
     const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
     EXPECT_NE(child.err().find("hit: stopped by " + name), std::string::npos) << child.err();
@@ -79,7 +54,7 @@ TEST(HitMpiSignals, SignalToOneRankStopsEveryRankCleanly) {
 TEST(HitMpiSignals, SigintToMpiexecStopsTheRanksWithinTheKillTimeout) {
   TempDir dir;
   const auto run = dir / "run";
-  LoomChild child(long_hit(run), dir.path(), run_as_root + mpiexec("--mca odls_base_sigkill_timeout 20"));
+  LoomChild child(long_hit(run), dir.path(), mpiexec_launcher(2, "--mca odls_base_sigkill_timeout 20"));
   ASSERT_TRUE(child.wait_until([&] { return std::filesystem::exists(run / "fields_0002.h5"); })) << child.err();
   child.signal(SIGINT);
   EXPECT_EQ(child.wait(), 1) << child.err();  // Open MPI's own exit status after a signal

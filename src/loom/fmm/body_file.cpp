@@ -77,6 +77,8 @@ ChargedBodies parse_bodies_csv(std::string_view text, const std::string& name) {
 }
 
 ChargedBodies read_bodies_csv(const std::filesystem::path& path) {
+  // A folder opens as a stream on Linux and reads as empty: say what it is.
+  if (std::filesystem::is_directory(path)) throw UsageError("input = \"" + path.string() + "\": a folder, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError("input = \"" + path.string() + "\": cannot open the file");
   std::stringstream s;

@@ -144,6 +144,8 @@ std::vector<std::size_t> velocity_dims(const std::filesystem::path& path, const 
 
 Index velocity_file_grid(const std::filesystem::path& path, const std::string& key) {
   if (!std::filesystem::exists(path)) throw UsageError(fmt::format("{} = \"{}\": no such file", key, path.string()));
+  if (std::filesystem::is_directory(path))
+    throw UsageError(fmt::format("{} = \"{}\": a folder, not a file", key, path.string()));
   const auto d = velocity_dims(path, key);
   if (d.size() != 4 || d[3] != 3 || d[0] != d[1] || d[1] != d[2] || d[0] % 2 != 0 || d[0] < 8)
     throw UsageError(fmt::format("{} = \"{}\": expected a dataset fields/velocity of shape n x n x n x 3 with an even "

@@ -177,7 +177,11 @@ void HitRun::step() {
     snapshot();
     next_snapshot_ += fields_every;
   }
-  if (config_.output.checkpoint_every > 0 && since_checkpoint_.seconds() > config_.output.checkpoint_every) {
+  // The ranks' clocks differ and the checkpoint's gather is collective: every rank takes the decision of any.
+  bool checkpoint_due =
+      config_.output.checkpoint_every > 0 && since_checkpoint_.seconds() > config_.output.checkpoint_every;
+  if (world_.size() > 1) checkpoint_due = world_.max(checkpoint_due ? 1.0 : 0.0) > 0;
+  if (checkpoint_due) {
     checkpoint();
     since_checkpoint_.start();
   }

@@ -132,6 +132,7 @@ void read_checkpoint_file(const std::filesystem::path& path, const std::string& 
   auto refuse = [&](const std::string& why) {
     return UsageError(fmt::format("{} = \"{}\": {}", key, path.string(), why));
   };
+  if (std::filesystem::is_directory(path)) throw refuse("a folder, not a file");
   if (!std::filesystem::is_regular_file(path)) throw refuse("no such file");
   const std::string other = "not a checkpoint of " + writer;
   std::string stage = other;

@@ -152,6 +152,7 @@ void Hdf5Writer::commit() {
 }
 
 Hdf5Reader::Hdf5Reader(const std::filesystem::path& path) : path_(path) {
+  if (std::filesystem::is_directory(path)) throw UsageError(fmt::format("\"{}\": a folder, not a file", path.string()));
   if (!std::filesystem::is_regular_file(path)) throw UsageError(fmt::format("\"{}\": no such file", path.string()));
   id_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id_ < 0) throw UsageError(fmt::format("\"{}\": not an HDF5 file", path.string()));

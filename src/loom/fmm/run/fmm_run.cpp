@@ -166,9 +166,11 @@ int run_fmm(const FmmConfig& config, std::ostream& out, std::ostream& log) {
   if (run.coincident() > 0)
     log << fmt::format("warning: {} bodies share their position with another; pairs at distance 0 are left out\n",
                        run.coincident());
-  print_start(out, run);
-  out << std::flush;  // the set-up is done: say so before the long evaluation
+  // The start line comes after the set-up's stop check: once it is printed, the next boundary a signal waits
+  // for is the end of the evaluation (a signal seen between the line and the check would end the run first).
   if (const int code = stopped_after("setting up the bodies", config, log)) return code;
+  print_start(out, run);
+  out << std::flush;  // say so before the long evaluation
   run.evaluate();
   print_evaluation(out, run);
   if (const int code = stopped_after("the evaluation", config, log)) return code;
