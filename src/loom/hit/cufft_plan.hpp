@@ -9,6 +9,7 @@
 
 #include "loom/core/device_pool.hpp"
 #include "loom/core/error.hpp"
+#include "loom/hit/callbacks_unavailable.hpp"
 
 namespace loom::hit {
 
@@ -48,8 +49,15 @@ inline CufftPlan make_cufft_plan(int rank, long long* dims, long long* inembed, 
                                            callback->type, &info));
   }
   std::size_t work_bytes = 0;
-  LOOM_CUFFT_CHECK(cufftMakePlanMany64(p.handle, rank, dims, inembed, istride, idist, onembed, ostride, odist, type,
-                                       batch, &work_bytes));
+  const cufftResult planned = cufftMakePlanMany64(p.handle, rank, dims, inembed, istride, idist, onembed, ostride,
+                                                  odist, type, batch, &work_bytes);
+  if (planned != CUFFT_SUCCESS && callback != nullptr) {
+    cufftDestroy(p.handle);
+    throw CallbacksUnavailable("fft.callbacks = on: cuFFT could not plan a transform with loom's LTO callback " +
+                               std::string(callback->name) + " (code " + std::to_string(int(planned)) +
+                               "); allowed here: fft.callbacks = off");
+  }
+  LOOM_CUFFT_CHECK(planned);
   if (work_bytes > 0) {
     p.work = core::device_pool().allocate(work_bytes);
     LOOM_CUFFT_CHECK(cufftSetWorkArea(p.handle, p.work));
