@@ -114,8 +114,10 @@ void add_bench_vortex_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("fmm.tree", "host",
         "where the tree and the lists are built: host or backend (with cuda: the particles stay on the GPU)")
       .one_of({"host", "backend"});
-  p.add("fmm.rebuild_growth", 1.1, "tree backend on cuda: rebuild once a cell may have grown past this factor")
-      .at_least(0);
+  p.add("fmm.rebuild_growth", 1.1,
+        "tree backend on cuda: rebuild once a cell may have grown past this factor (0: every evaluation)")
+      .at_least(0)
+      .at_most(10);
   p.add("steps", 2, "timed AB2 steps (after the warm-up); the mean is reported").at_least(1).at_most(1000);
   p.add("warmup", 1, "untimed steps before timing (the first starts AB2)").at_least(0).at_most(1000);
   p.add("reinit.every", 10, "a reinitialisation every this many steps (its time shared among them; 0: none)")

@@ -68,8 +68,10 @@ void declare_method_keys(io::Parameters& p) {
       .one_of({"auto", "host", "backend"});
   p.add("fmm.rebuild_growth", 1.1,
         "the device stepper's rule: re-fit the tree to the moved particles, and rebuild it once a cell may have "
-        "grown past this factor of its radius at the last build (0: rebuild every evaluation)")
-      .at_least(0);
+        "grown past this factor of its radius at the last build (0: rebuild every evaluation; a factor past 10 would "
+        "keep a useless tree)")
+      .at_least(0)
+      .at_most(10);
   p.add("fmm.image_levels", 6, "periodic: image levels beyond the 3^3 near images").at_least(0).at_most(12);
 }
 
