@@ -63,7 +63,8 @@ def analyse(path):
         n, s = speedups(results["strong"]["points"])
         p = fit_amdahl(n, s)
         out["strong"] = {"ranks": n, "speedup": s, "p_t": p,
-                         "max_speedup": (1.0 / (1.0 - p)) if p < 1 else float("inf"),
+                         # p_t = 1 (speedups at or past linear): no Amdahl limit; null keeps the file JSON
+                         "max_speedup": (1.0 / (1.0 - p)) if p < 1 else None,
                          "structures": results["strong"]["points"][0]["structures"]}
     if "weak" in results and len(results["weak"]["points"]) > 1:
         n, s = speedups(results["weak"]["points"])
@@ -80,7 +81,8 @@ def report(fits):
         if "strong" in f:
             st = f["strong"]
             print(f"  strong ({'x'.join(map(str, st['structures']))} structures): p_t = {st['p_t']:.4f}, "
-                  f"Amdahl's limit 1/(1 - p_t) = {st['max_speedup']:.1f}")
+                  f"Amdahl's limit 1/(1 - p_t) = " +
+                  (f"{st['max_speedup']:.1f}" if st["max_speedup"] is not None else "none (p_t = 1)"))
             for n, s in zip(st["ranks"], st["speedup"]):
                 print(f"    N = {int(n):3d}: S = {s:7.3f}  (fit {amdahl(n, st['p_t']):7.3f})")
         if "weak" in f:
@@ -134,7 +136,7 @@ def main():
     report(fits)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(fits, f, indent=2)
+            json.dump(fits, f, indent=2, allow_nan=False)
     if args.plot:
         plot(fits, args.plot)
 

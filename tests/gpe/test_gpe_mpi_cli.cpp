@@ -174,6 +174,29 @@ TEST(GpeScalingFit, RecoversTheParametersOfExactLaws) {
   EXPECT_NEAR(fits[0]["weak"]["p_w"].get<double>(), 0.8, 1e-12);
 }
 
+// Speedups past linear (timing noise on a small problem) fit p_t = 1, where Amdahl's law has no limit: the fits
+// file says null rather than writing Infinity, which no JSON reader accepts.
+TEST(GpeScalingFit, SpeedupsPastLinearHaveNoLimitAndStayJson) {
+  if (std::system("/usr/bin/python3 -c 'pass' > /dev/null 2>&1") != 0) GTEST_SKIP() << "no /usr/bin/python3";
+  TempDir dir;
+  nlohmann::json j;
+  j["grid"] = "bcc";
+  j["backend"] = "cpu";
+  for (int n : {1, 2, 3})
+    j["strong"]["points"].push_back(
+        {{"ranks", n}, {"speedup", 1.2 * n - 0.2}, {"structures", nlohmann::json::array({4, 4, 9})}});
+  {
+    std::ofstream out(dir / "results.json");
+    out << j.dump();
+  }
+  const std::string fit = std::string("/usr/bin/python3 ") + LOOM_SOURCE_DIR + "/tools/fit_scaling.py " +
+                          (dir / "results.json").string() + " --json " + (dir / "fits.json").string() + " > /dev/null";
+  ASSERT_EQ(std::system(fit.c_str()), 0);
+  const auto fits = nlohmann::json::parse(slurp(dir / "fits.json"));
+  EXPECT_NEAR(fits[0]["strong"]["p_t"].get<double>(), 1.0, 1e-9);
+  EXPECT_TRUE(fits[0]["strong"]["max_speedup"].is_null());
+}
+
 // The small problem has 5 layers of structures: 6 ranks cannot share them.
 TEST(GpeMpiCli, MoreRanksThanLayersIsBadInputAndLeavesNothing) {
   TempDir dir;
