@@ -7,6 +7,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "apps/mpi_runs.hpp"
 #include "gpe/relative_difference.hpp"
@@ -147,28 +148,40 @@ TEST(GpeMpiCli, ScalingBenchmarkTimesEveryRankCount) {
   EXPECT_TRUE(fits[0]["weak"].contains("p_w"));
 }
 
+// Results as `loom bench gpe --json` writes them (bcc, cpu), with these speedups per rank count.
+nlohmann::json scaling_results(const std::vector<int>& ranks, double (*strong)(int), double (*weak)(int)) {
+  nlohmann::json j;
+  j["grid"] = "bcc";
+  j["backend"] = "cpu";
+  for (int n : ranks) {
+    j["strong"]["points"].push_back(
+        {{"ranks", n}, {"speedup", strong(n)}, {"structures", nlohmann::json::array({4, 4, 9})}});
+    if (weak != nullptr) j["weak"]["points"].push_back({{"ranks", n}, {"speedup", weak(n)}});
+  }
+  if (weak != nullptr) j["weak"]["growth"] = "z";
+  return j;
+}
+
+// tools/fit_scaling.py's fits of `results`, read back as JSON.
+nlohmann::json fits_of(const nlohmann::json& results) {
+  TempDir dir;
+  {
+    std::ofstream out(dir / "results.json");
+    out << results.dump();
+  }
+  const std::string fit = std::string("/usr/bin/python3 ") + LOOM_SOURCE_DIR + "/tools/fit_scaling.py " +
+                          (dir / "results.json").string() + " --json " + (dir / "fits.json").string() + " > /dev/null";
+  if (std::system(fit.c_str()) != 0) return {};
+  return nlohmann::json::parse(slurp(dir / "fits.json"));
+}
+
 // tools/fit_scaling.py recovers the laws' parameters from speedups that follow them exactly (Amdahl p_t = 0.9,
 // Gustafson p_w = 0.8), in plain Python (no numpy on the GPU machine).
 TEST(GpeScalingFit, RecoversTheParametersOfExactLaws) {
   if (std::system("/usr/bin/python3 -c 'pass' > /dev/null 2>&1") != 0) GTEST_SKIP() << "no /usr/bin/python3";
-  TempDir dir;
-  nlohmann::json j;
-  j["grid"] = "bcc";
-  j["backend"] = "cpu";
-  for (int n : {1, 2, 3, 4, 8}) {
-    j["strong"]["points"].push_back(
-        {{"ranks", n}, {"speedup", 1 / (0.1 + 0.9 / n)}, {"structures", nlohmann::json::array({4, 4, 9})}});
-    j["weak"]["points"].push_back({{"ranks", n}, {"speedup", 0.2 + 0.8 * n}});
-  }
-  j["weak"]["growth"] = "z";
-  {
-    std::ofstream out(dir / "results.json");
-    out << j.dump();
-  }
-  const std::string fit = std::string("/usr/bin/python3 ") + LOOM_SOURCE_DIR + "/tools/fit_scaling.py " +
-                          (dir / "results.json").string() + " --json " + (dir / "fits.json").string() + " > /dev/null";
-  ASSERT_EQ(std::system(fit.c_str()), 0);
-  const auto fits = nlohmann::json::parse(slurp(dir / "fits.json"));
+  const auto fits = fits_of(scaling_results(
+      {1, 2, 3, 4, 8}, [](int n) { return 1 / (0.1 + 0.9 / n); }, [](int n) { return 0.2 + 0.8 * n; }));
+  ASSERT_TRUE(fits.is_array());
   EXPECT_NEAR(fits[0]["strong"]["p_t"].get<double>(), 0.9, 1e-9);
   EXPECT_NEAR(fits[0]["strong"]["max_speedup"].get<double>(), 10.0, 1e-6);
   EXPECT_NEAR(fits[0]["weak"]["p_w"].get<double>(), 0.8, 1e-12);
@@ -178,21 +191,8 @@ TEST(GpeScalingFit, RecoversTheParametersOfExactLaws) {
 // file says null rather than writing Infinity, which no JSON reader accepts.
 TEST(GpeScalingFit, SpeedupsPastLinearHaveNoLimitAndStayJson) {
   if (std::system("/usr/bin/python3 -c 'pass' > /dev/null 2>&1") != 0) GTEST_SKIP() << "no /usr/bin/python3";
-  TempDir dir;
-  nlohmann::json j;
-  j["grid"] = "bcc";
-  j["backend"] = "cpu";
-  for (int n : {1, 2, 3})
-    j["strong"]["points"].push_back(
-        {{"ranks", n}, {"speedup", 1.2 * n - 0.2}, {"structures", nlohmann::json::array({4, 4, 9})}});
-  {
-    std::ofstream out(dir / "results.json");
-    out << j.dump();
-  }
-  const std::string fit = std::string("/usr/bin/python3 ") + LOOM_SOURCE_DIR + "/tools/fit_scaling.py " +
-                          (dir / "results.json").string() + " --json " + (dir / "fits.json").string() + " > /dev/null";
-  ASSERT_EQ(std::system(fit.c_str()), 0);
-  const auto fits = nlohmann::json::parse(slurp(dir / "fits.json"));
+  const auto fits = fits_of(scaling_results({1, 2, 3}, [](int n) { return 1.2 * n - 0.2; }, nullptr));
+  ASSERT_TRUE(fits.is_array());
   EXPECT_NEAR(fits[0]["strong"]["p_t"].get<double>(), 1.0, 1e-9);
   EXPECT_TRUE(fits[0]["strong"]["max_speedup"].is_null());
 }
