@@ -4,6 +4,7 @@
 #include <span>
 
 #include "loom/core/parallel_for.hpp"
+#include "loom/fmm/engine/l2p_at_bodies.hpp"
 #include "loom/fmm/expansions/operators.hpp"
 
 namespace loom::fmm::detail {
@@ -13,24 +14,6 @@ template <class T>
 void zero(core::Backend backend, core::Array<T>& a) {
   T* p = a.write(core::where(backend));
   core::parallel_for(backend, static_cast<Index>(a.size()), [=] LOOM_HOST_DEVICE(Index i) { p[i] = T{}; });
-}
-
-template <class K>
-void l2p_all(core::Backend backend, int p, const TreeData& t, const core::Array<double>& strength_a,
-             const core::Array<C>& locals, core::Array<double>& out_a) {
-  const auto where = core::where(backend);
-  const int nt = term_count(p);
-  const Index n = t.n();
-  const Cell* cells = t.cells.read(where);
-  const int* leaf = t.leaf_of_body.read(where);
-  const Vec3d* pos = t.pos.read(where);
-  const double* strength = strength_a.read(where);
-  const C* L = locals.read(where);
-  double* out = out_a.write(where);
-  core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index i) {
-    const int c = leaf[i];
-    K::l2p(p, pos[i] - cells[c].center, L + static_cast<Index>(c) * K::ncomp * nt, nt, strength, n, i, out);
-  });
 }
 
 }  // namespace
@@ -89,12 +72,12 @@ void local_to_local(core::Backend backend, int p, int ncomp, const TreeData& t, 
 
 void local_to_bodies(LaplaceKernel, core::Backend backend, int p, const TreeData& t,
                      const core::Array<double>& strength, const core::Array<C>& locals, core::Array<double>& out) {
-  l2p_all<LaplaceKernel>(backend, p, t, strength, locals, out);
+  l2p_at_bodies<LaplaceKernel>(backend, p, t.n(), t, strength, locals, out);
 }
 
 void local_to_bodies(BiotSavartKernel, core::Backend backend, int p, const TreeData& t,
                      const core::Array<double>& strength, const core::Array<C>& locals, core::Array<double>& out) {
-  l2p_all<BiotSavartKernel>(backend, p, t, strength, locals, out);
+  l2p_at_bodies<BiotSavartKernel>(backend, p, t.n(), t, strength, locals, out);
 }
 
 void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std::vector<int>& cells,

@@ -21,6 +21,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/fmm/engine/l2p_at_bodies.hpp"
 #include "loom/fmm/engine/passes.hpp"
 #include "loom/fmm/gpu/box_moments.hpp"
 #include "loom/fmm/gpu/device_lists.hpp"
@@ -231,19 +232,7 @@ void far_field_at_bodies(LaplaceKernel, State& s, const gpu::TreeView& v, const 
 
 void far_field_at_bodies(BiotSavartKernel, State& s, const gpu::TreeView&, const Array<double>& strength_a,
                          const Array<C>& L, Array<double>& out_a) {
-  const gpu::BackendTree& t = *s.tree;
-  const int p = s.o.order, nt = term_count(p);
-  const Index n = t.n;
-  const Cell* cells = t.cells.read(dev);
-  const int* leaf = t.leaf_of_body.read(dev);
-  const Vec3d* pos = t.pos.read(dev);
-  const double* strength = strength_a.read(dev);
-  const C* local = L.read(dev);
-  double* out = out_a.write(dev);
-  core::parallel_for(Backend::cuda, n, [=] LOOM_HOST_DEVICE(Index i) {
-    const int c = leaf[i];
-    BiotSavartKernel::l2p(p, pos[i] - cells[c].center, local + static_cast<Index>(c) * 3 * nt, nt, strength, n, i, out);
-  });
+  detail::l2p_at_bodies<BiotSavartKernel>(Backend::cuda, s.o.order, s.tree->n, *s.tree, strength_a, L, out_a);
 }
 
 void near_field(LaplaceKernel, State& s, const gpu::TreeView& v, const Array<double>& q, const Array<double>&,
