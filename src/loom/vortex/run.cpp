@@ -111,6 +111,11 @@ void VortexRun::reinitialise() {
 }
 
 void VortexRun::step() {
+  advance();
+  after_step();
+}
+
+void VortexRun::advance() {
   if (stepper_) {
     stepper_->step(dt_);
     particles_moved_ = true;
@@ -131,14 +136,47 @@ void VortexRun::step() {
   }
   ++step_;
   t_ = t0_ + dt_ * double(step_ - step0_);
+}
+
+bool VortexRun::checkpoint_due() const {
+  return c_.output.checkpoint_every > 0 && since_checkpoint_.seconds() > c_.output.checkpoint_every;
+}
+
+bool VortexRun::due(Index step) const {
+  const bool last = step >= steps_end_;
+  return (c_.reinit_every > 0 && step % c_.reinit_every == 0) || (step % c_.output.every == 0 && !last) ||
+         (c_.output.fields_every > 0 && step % c_.output.fields_every == 0 && !last) || checkpoint_due();
+}
+
+void VortexRun::after_step() {
   if (c_.reinit_every > 0 && step_ % c_.reinit_every == 0) reinitialise();
   if (step_ % c_.output.every == 0 && !finished()) record();
   if (c_.output.fields_every > 0 && step_ % c_.output.fields_every == 0 && !finished()) snapshot();
-  if (c_.output.checkpoint_every > 0 && since_checkpoint_.seconds() > c_.output.checkpoint_every) {
+  if (checkpoint_due()) {
     checkpoint();
     since_checkpoint_.start();
   }
 }
+
+void VortexRun::adopt(Particles p, Rates previous, Index step, const StepTimes& spent) {
+  stepper_.reset();  // the ranks step the particles on the host, each its own
+  particles_moved_ = false;
+  p_ = std::move(p);
+  if (previous.velocity.empty()) {
+    integrator_->forget();
+  } else {
+    integrator_->set_previous(std::move(previous));
+  }
+  step_ = step;
+  t_ = t0_ + dt_ * double(step_ - step0_);
+  times_.tree += spent.tree;
+  times_.lists += spent.lists;
+  times_.fmm += spent.fmm;
+  times_.update += spent.update;
+  times_.reinit += spent.reinit;
+}
+
+Rates VortexRun::previous() const { return stepper_ ? stepper_->previous() : integrator_->previous(); }
 
 void VortexRun::record() {
   fetch_particles();
@@ -175,7 +213,7 @@ void VortexRun::snapshot() {
 
 void VortexRun::checkpoint() {
   fetch_particles();
-  Checkpoint c{p_, stepper_ ? stepper_->previous() : integrator_->previous(), t_, step_, c_.periodic, c_.lattice_n,
+  Checkpoint c{p_, previous(), t_, step_, c_.periodic, c_.lattice_n,
                input_};
   write_checkpoint(run_->file("checkpoint.h5"), c);
 }
@@ -223,6 +261,7 @@ nlohmann::json VortexRun::summary() const {
     j["final"] = to_json(turbulence_);
   }
   j["wall_s"] = wall_.seconds();
+  j.update(extra_summary_);
   return j;
 }
 
@@ -264,6 +303,11 @@ int run_vortex(const io::Parameters& params) {
   const int stop = io::stop_signal();
   run.finish(stop);
   if (stop != 0) return io::stop_exit_code(stop);
+  print_outcome(run);
+  return 0;
+}
+
+void print_outcome(const VortexRun& run) {
   const nlohmann::json j = run.summary();
   if (j.contains("ring_speed"))
     std::cout << fmt::format("vortex: {} particles, {} steps to t = {:.4g}: ring speed {:.6g} (Saffman {:.6g})\n",
@@ -275,7 +319,6 @@ int run_vortex(const io::Parameters& params) {
                              run.particles().size(), j["steps"].get<Index>(), run.time(),
                              j["final"]["energy"].get<double>(), j["final"]["dissipation"].get<double>(),
                              j["final"]["skewness"].get<double>());
-  return 0;
 }
 
 }  // namespace loom::vortex

@@ -36,6 +36,16 @@ class VortexRun {
   void open_outputs(const io::Parameters& params);
   bool finished() const { return step_ >= steps_end_; }
   void step();    // one time step, a reinitialisation when due, and the outputs due after it
+  // step() in its two halves. The run over ranks (ranks_run.hpp) advances each rank's particles itself; rank 0's
+  // run takes them back by adopt() when after_step() has work to do (due()).
+  void advance();
+  bool due(Index step) const;  // after_step() has work once the run reaches `step`
+  void after_step();
+  void adopt(Particles p, Rates previous, Index step, const StepTimes& spent);
+  Rates previous() const;
+  double dt() const { return dt_; }
+  Index last_step() const { return steps_end_; }
+  void add_to_summary(const nlohmann::json& j) { extra_summary_.update(j); }
   void record();  // a row of series.csv (and spectra.csv)
   void snapshot();
   void checkpoint();
@@ -51,6 +61,7 @@ class VortexRun {
 
  private:
   void reinitialise();
+  bool checkpoint_due() const;
   void fetch_particles();  // the device stepper's particles into p_, when they moved since
   std::vector<std::string> columns() const;
 
@@ -76,7 +87,11 @@ class VortexRun {
   std::optional<io::FieldSeries> fields_;
   int snapshots_ = 0;
   core::WallTimer wall_, since_checkpoint_;
+  nlohmann::json extra_summary_ = nlohmann::json::object();
 };
+
+// The line run_vortex prints at the end of a run that was not stopped.
+void print_outcome(const VortexRun& run);
 
 int run_vortex(const io::Parameters& params);
 
