@@ -29,12 +29,29 @@ TEST(FmmModel, StepOfTheEquations) {
   EXPECT_DOUBLE_EQ(s.communication, 7 * 1e-5 + 0.1);  // latency per message, bytes over bandwidth
   EXPECT_DOUBLE_EQ(s.step, 0.1 + 2.0 + 0.3);          // (1): the exchange hidden behind the local FMM
   EXPECT_DOUBLE_EQ(s.efficiency, 1.6 / 2.4);          // (2)
-  // 8x the load: local work 8x, the surface 8^(2/3) = 4x
+  // 8x the load: local work 8x; no received bodies measured, so the surface 8^(2/3) = 4x
   const ModelStep big = model_step(measured(), net, 8);
   EXPECT_NEAR(big.local, 16, 1e-12);
   EXPECT_NEAR(big.select, 0.4, 1e-12);
   EXPECT_NEAR(big.remote, 1.2, 1e-12);
   EXPECT_NEAR(big.communication, 7e-5 + 0.4, 1e-12);
+}
+
+TEST(FmmModel, ReceivedVolumeGrowsAsTheNearFieldShell) {
+  // a domain of 2^3 leaves of 64 bodies receiving 7x its bodies: a shell 1 leaf wide (4^3 - 2^3 = 56 leaves);
+  // at 8x the load the domain is 4^3 leaves and the shell 6^3 - 4^3 = 152 leaves, not the surface law's 4x 56
+  ModelRanks m = measured();
+  m.ncrit = 64;
+  m.max_bodies = 512;
+  m.max_let_bodies = 7 * 512;
+  EXPECT_NEAR(received_growth(m, 1), 1, 1e-12);
+  EXPECT_NEAR(received_growth(m, 8), 152.0 / 56, 1e-12);
+  const ModelStep big = model_step(m, Network{1e10, 1e-5}, 8);
+  EXPECT_NEAR(big.remote, 0.3 * 152 / 56, 1e-12);
+  EXPECT_NEAR(big.select, 0.1 * 152 / 56, 1e-12);
+  EXPECT_NEAR(big.communication, 7e-5 + 0.1 * 152 / 56, 1e-12);
+  // far past the shell's width the growth is the surface's: 6 w s^2 leaves at s = 2 * 1000
+  EXPECT_NEAR(received_growth(m, 1e9) / (6 * 2000.0 * 2000 / 56), 1, 2e-3);
 }
 
 TEST(FmmModel, AnotherMachineSpeedsTheReceivedFieldOnlyWhenItRunsThere) {

@@ -149,6 +149,7 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
   }
   ModelRanks m;
   m.ranks = ranks;
+  m.ncrit = o.ncrit;
   m.bodies = static_cast<Index>(x.size());
   std::size_t largest = 0;
   for (std::size_t s = 0; s < parts.size(); ++s)
@@ -162,10 +163,20 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
   return m;
 }
 
+double received_growth(const ModelRanks& m, double scale) {
+  if (m.max_let_bodies <= 0 || m.max_bodies <= 0) return std::pow(scale, 2.0 / 3.0);
+  const double side = std::cbrt(double(m.max_bodies) / m.ncrit);
+  const double ratio = double(m.max_let_bodies) / double(m.max_bodies);  // shell over domain, in leaves
+  const double width = side * (std::cbrt(1 + ratio) - 1) / 2;
+  const double target = side * std::cbrt(scale);
+  auto shell = [&](double s) { return std::pow(s + 2 * width, 3) - std::pow(s, 3); };
+  return shell(target) / shell(side);
+}
+
 ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds,
                      bool remote_on_host) {
   ModelStep s;
-  const double surface = std::pow(scale, 2.0 / 3.0);                                      // (3)
+  const double surface = received_growth(m, scale);                                       // (3)
   const double speed = local_seconds > 0 ? local_seconds / (m.one_rank_local * scale) : 1;  // other machine
   const double one_rank = m.one_rank_local * scale * speed;
   s.local = m.local * scale * speed;
