@@ -123,8 +123,9 @@ void check_ranks(const comm::Communicator& comm, const VortexConfig& c, Index pa
                                  "transpose form's Gaussian sum runs in one process only",
                                  comm.size()));
   if (particles < 2 * comm.size())
-    throw UsageError(fmt::format("particles.n: {} particles on {} ranks; expected at least 2 a rank", particles,
-                                 comm.size()));
+    throw UsageError(fmt::format("mpiexec -n {}: the run has {} particles; expected at most {} ranks (2 particles "
+                                 "a rank)",
+                                 comm.size(), particles, particles / 2));
 }
 
 // The ranks' particles back on rank 0's run, with the seconds spent since the last hand-over.
@@ -147,8 +148,14 @@ void add(StepTimes& a, const StepTimes& b) {
 }  // namespace
 
 int run_vortex_on_ranks(const comm::Communicator& comm, const io::Parameters& params) {
-  VortexRun run(make_vortex_config(params), params.to_toml());
+  VortexConfig config = make_vortex_config(params);
+  const bool tree_on_backend = config.fmm.tree_on_backend;
+  // every rank's run holds the particles on the host only: a device stepper would hold all of them on each GPU
+  config.fmm.tree_on_backend = false;
+  VortexRun run(std::move(config), params.to_toml());
   const VortexConfig& c = run.config();
+  fmm::Options ranks_fmm = c.fmm;  // as the initial state resolved it (a checkpoint's box or none)
+  ranks_fmm.tree_on_backend = tree_on_backend;
   check_ranks(comm, c, run.particles().size());
   if (comm.is_root()) {
     run.open_outputs(params);
@@ -169,7 +176,7 @@ int run_vortex_on_ranks(const comm::Communicator& comm, const io::Parameters& pa
   while (step < run.last_step() && stop == 0) {
     core::WallTimer timer;
     StepTimes t;
-    integrator.step(mine.p, run.dt(), [&](const Particles& q, Rates& out) { rates_on_ranks(comm, c.fmm, q, out, t); });
+    integrator.step(mine.p, run.dt(), [&](const Particles& q, Rates& out) { rates_on_ranks(comm, ranks_fmm, q, out, t); });
     t.update = timer.seconds() - t.tree - t.lists - t.fmm;
     add(spent, t);
     ++step;
@@ -184,7 +191,9 @@ int run_vortex_on_ranks(const comm::Communicator& comm, const io::Parameters& pa
   hand_back(comm, run, mine, integrator, step, spent);
   const std::vector<double> counts = comm.gather(std::vector<double>{double(mine.p.size())});
   if (!comm.is_root()) return stop != 0 ? io::stop_exit_code(stop) : 0;
-  run.add_to_summary({{"ranks", comm.size()}, {"particles_per_rank", counts}});
+  run.add_to_summary({{"ranks", comm.size()},
+                      {"particles_per_rank", counts},
+                      {"fmm", {{"tree", ranks_fmm.tree_on_backend ? "backend" : "host"}}}});
   run.finish(stop);
   if (stop != 0) return io::stop_exit_code(stop);
   print_outcome(run);

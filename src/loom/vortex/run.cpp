@@ -261,7 +261,7 @@ nlohmann::json VortexRun::summary() const {
     j["final"] = to_json(turbulence_);
   }
   j["wall_s"] = wall_.seconds();
-  j.update(extra_summary_);
+  j.update(extra_summary_, true);  // merged: a run over ranks adds keys inside "fmm"
   return j;
 }
 

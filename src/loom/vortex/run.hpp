@@ -45,7 +45,7 @@ class VortexRun {
   Rates previous() const;
   double dt() const { return dt_; }
   Index last_step() const { return steps_end_; }
-  void add_to_summary(const nlohmann::json& j) { extra_summary_.update(j); }
+  void add_to_summary(const nlohmann::json& j) { extra_summary_.update(j, true); }
   void record();  // a row of series.csv (and spectra.csv)
   void snapshot();
   void checkpoint();
