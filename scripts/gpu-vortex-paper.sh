@@ -8,6 +8,7 @@
 # Re_lambda(0) is 1/nu times 0.370 (measured: nu 0.0074 -> 50.0, kmax eta 1.96; nu 0.0037 -> 99.9, kmax eta 1.39);
 # the eddy turnover L/u' is 1.34 at t = 0.
 #
+# Also runs the GPU test of the reinitialisation on the device (its agreement with the CPU form, its time at 128^3).
 # Usage, from the repo root on the GPU machine (build-gpu configured by scripts/configure-gpu-build.sh):
 #   scripts/gpu-vortex-paper.sh               the full run: Re_lambda 50 and 100 to t = PAPER_T_END (default 2)
 #   PAPER_RE=50 PAPER_T_END=0.2 scripts/gpu-vortex-paper.sh   a short check (about 3 minutes with the build)
@@ -23,12 +24,14 @@ n=${PAPER_N:-128}
 t_end=${PAPER_T_END:-2}
 t0=$(date +%s)
 scripts/configure-gpu-build.sh "$build" "$out/configure.log" --if-missing || exit 1
-if ! cmake --build "$build" -j "$(nproc)" --target loom > "$out/build.log" 2>&1; then
+if ! cmake --build "$build" -j "$(nproc)" --target loom test_vortex_gpu > "$out/build.log" 2>&1; then
   grep -E "error|FAILED" "$out/build.log" | head -40
   echo "build FAILED"
   exit 1
 fi
 echo "build ok ($(( $(date +%s) - t0 )) s)"
+timeout 120 "$build/tests/vortex/test_vortex_gpu" --gtest_filter='*Reinitialisation*' > "$out/test_vortex_gpu.log" 2>&1
+echo "test_vortex_gpu (reinitialisation): rc $?; $(grep -h '^device reinit' "$out/test_vortex_gpu.log")"
 
 declare -A nu_of=([50]=0.0074 [100]=0.0037)
 runs=()
