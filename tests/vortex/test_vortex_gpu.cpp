@@ -13,6 +13,7 @@
 #include "loom/vortex/device_stepper.hpp"
 #include "loom/vortex/integrator.hpp"
 #include "loom/vortex/ring.hpp"
+#include "loom/vortex/statistics.hpp"
 #include "vortex/moved_lattice.hpp"
 
 namespace loom::test {
@@ -146,6 +147,20 @@ TEST_F(VortexGpu, DeviceReinitialisationAgreesWithItsCpuForm) {
   std::printf("device reinit %lld^3: %.3f s, %d CG iterations to %.1e\n", static_cast<long long>(big),
               timer.seconds(), cg.iterations, cg.residual);
   EXPECT_TRUE(cg.converged);
+}
+
+// The statistics' measurement on the GPU's hit solver equals the CPU's (the same velocity at the grid points).
+TEST_F(VortexGpu, StatisticsOnTheGpuEqualTheCpus) {
+  const Index n = 16;
+  const vortex::Particles p = vortex::test::moved_taylor_green(n);
+  vortex::RateEvaluator rates(vortex::test::periodic_fmm(core::Backend::cpu), vortex::StretchingForm::classical);
+  const hit::Statistics cpu = vortex::TurbulenceStatistics(n, 0.01, vortex::test::box.period).measure(rates, p, 0);
+  const hit::Statistics gpu =
+      vortex::TurbulenceStatistics(n, 0.01, vortex::test::box.period, core::Backend::cuda).measure(rates, p, 0);
+  EXPECT_GT(cpu.energy, 0.05);
+  EXPECT_NEAR(gpu.energy, cpu.energy, 1e-12 * cpu.energy);
+  EXPECT_NEAR(gpu.dissipation, cpu.dissipation, 1e-12 * cpu.dissipation);
+  EXPECT_NEAR(gpu.skewness, cpu.skewness, 1e-9);
 }
 
 }  // namespace
