@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+#include <omp.h>
+
 #include "loom/vortex/reinit.hpp"
 #include "loom/vortex/ring.hpp"
 #include "vortex/direct_sums.hpp"
@@ -37,6 +39,15 @@ TEST(VortexReinit, LatticeSumsMatchDirectSums) {
     norm = std::max(norm, std::sqrt(fmm::norm2(exact)));
   }
   EXPECT_LT(err, 2e-5 * norm);  // the cut at 5 sigma per direction: e^{-12.5} = 4e-6 of a blob's peak
+  // the threads split the z-planes: any team gives the one thread's sums, bit for bit
+  const int team = omp_get_max_threads();
+  omp_set_num_threads(3);
+  const std::vector<Vec3d> three = vortex::vorticity_on_lattice(lattice, p);
+  omp_set_num_threads(1);
+  const std::vector<Vec3d> one = vortex::vorticity_on_lattice(lattice, p);
+  omp_set_num_threads(team);
+  for (std::size_t m = 0; m < one.size(); ++m)
+    ASSERT_TRUE(one[m].x == three[m].x && one[m].y == three[m].y && one[m].z == three[m].z) << "node " << m;
 
   // The lattice-to-lattice sum: the nodes' strengths as blobs of one core.
   Particles nodes;

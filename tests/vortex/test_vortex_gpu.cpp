@@ -4,12 +4,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "backends.hpp"
 #include "loom/fmm/bodies.hpp"
+#include "loom/core/cuda_api.hpp"
+#include "loom/core/timer.hpp"
 #include "loom/vortex/device_stepper.hpp"
 #include "loom/vortex/integrator.hpp"
 #include "loom/vortex/ring.hpp"
+#include "loom/vortex/statistics.hpp"
+#include "vortex/moved_lattice.hpp"
 
 namespace loom::test {
 namespace {
@@ -105,6 +110,57 @@ TEST_F(VortexGpu, DeviceStepperAgreesWithItsCpuForm) {
   // images' terms of the top cells, 192720 bytes on the H200 both here (n = 32768) and in test_fmm_resident_gpu
   // (n = 300000).
   EXPECT_LT(bus.largest, static_cast<std::size_t>(n) * sizeof(double));
+}
+
+}  // namespace
+}  // namespace loom::test
+
+namespace loom::test {
+namespace {
+
+// The reinitialisation where the particles live (device_reinit.hpp): the GPU's new particles produce on the nodes
+// the field the CPU form's do (both solved to 1e-8); then the time of one reinitialisation of 128^3 particles.
+TEST_F(VortexGpu, DeviceReinitialisationAgreesWithItsCpuForm) {
+  const Index n = 32;
+  const vortex::Particles p = vortex::test::moved_taylor_green(n);
+  const vortex::Lattice l = vortex::periodic_lattice(vortex::test::box, n);
+  vortex::ReinitOptions o;
+  o.tolerance = 1e-8;
+  std::vector<vortex::Vec3d> field[2];
+  int b = 0;
+  for (const core::Backend backend : {core::Backend::cpu, core::Backend::cuda}) {
+    vortex::DeviceStepper stepper(vortex::test::periodic_fmm(backend), 0.01, vortex::test::box, 1.1);
+    stepper.upload(p);
+    EXPECT_TRUE(stepper.reinitialise(l, o).converged);
+    vortex::Particles q;
+    stepper.download(q);
+    vortex::gaussian_lattice_sum(l, q.sigma[0], vortex::default_gaussian_cutoff, q.alpha, field[b++]);
+  }
+  EXPECT_LT(relative_difference(field[1], field[0]), 3e-8);
+
+  const Index big = 128;
+  vortex::DeviceStepper stepper(vortex::test::periodic_fmm(core::Backend::cuda), 0.01, vortex::test::box, 1.1);
+  stepper.upload(vortex::test::moved_taylor_green(big));
+  core::WallTimer timer;
+  const vortex::CgResult cg = stepper.reinitialise(vortex::periodic_lattice(vortex::test::box, big), {});
+  cuda::synchronize();
+  std::printf("device reinit %lld^3: %.3f s, %d CG iterations to %.1e\n", static_cast<long long>(big),
+              timer.seconds(), cg.iterations, cg.residual);
+  EXPECT_TRUE(cg.converged);
+}
+
+// The statistics' measurement on the GPU's hit solver equals the CPU's (the same velocity at the grid points).
+TEST_F(VortexGpu, StatisticsOnTheGpuEqualTheCpus) {
+  const Index n = 16;
+  const vortex::Particles p = vortex::test::moved_taylor_green(n);
+  vortex::RateEvaluator rates(vortex::test::periodic_fmm(core::Backend::cpu), vortex::StretchingForm::classical);
+  const hit::Statistics cpu = vortex::TurbulenceStatistics(n, 0.01, vortex::test::box.period).measure(rates, p, 0);
+  const hit::Statistics gpu =
+      vortex::TurbulenceStatistics(n, 0.01, vortex::test::box.period, core::Backend::cuda).measure(rates, p, 0);
+  EXPECT_GT(cpu.energy, 0.05);
+  EXPECT_NEAR(gpu.energy, cpu.energy, 1e-12 * cpu.energy);
+  EXPECT_NEAR(gpu.dissipation, cpu.dissipation, 1e-12 * cpu.dissipation);
+  EXPECT_NEAR(gpu.skewness, cpu.skewness, 1e-9);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/vortex/device_reinit.hpp"
 #include "loom/vortex/update.hpp"
 
 namespace loom::vortex {
@@ -141,6 +142,33 @@ void DeviceStepper::step(double dt) {
   have_previous_ = true;
   if (fmm_.options().backend == core::Backend::cuda) cuda::synchronize();  // the update's time, not the next call's
   times_.update += update.seconds();
+}
+
+CgResult DeviceStepper::reinitialise(const Lattice& lattice, const ReinitOptions& options) {
+  const core::Backend b = fmm_.options().backend;
+  const core::Where w = where(b);
+  const Lattice l = lattice;
+  const auto n = static_cast<std::size_t>(l.size());
+  core::Array<Vec3d> omega(n), alpha(n), x(n);
+  core::Array<double> sigma(n);
+  lattice_vorticity(b, l, size(), x_.read(w), alpha_.read(w), sigma_.read(w), options.cutoff, omega.write(w));
+  const double s = options.overlap * l.h, volume = l.h * l.h * l.h;
+  const Vec3d* o = omega.read(w);
+  Vec3d *a = alpha.write(w), *xn = x.write(w);
+  double* sn = sigma.write(w);
+  core::parallel_for(b, l.size(), [=] LOOM_HOST_DEVICE(Index m) {  // reinit.cpp's first guess omega dV
+    const Index i = m % l.n[0], j = (m / l.n[0]) % l.n[1], k = m / (l.n[0] * l.n[1]);
+    xn[m] = {l.origin.x + l.h * double(i), l.origin.y + l.h * double(j), l.origin.z + l.h * double(k)};
+    a[m] = volume * o[m];
+    sn[m] = s;
+  });
+  const CgResult r = solve_rbf_on_backend(b, l, s, options.cutoff, o, a, options.tolerance, options.max_iterations);
+  x_ = std::move(x);
+  alpha_ = std::move(alpha);
+  sigma_ = std::move(sigma);
+  have_previous_ = false;
+  have_tree_ = false;
+  return r;
 }
 
 DeviceStepTimes DeviceStepper::take_times() {

@@ -13,6 +13,7 @@
 #include "loom/fmm/resident.hpp"
 #include "loom/vortex/particles.hpp"
 #include "loom/vortex/rates.hpp"
+#include "loom/vortex/reinit.hpp"
 
 namespace loom::vortex {
 
@@ -35,6 +36,9 @@ class DeviceStepper {
   void forget() { have_previous_ = false; }
 
   void step(double dt);
+  // The periodic reinitialisation (reinit.hpp) where the particles live (device_reinit.hpp): new particles on
+  // the nodes of `lattice` (the box's), AB2's previous rates forgotten, the tree rebuilt at the next step.
+  CgResult reinitialise(const Lattice& lattice, const ReinitOptions& options);
   DeviceStepTimes take_times();
   const fmm::ResidentEvaluator& fmm() const { return fmm_; }
 

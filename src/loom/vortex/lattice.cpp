@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <omp.h>
+
 #include "loom/core/error.hpp"
 
 namespace loom::vortex {
@@ -63,18 +65,29 @@ Lattice covering_lattice(const Particles& p, double h, double margin) {
 
 std::vector<Vec3d> vorticity_on_lattice(const Lattice& l, const Particles& p, double cutoff) {
   std::vector<Vec3d> omega(static_cast<std::size_t>(l.size()));
-  Axis ax, ay, az;
-  for (std::size_t q = 0; q < p.x.size(); ++q) {
-    axis_weights(l, 0, p.x[q].x, p.sigma[q], cutoff, ax);
-    axis_weights(l, 1, p.x[q].y, p.sigma[q], cutoff, ay);
-    axis_weights(l, 2, p.x[q].z, p.sigma[q], cutoff, az);
-    for (std::size_t c = 0; c < az.index.size(); ++c)
-      for (std::size_t b = 0; b < ay.index.size(); ++b) {
-        const double wyz = az.weight[c] * ay.weight[b];
-        const Index row = l.n[0] * (ay.index[b] + l.n[1] * az.index[c]);
-        for (std::size_t a = 0; a < ax.index.size(); ++a)
-          omega[static_cast<std::size_t>(row + ax.index[a])] += (wyz * ax.weight[a]) * p.alpha[q];
+  // Each thread owns a block of z-planes and adds every particle's share there: no node has two writers, and each
+  // node's sum runs in the particles' order (the serial sum's bits, for any thread count).
+#pragma omp parallel
+  {
+    const auto team = Index(omp_get_num_threads()), me = Index(omp_get_thread_num());
+    const Index z_lo = l.n[2] * me / team, z_hi = l.n[2] * (me + 1) / team;
+    const auto mine = [&](Index k) { return k >= z_lo && k < z_hi; };
+    Axis ax, ay, az;
+    for (std::size_t q = 0; q < p.x.size(); ++q) {
+      axis_weights(l, 2, p.x[q].z, p.sigma[q], cutoff, az);
+      if (std::none_of(az.index.begin(), az.index.end(), mine)) continue;
+      axis_weights(l, 0, p.x[q].x, p.sigma[q], cutoff, ax);
+      axis_weights(l, 1, p.x[q].y, p.sigma[q], cutoff, ay);
+      for (std::size_t c = 0; c < az.index.size(); ++c) {
+        if (!mine(az.index[c])) continue;
+        for (std::size_t b = 0; b < ay.index.size(); ++b) {
+          const double wyz = az.weight[c] * ay.weight[b];
+          const Index row = l.n[0] * (ay.index[b] + l.n[1] * az.index[c]);
+          for (std::size_t a = 0; a < ax.index.size(); ++a)
+            omega[static_cast<std::size_t>(row + ax.index[a])] += (wyz * ax.weight[a]) * p.alpha[q];
+        }
       }
+    }
   }
   return omega;
 }

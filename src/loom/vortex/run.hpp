@@ -25,6 +25,7 @@ namespace loom::vortex {
 // Seconds of the stepping, split as issue 21 asks.
 struct StepTimes {
   double tree = 0, lists = 0, fmm = 0, update = 0, reinit = 0;
+  double statistics = 0;  // the rows of series.csv: reported beside the steps, not in their total
   double total() const { return tree + lists + fmm + update + reinit; }
 };
 

@@ -4,8 +4,8 @@
 
 namespace loom::vortex {
 
-TurbulenceStatistics::TurbulenceStatistics(Index n, double nu, double period)
-    : solver_(core::Backend::cpu, hit::SpectralGrid{n}, hit::SolverOptions{nu}) {
+TurbulenceStatistics::TurbulenceStatistics(Index n, double nu, double period, core::Backend backend)
+    : solver_(backend, hit::SpectralGrid{n}, hit::SolverOptions{nu}) {
   const Lattice grid = periodic_lattice(Domain{true, 0, period}, n);
   grid_.resize(static_cast<std::size_t>(grid.size()));
   for (Index m = 0; m < grid.size(); ++m) grid_[static_cast<std::size_t>(m)] = grid.node(m);

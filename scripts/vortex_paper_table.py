@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""The table of issue 21's experiment (scripts/gpu-vortex-paper.sh): loom hit against loom vortex from one field.
+
+Usage: vortex_paper_table.py RE:DIR [RE:DIR ...], DIR holding the run directories hit/ and vortex/.
+Per Re_lambda: energy, dissipation and skewness of both at several times; the energy budget -dE/dt (a centred
+difference of the series) beside the mean of the reported dissipation over the same interval, for each method (a
+measured dissipation is right where the two agree); the largest relative difference of energy and dissipation over
+the run against the 5% target; the cost per step of each method.
+"""
+import csv
+import json
+import os
+import sys
+
+TARGET = 0.05
+
+
+def series(path):
+    """t (rounded to 1e-6) -> row of floats, from a series.csv."""
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    return {round(float(r["t"]), 6): {k: float(v) for k, v in r.items()} for r in rows}
+
+
+def budget(s, t0, t1):
+    """(-dE/dt over [t0, t1], the mean reported dissipation at t0 and t1)."""
+    return (s[t0]["energy"] - s[t1]["energy"]) / (t1 - t0), 0.5 * (s[t0]["dissipation"] + s[t1]["dissipation"])
+
+
+def table(re, d):
+    try:
+        h, v = series(os.path.join(d, "hit", "series.csv")), series(os.path.join(d, "vortex", "series.csv"))
+        hj = json.load(open(os.path.join(d, "hit", "summary.json")))
+        vj = json.load(open(os.path.join(d, "vortex", "summary.json")))
+    except (OSError, ValueError) as e:
+        print(f"Re_lambda {re}: no result ({e})")
+        return
+    times = sorted(set(h) & set(v))
+    r0 = h[times[0]]
+    print(f"\nRe_lambda {re}: hit's Re_lambda(0) {r0['re_lambda']:.1f}, kmax eta {r0['kmax_eta']:.2f}, "
+          f"eddy turnover {r0['eddy_turnover']:.2f}, nu {hj['nu']}; to t = {times[-1]:g}")
+    print(f"{'t':>5} {'energy hit':>11} {'vortex':>9} {'diff':>7} {'dissip hit':>11} {'vortex':>9} {'diff':>7} "
+          f"{'skew hit':>9} {'vortex':>8} {'Re_l hit':>8} {'vortex':>7}")
+    shown = times[:: max(1, len(times) // 8)]
+    if shown[-1] != times[-1]:
+        shown.append(times[-1])
+    for t in shown:
+        a, b = h[t], v[t]
+        de = b["energy"] / a["energy"] - 1
+        dd = b["dissipation"] / a["dissipation"] - 1
+        print(f"{t:5.2f} {a['energy']:11.5f} {b['energy']:9.5f} {100 * de:+6.2f}% {a['dissipation']:11.5f} "
+              f"{b['dissipation']:9.5f} {100 * dd:+6.2f}% {a['skewness']:9.3f} {b['skewness']:8.3f} "
+              f"{a['re_lambda']:8.1f} {b['re_lambda']:7.1f}")
+    print("energy budget, -dE/dt against the mean reported dissipation over each interval:")
+    for t0, t1 in list(zip(times, times[1:]))[:: max(1, len(times) // 5)]:
+        bh, bv = budget(h, t0, t1), budget(v, t0, t1)
+        print(f"  [{t0:4.2f}, {t1:4.2f}] hit {bh[0]:.5f} / {bh[1]:.5f} ({100 * (bh[1] / bh[0] - 1):+.2f}%)   "
+              f"vortex {bv[0]:.5f} / {bv[1]:.5f} ({100 * (bv[1] / bv[0] - 1):+.2f}%)")
+    worst_e = max(abs(v[t]["energy"] / h[t]["energy"] - 1) for t in times)
+    worst_d = max(abs(v[t]["dissipation"] / h[t]["dissipation"] - 1) for t in times)
+    for name, w in (("energy", worst_e), ("dissipation", worst_d)):
+        print(f"largest relative difference of {name:12} over the run: {100 * w:6.2f}% (target 5%: "
+              f"{'met' if w <= TARGET else 'NOT met'})")
+    hs, vs = hj["seconds_per_step"], vj["seconds_per_step"]
+    split = ", ".join(f"{k} {vs[k]:.3f}" for k in ("tree", "lists", "fmm", "update", "reinit", "statistics")
+                      if k in vs)
+    print(f"cost per step: hit {hs:.4f} s ({hj['grid']['n']}^3), vortex {vs['total']:.3f} s ({vj['particles']} "
+          f"particles: {split}); wall: hit {hj['wall_s']:.1f} s, vortex {vj['wall_s']:.1f} s for {vj['steps']} steps")
+
+
+def main():
+    for arg in sys.argv[1:]:
+        re, d = arg.split(":", 1)
+        table(re, d)
+
+
+if __name__ == "__main__":
+    main()
