@@ -1,7 +1,8 @@
 // The resident evaluator's CUDA form (fmm/resident.hpp) against its CPU form and the direct sum: Laplace and
 // periodic Biot-Savart after a build and after a re-fit, with no body-sized copy crossing the bus in any call;
 // and issue 21's targets from bodies on the device to results on the device, tree build included (printed as
-// "resident:" lines for scripts/gpu-vortex.sh). Skips without a device.
+// "resident:" lines for scripts/gpu-vortex.sh and scripts/gpu-fmmfast.sh), Laplace also at the accuracy budget's
+// choice for 1e-4. Skips without a device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "backends.hpp"
 #include "loom/core/array.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/fmm/accuracy_budget.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
 #include "loom/fmm/resident.hpp"
@@ -190,7 +192,7 @@ void print(const char* name, const Target& t, double limit) {
               t.time.downward, t.time.p2p, t.time.transfer);
 }
 
-TEST_F(ResidentGpu, TargetsFromDeviceBodiesToDeviceResults) {
+TEST_F(ResidentGpu, LaplaceTargetFromDeviceBodiesToDeviceResults) {
   Options o;
   o.backend = cuda_backend;
   o.order = 8;
@@ -198,6 +200,18 @@ TEST_F(ResidentGpu, TargetsFromDeviceBodiesToDeviceResults) {
   const Target l = laplace_target(1000000, o);
   print("laplace 1e6 p8 theta0.5", l, 0.020);
   EXPECT_LT(l.error, 1e-4);
+  // the accuracy budget's cheapest parameters for the target's 1e-4 (accuracy_budget.hpp)
+  const BudgetChoice c = choose_for_error(1e-4, 1000000);
+  std::printf("budget: %s\n", describe(c).c_str());
+  const Target b = laplace_target(1000000, with_choice(o, c));
+  print("laplace 1e6 budget 1e-4", b, 0.020);
+  EXPECT_LT(b.error, 1e-4);
+}
+
+TEST_F(ResidentGpu, BiotSavartTargetFromDeviceBodiesToDeviceResults) {
+  Options o;
+  o.backend = cuda_backend;
+  o.order = 8;
   o.theta = 0.6;
   const Target b = biot_savart_target(16777216, o);
   print("biot-savart 1.68e7 p8 th0.6", b, 1.2);
