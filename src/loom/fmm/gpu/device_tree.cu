@@ -1,5 +1,6 @@
 // The level-by-level multisection build of device_tree.hpp: thrust algorithms on the backend's execution policy
-// (thrust::cuda::par or thrust::host) and core::parallel_for loops, one code for both.
+// (thrust_policy.hpp's device policy or thrust::host) and core::parallel_for loops, one code for both; the
+// rounds' sorts by CUB's radix sort over the key's used bits on the device, thrust's stable sort on the host.
 #include "loom/fmm/gpu/device_tree.hpp"
 
 #include <thrust/execution_policy.h>
@@ -11,6 +12,7 @@
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -18,7 +20,9 @@
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
+#include "loom/fmm/gpu/radix_sort.hpp"
 #include "loom/fmm/gpu/segments.hpp"
+#include "loom/fmm/gpu/thrust_policy.hpp"
 
 namespace loom::fmm::gpu {
 
@@ -30,7 +34,7 @@ Index exclusive_scan_on(core::Backend b, core::Array<Index>& a, Index count) {
     thrust::exclusive_scan(thrust::host, p, p + count + 1, p);
     total = p[count];
   } else {
-    thrust::exclusive_scan(thrust::cuda::par, p, p + count + 1, p);
+    thrust::exclusive_scan(device_policy(), p, p + count + 1, p);
     cuda::copy_device_to_host(&total, p + count, sizeof(Index));
   }
   return total;
@@ -191,9 +195,11 @@ struct Builder {
       std::uint64_t* k = key.write(w_);
       core::parallel_for(b_, n_, [=] LOOM_HOST_DEVICE(Index i) { k[i] = sort_key(r[i], box, x[i], coordinate_bits); });
     }
-    Index* p = perm.write(w_);
-    thrust::sequence(policy_, p, p + n_);
-    thrust::stable_sort_by_key(policy_, key.read_write(w_), key.read_write(w_) + n_, p);
+    thrust::sequence(policy_, perm.write(w_), perm.write(w_) + n_);
+    // the run ids are below 2 * ranges + 1: the key's bits above them are zero and need no radix pass
+    const int bits = coordinate_bits + std::bit_width(2 * static_cast<std::uint64_t>(ranges.size()) + 1);
+    stable_sort_pairs(b_, key, perm, n_, bits);
+    const Index* p = perm.read(w_);
     Array<Vec3d> pos2(static_cast<std::size_t>(n_));
     Array<Index> order2(static_cast<std::size_t>(n_));
     const Vec3d* x = pos.read(w_);
@@ -397,12 +403,12 @@ double refit_cells(Policy policy, BackendTree& t, const Vec3d* positions) {
 
 double refit(BackendTree& tree, const Vec3d* positions) {
   if (tree.backend == Backend::cpu) return refit_cells(thrust::host, tree, positions);
-  return refit_cells(thrust::cuda::par, tree, positions);
+  return refit_cells(device_policy(), tree, positions);
 }
 
 BackendTree build_tree(Backend backend, const Vec3d* positions, Index n, int ncrit) {
   if (backend == Backend::cpu) return build(thrust::host, backend, positions, n, ncrit);
-  return build(thrust::cuda::par, backend, positions, n, ncrit);
+  return build(device_policy(), backend, positions, n, ncrit);
 }
 
 Tree to_host_tree(const BackendTree& t) {

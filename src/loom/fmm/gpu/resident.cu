@@ -27,6 +27,7 @@
 #include "loom/fmm/gpu/device_lists.hpp"
 #include "loom/fmm/gpu/device_tree.hpp"
 #include "loom/fmm/gpu/kernels.hpp"
+#include "loom/fmm/gpu/thrust_policy.hpp"
 #include "loom/fmm/list_cache.hpp"
 #include "loom/fmm/tree/reorder.hpp"
 
@@ -158,7 +159,7 @@ void make_view(State& s, ResidentLists& r) {
   auto compact = [&](const Array<Index>& offset, Array<int>& out) {
     out = Array<int>(static_cast<std::size_t>(cells));
     int* o = out.write(dev);
-    const int* end = thrust::copy_if(thrust::cuda::par, thrust::counting_iterator<int>(0),
+    const int* end = thrust::copy_if(gpu::device_policy(), thrust::counting_iterator<int>(0),
                                      thrust::counting_iterator<int>(cells), o, HasPairs{offset.read(dev)});
     s.bus.add(sizeof(Index));  // the count of targets
     return static_cast<int>(end - o);
@@ -174,7 +175,7 @@ void make_view(State& s, ResidentLists& r) {
   v.p2p_target_count = compact(r.lists.p2p_offset, r.p2p_targets);
   v.p2p_targets = r.p2p_targets.read(dev);
   const int* leaves = t.leaves.read(dev);
-  v.max_leaf = thrust::transform_reduce(thrust::cuda::par, leaves, leaves + t.leaves.size(), LeafSize{v.cells}, 0,
+  v.max_leaf = thrust::transform_reduce(gpu::device_policy(), leaves, leaves + t.leaves.size(), LeafSize{v.cells}, 0,
                                         thrust::maximum<int>());
   s.bus.add(sizeof(int));
   v.period = s.o.periodic ? s.o.period : 0.0;
@@ -187,7 +188,7 @@ ResidentLists& lists_for(State& s, ResidentLists& r, const double* sigma) {
     cell_sigma = gpu::cell_max_sigma(*s.tree, sigma);
     if (r.valid) {
       const double* a = cell_sigma.read(dev);
-      const bool same = thrust::equal(thrust::cuda::par, a, a + s.tree->cell_count(), r.cell_sigma.read(dev));
+      const bool same = thrust::equal(gpu::device_policy(), a, a + s.tree->cell_count(), r.cell_sigma.read(dev));
       s.bus.add(sizeof(bool));
       if (same) return r;
     }
