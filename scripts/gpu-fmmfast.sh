@@ -26,7 +26,7 @@ timeout 60 "$bin/test_fmm_device_tree_gpu" --gtest_filter='*EqualTheHostForms*:*
   > "$logs/device_tree.log" 2>&1
 echo "test_fmm_device_tree_gpu: rc $? $(grep -cE '^\[       OK' "$logs/device_tree.log") ok"
 grep -E "FAILED|Failure|device tree:" "$logs/device_tree.log" | head -20
-timeout 90 "$bin/test_fmm_resident_gpu" --gtest_filter='*EqualsTheCpuForm*:*Laplace*Target*' > "$logs/resident.log" 2>&1
+timeout 90 "$bin/test_fmm_resident_gpu" --gtest_filter='*EqualsTheCpuForm*:*Laplace*Target*:*BudgetRows*' > "$logs/resident.log" 2>&1
 echo "test_fmm_resident_gpu: rc $? $(grep -cE '^\[       OK' "$logs/resident.log") ok"
 grep -E "FAILED|Failure|budget:" "$logs/resident.log" | head -20
 if command -v nsys > /dev/null && (( $(date +%s) - t0 < 120 )); then
@@ -52,5 +52,5 @@ for block in text.split("\n\n"):
 PYEOF
 fi
 echo "split (seconds; best of three after a warm-up):"
-grep -h "^resident:" "$logs/resident.log"
+grep -hE "^(resident|budget row):" "$logs/resident.log"
 grep -h "^device tree:" "$logs/device_tree.log"

@@ -208,6 +208,39 @@ TEST_F(ResidentGpu, LaplaceTargetFromDeviceBodiesToDeviceResults) {
   EXPECT_LT(b.error, 1e-4);
 }
 
+// Rows of the accuracy budget's table on the H200 at 1e6 bodies: the measured error within twice the table's (the
+// CPU's error scaled to 1e6; single precision adds ~1e-6), the time next to the cost model's; and the P2P without
+// compensation (precision single-fast) at the budget's choice, whose error the table does not cover.
+TEST_F(ResidentGpu, LaplaceBudgetRowsAtOneMillion) {
+  struct Row {
+    int order;
+    double theta;
+    int ncrit;
+  };
+  const Index n = 1000000;
+  Options o;
+  o.backend = cuda_backend;
+  for (const Row& r : {Row{8, 0.6, 64}, Row{8, 0.65, 64}, Row{7, 0.55, 64}, Row{7, 0.5, 64}, Row{8, 0.55, 32},
+                       Row{7, 0.5, 32}, Row{8, 0.6, 128}, Row{6, 0.5, 64}}) {
+    o.order = r.order;
+    o.theta = r.theta;
+    o.ncrit = r.ncrit;
+    const Target t = laplace_target(n, o);
+    const double predicted = table_error(r.order, r.theta, r.ncrit, n);
+    std::printf("budget row: p %d theta %.2f ncrit %3d: %.4f s (model kernels %.4f) error %.2e (table %.2e) | "
+                "build %.4f lists %.4f up %.4f m2l %.4f down %.4f p2p %.4f\n",
+                r.order, r.theta, r.ncrit, t.seconds, model_seconds(r.order, r.theta, r.ncrit, n), t.error, predicted,
+                t.time.build, t.time.traversal, t.time.upward, t.time.m2l, t.time.downward, t.time.p2p);
+    EXPECT_LT(t.error, 2 * predicted + 2e-6);
+  }
+  o = with_choice(o, choose_for_error(1e-4, n));
+  o.precision = Precision::single_fast;
+  const Target f = laplace_target(n, o);
+  std::printf("budget row: p %d theta %.2f ncrit %3d single-fast: %.4f s error %.2e | p2p %.4f\n", o.order,
+              o.theta, o.ncrit, f.seconds, f.error, f.time.p2p);
+  EXPECT_LT(f.error, 1e-4);
+}
+
 TEST_F(ResidentGpu, BiotSavartTargetFromDeviceBodiesToDeviceResults) {
   Options o;
   o.backend = cuda_backend;

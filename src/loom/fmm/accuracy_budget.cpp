@@ -59,7 +59,16 @@ const Row& row_of(int ncrit, double theta) {
   throw UsageError(fmt::format("accuracy budget: no table row for ncrit {} theta {}", ncrit, theta));
 }
 
+// The error's growth from the table's n to n bodies.
+double error_scale(Index n) { return std::pow(std::max(1.0, static_cast<double>(n) / error_n), error_growth); }
+
 }  // namespace
+
+double table_error(int order, double theta, int ncrit, Index n) {
+  if (order < lowest_order || order >= lowest_order + orders)
+    throw UsageError(fmt::format("accuracy budget: p = {}: expected 4 .. 8", order));
+  return error_scale(n) * row_of(ncrit, theta).error[order - lowest_order];
+}
 
 double model_seconds(int order, double theta, int ncrit, Index n) {
   const Row& r = row_of(ncrit, theta);
@@ -78,7 +87,7 @@ BudgetChoice choose_for_error(double target, Index n, double margin) {
   if (!(target > 0) || !(margin > 0 && margin <= 1))
     throw UsageError(fmt::format("error_target = {} (margin {}): expected a number > 0 and a margin in (0, 1]",
                                  target, margin));
-  const double scale = std::pow(std::max(1.0, static_cast<double>(n) / error_n), error_growth);
+  const double scale = error_scale(n);
   BudgetChoice best;
   double least = 1e300;
   for (const Row& r : table)

@@ -30,6 +30,9 @@ BudgetChoice choose_for_error(double target, Index n, double margin = 0.3);
 // table's counts at 1e6 bodies, scaled by the multisection's leaf size n / 2^ceil(log2(n / ncrit)).
 double model_seconds(int order, double theta, int ncrit, Index n);
 
+// The table's gradient error of one row at n bodies (p in 4..8, theta and ncrit of the table; UsageError otherwise).
+double table_error(int order, double theta, int ncrit, Index n);
+
 // `o` with the choice's order, theta and ncrit.
 Options with_choice(Options o, const BudgetChoice& c);
 
