@@ -125,7 +125,8 @@ struct Target {
   Timings time;
 };
 
-Target laplace_target(Index n, const Options& o) {
+// error_target > 0: the evaluator's error-target mode (its choice printed).
+Target laplace_target(Index n, const Options& o, double error_target = 0) {
   const auto x = make_positions(Distribution::cube, n, 21);
   const auto q = make_uniform(n, -1, 1, 22);
   auto xs = on_device(x);
@@ -134,6 +135,7 @@ Target laplace_target(Index n, const Options& o) {
   core::Array<Vec3d> grad(x.size());
   Target t;
   ResidentEvaluator r(o);
+  r.set_error_target(error_target);
   for (int k = 0; k < 4; ++k) {
     core::Stopwatch watch(cuda_backend);
     watch.start();
@@ -145,6 +147,7 @@ Target laplace_target(Index n, const Options& o) {
       t.time = r.time();
     }
   }
+  if (error_target > 0) std::printf("budget: %s\n", describe(r.budget()).c_str());
   const auto targets = sample_targets(n, 300);
   std::vector<double> p;
   std::vector<Vec3d> exact, mine;
@@ -200,10 +203,8 @@ TEST_F(ResidentGpu, LaplaceTargetFromDeviceBodiesToDeviceResults) {
   const Target l = laplace_target(1000000, o);
   print("laplace 1e6 p8 theta0.5", l, 0.020);
   EXPECT_LT(l.error, 1e-4);
-  // the accuracy budget's cheapest parameters for the target's 1e-4 (accuracy_budget.hpp)
-  const BudgetChoice c = choose_for_error(1e-4, 1000000);
-  std::printf("budget: %s\n", describe(c).c_str());
-  const Target b = laplace_target(1000000, with_choice(o, c));
+  // the error-target mode: the accuracy budget's cheapest parameters for the target's 1e-4 (accuracy_budget.hpp)
+  const Target b = laplace_target(1000000, o, 1e-4);
   print("laplace 1e6 budget 1e-4", b, 0.020);
   EXPECT_LT(b.error, 1e-4);
 }
