@@ -45,10 +45,18 @@ constexpr double reference_n = 1e6, error_n = 1e5;
 // x1.82 at 1e6.
 constexpr double error_growth = 0.26;
 
-// The H200's resident Laplace passes at 1e6 bodies, p 8, theta 0.5, ncrit 64, single precision
-// (docs/performance.md, ninth session): P2P at 6.4e11 interactions/s, M2L 7.1 ms, upward and downward 1.3 ms.
-constexpr double p2p_rate = 6.4e11;
-constexpr double m2l_reference_seconds = 7.1e-3, updown_reference_seconds = 1.3e-3;
+// The cost model, fitted to the H200's resident Laplace passes at 1e6 bodies (docs/performance.md, ninth session:
+// eight rows of the table measured, the model within 7% of each). P2P: 6.84e11 interactions/s per fully used block
+// of 64 or 128 threads (one block per target leaf, a thread per body), 1.22x that with the uncompensated P2P
+// (single-fast). M2L: 1.84 ns per pair at p 8, as p^2.5 (its harmonics and shared-memory loads keep it from p^4).
+// Upward and downward passes per body: 0.8 ms + 0.5 ms x 64 / leaf size per 1e6 bodies at p 8, as p^2. Lists:
+// 0.7 ms + 0.23 ns per M2L pair.
+constexpr double p2p_lane_rate = 6.84e11, fast_p2p_speedup = 1.22;
+constexpr double m2l_pair_seconds = 1.836e-9, m2l_order_power = 2.5;
+constexpr double updown_seconds = 0.8e-3, updown_leaf_seconds = 0.5e-3;
+constexpr double lists_seconds = 0.7e-3, lists_pair_seconds = 2.3e-10;
+// The uncompensated P2P's error floor on uniform bodies (precision.hpp), added to the table's error.
+constexpr double fast_error_floor = 4e-6;
 
 // The multisection's leaves for n bodies: halved until at most ncrit bodies (tree.cpp), 2^ceil(log2(n / ncrit)).
 double leaves(double n, int ncrit) { return n <= ncrit ? 1.0 : std::exp2(std::ceil(std::log2(n / ncrit))); }
@@ -70,17 +78,17 @@ double table_error(int order, double theta, int ncrit, Index n) {
   return error_scale(n) * row_of(ncrit, theta).error[order - lowest_order];
 }
 
-double model_seconds(int order, double theta, int ncrit, Index n) {
+double model_seconds(int order, double theta, int ncrit, Index n, Precision precision) {
   const Row& r = row_of(ncrit, theta);
   const double nb = static_cast<double>(n);
-  const double leaf_ratio = (nb / leaves(nb, ncrit)) / (reference_n / leaves(reference_n, ncrit));
-  const double p2p = r.p2p_per_body * leaf_ratio * nb / p2p_rate;
-  const Row& ref = row_of(64, 0.5);
-  const double m2l_per_pair = m2l_reference_seconds / (ref.m2l_per_leaf * leaves(reference_n, 64));
-  const double q = order / 8.0;
-  const double m2l = r.m2l_per_leaf * leaves(nb, ncrit) * m2l_per_pair * q * q * q * q;
-  const double updown = updown_reference_seconds * nb / reference_n * q * q;
-  return p2p + m2l + updown;
+  const double leaf = nb / leaves(nb, ncrit), reference_leaf = reference_n / leaves(reference_n, ncrit);
+  const double block = leaf <= 64 ? 64 : 128;
+  const double rate = p2p_lane_rate * leaf / block * (precision == Precision::single_fast ? fast_p2p_speedup : 1.0);
+  const double p2p = r.p2p_per_body * (leaf / reference_leaf) * nb / rate;
+  const double pairs = r.m2l_per_leaf * leaves(nb, ncrit);
+  const double m2l = pairs * m2l_pair_seconds * std::pow(order / 8.0, m2l_order_power);
+  const double updown = nb / reference_n * (order / 8.0) * (order / 8.0) * (updown_seconds + updown_leaf_seconds * 64 / leaf);
+  return p2p + m2l + updown + lists_seconds + lists_pair_seconds * pairs;
 }
 
 BudgetChoice choose_for_error(double target, Index n, double margin) {
@@ -93,10 +101,13 @@ BudgetChoice choose_for_error(double target, Index n, double margin) {
   for (const Row& r : table)
     for (int k = 0; k < orders; ++k) {
       least = std::min(least, scale * r.error[k]);
-      if (scale * r.error[k] > margin * target) continue;
-      const int p = lowest_order + k;
-      const double s = model_seconds(p, r.theta, r.ncrit, n);
-      if (best.order == 0 || s < best.seconds) best = {p, r.theta, r.ncrit, scale * r.error[k], s};
+      for (Precision precision : {Precision::single, Precision::single_fast}) {
+        const double e = scale * r.error[k] + (precision == Precision::single_fast ? fast_error_floor : 0.0);
+        if (e > margin * target) continue;
+        const int p = lowest_order + k;
+        const double s = model_seconds(p, r.theta, r.ncrit, n, precision);
+        if (best.order == 0 || s < best.seconds) best = {p, r.theta, r.ncrit, precision, e, s};
+      }
     }
   if (best.order == 0)
     throw UsageError(fmt::format("error_target = {:g}: expected at least {:.2g} (the accuracy table's best error "
@@ -108,12 +119,13 @@ Options with_choice(Options o, const BudgetChoice& c) {
   o.order = c.order;
   o.theta = c.theta;
   o.ncrit = c.ncrit;
+  o.precision = c.precision;
   return o;
 }
 
 std::string describe(const BudgetChoice& c) {
-  return fmt::format("p {} theta {:.2f} ncrit {} (table error {:.1e}, model {:.1f} ms)", c.order, c.theta, c.ncrit,
-                     c.error, 1e3 * c.seconds);
+  return fmt::format("p {} theta {:.2f} ncrit {} {} (table error {:.1e}, model {:.1f} ms)", c.order, c.theta,
+                     c.ncrit, to_string(c.precision), c.error, 1e3 * c.seconds);
 }
 
 }  // namespace loom::fmm
