@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "loom/core/error.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
 #include "loom/fmm/engine/periodic_images.hpp"
@@ -54,6 +55,29 @@ TEST(ResidentCpu, LaplaceEqualsTheHostPathAndTheDirectSum) {
   EXPECT_LT(direct_gradient_error(x, q, a), 1e-4);
   EXPECT_EQ(r.builds(), 1);
   EXPECT_GT(r.stats().m2l_pairs, 0);
+}
+
+// The error-target mode (accuracy_budget.hpp): the tree and passes take the budget's choice for the body count, and
+// the gradient meets the target against the direct sum; turned off, the options' parameters come back.
+TEST(ResidentCpu, ErrorTargetModeMeetsTheTarget) {
+  const Index n = 30000;
+  const auto x = make_positions(Distribution::cube, n, 13);
+  const auto q = make_uniform(n, -1, 1, 14);
+  Options o;
+  o.order = 10;
+  ResidentEvaluator r(o);
+  r.set_error_target(1e-4);
+  r.set_positions(x.data(), n);
+  const BudgetChoice& c = r.budget();
+  EXPECT_EQ(r.options().order, c.order);
+  EXPECT_EQ(r.options().ncrit, c.ncrit);
+  EXPECT_LT(c.order, 10);
+  EXPECT_LT(direct_gradient_error(x, q, resident_laplace(r, q)), 1e-4) << describe(c);
+  r.set_error_target(0);
+  r.set_positions(x.data(), n);
+  EXPECT_EQ(r.options().order, 10);
+  EXPECT_LT(direct_gradient_error(x, q, resident_laplace(r, q)), 1e-6);  // p 10, theta 0.4: the defaults' accuracy
+  EXPECT_THROW(r.set_error_target(1e-9), UsageError);
 }
 
 // Bodies moved a little: the re-fitted tree's sums equal a fresh tree's to the FMM's error, the growth bound

@@ -1,18 +1,21 @@
 // The resident evaluator's CUDA form (fmm/resident.hpp) against its CPU form and the direct sum: Laplace and
 // periodic Biot-Savart after a build and after a re-fit, with no body-sized copy crossing the bus in any call;
 // and issue 21's targets from bodies on the device to results on the device, tree build included (printed as
-// "resident:" lines for scripts/gpu-vortex.sh). Skips without a device.
+// "resident:" lines for scripts/gpu-vortex.sh and scripts/gpu-fmmfast.sh), Laplace also at the accuracy budget's
+// choice for 1e-4. Skips without a device.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "backends.hpp"
 #include "loom/core/array.hpp"
 #include "loom/core/timer.hpp"
+#include "loom/fmm/accuracy_budget.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
 #include "loom/fmm/resident.hpp"
@@ -123,7 +126,8 @@ struct Target {
   Timings time;
 };
 
-Target laplace_target(Index n, const Options& o) {
+// error_target > 0: the evaluator's error-target mode (its choice printed).
+Target laplace_target(Index n, const Options& o, double error_target = 0) {
   const auto x = make_positions(Distribution::cube, n, 21);
   const auto q = make_uniform(n, -1, 1, 22);
   auto xs = on_device(x);
@@ -132,6 +136,7 @@ Target laplace_target(Index n, const Options& o) {
   core::Array<Vec3d> grad(x.size());
   Target t;
   ResidentEvaluator r(o);
+  r.set_error_target(error_target);
   for (int k = 0; k < 4; ++k) {
     core::Stopwatch watch(cuda_backend);
     watch.start();
@@ -143,6 +148,7 @@ Target laplace_target(Index n, const Options& o) {
       t.time = r.time();
     }
   }
+  if (error_target > 0) std::printf("budget: %s\n", describe(r.budget()).c_str());
   const auto targets = sample_targets(n, 300);
   std::vector<double> p;
   std::vector<Vec3d> exact, mine;
@@ -190,7 +196,7 @@ void print(const char* name, const Target& t, double limit) {
               t.time.downward, t.time.p2p, t.time.transfer);
 }
 
-TEST_F(ResidentGpu, TargetsFromDeviceBodiesToDeviceResults) {
+TEST_F(ResidentGpu, LaplaceTargetFromDeviceBodiesToDeviceResults) {
   Options o;
   o.backend = cuda_backend;
   o.order = 8;
@@ -198,6 +204,50 @@ TEST_F(ResidentGpu, TargetsFromDeviceBodiesToDeviceResults) {
   const Target l = laplace_target(1000000, o);
   print("laplace 1e6 p8 theta0.5", l, 0.020);
   EXPECT_LT(l.error, 1e-4);
+  // the error-target mode: the accuracy budget's cheapest parameters for the target's 1e-4 (accuracy_budget.hpp)
+  const Target b = laplace_target(1000000, o, 1e-4);
+  print("laplace 1e6 budget 1e-4", b, 0.020);
+  EXPECT_LT(b.error, 1e-4);
+}
+
+// Rows of the accuracy budget's table on the H200 at 1e6 bodies: the measured error within twice the table's (the
+// CPU's error scaled to 1e6; single precision adds ~1e-6), the time next to the cost model's; and the budget's
+// choice with the compensated P2P (precision single) next to its choice's single-fast.
+TEST_F(ResidentGpu, LaplaceBudgetRowsAtOneMillion) {
+  struct Row {
+    int order;
+    double theta;
+    int ncrit;
+  };
+  const Index n = 1000000;
+  Options o;
+  o.backend = cuda_backend;
+  for (const Row& r : {Row{8, 0.6, 64}, Row{8, 0.65, 64}, Row{7, 0.55, 64}, Row{7, 0.5, 64}, Row{8, 0.55, 32},
+                       Row{7, 0.5, 32}, Row{8, 0.6, 128}, Row{6, 0.5, 64}}) {
+    o.order = r.order;
+    o.theta = r.theta;
+    o.ncrit = r.ncrit;
+    const Target t = laplace_target(n, o);
+    const double predicted = table_error(r.order, r.theta, r.ncrit, n);
+    std::printf("budget row: p %d theta %.2f ncrit %3d: %.4f s (model lists+kernels %.4f) error %.2e (table %.2e) | "
+                "build %.4f lists %.4f up %.4f m2l %.4f down %.4f p2p %.4f\n",
+                r.order, r.theta, r.ncrit, t.seconds, model_seconds(r.order, r.theta, r.ncrit, n), t.error, predicted,
+                t.time.build, t.time.traversal, t.time.upward, t.time.m2l, t.time.downward, t.time.p2p);
+    EXPECT_LT(t.error, 2 * predicted + 2e-6);
+  }
+  const BudgetChoice c = choose_for_error(1e-4, n);
+  o = with_choice(o, c);
+  o.precision = c.precision == Precision::single ? Precision::single_fast : Precision::single;
+  const Target f = laplace_target(n, o);
+  std::printf("budget row: p %d theta %.2f ncrit %3d %s: %.4f s error %.2e | p2p %.4f\n", o.order, o.theta,
+              o.ncrit, std::string(to_string(o.precision)).c_str(), f.seconds, f.error, f.time.p2p);
+  EXPECT_LT(f.error, 1e-4);
+}
+
+TEST_F(ResidentGpu, BiotSavartTargetFromDeviceBodiesToDeviceResults) {
+  Options o;
+  o.backend = cuda_backend;
+  o.order = 8;
   o.theta = 0.6;
   const Target b = biot_savart_target(16777216, o);
   print("biot-savart 1.68e7 p8 th0.6", b, 1.2);

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "loom/fmm/accuracy_budget.hpp"
 #include "loom/fmm/fmm.hpp"
 
 namespace loom::fmm {
@@ -34,6 +35,13 @@ class ResidentEvaluator {
   ~ResidentEvaluator();
   ResidentEvaluator(ResidentEvaluator&&) noexcept;
   ResidentEvaluator& operator=(ResidentEvaluator&&) noexcept;
+
+  // The error-target mode (accuracy_budget.hpp): from the next set_positions on, each new tree takes the order,
+  // theta and ncrit that the budget chooses for this gradient error and the body count (the options' others kept);
+  // 0 turns it off (the options' order, theta and ncrit again). UsageError for a target the table cannot meet.
+  void set_error_target(double target);
+  // The last choice of the error-target mode (order 0 when off).
+  const BudgetChoice& budget() const;
 
   // n bodies at x (the caller's order, on the backend's side): a new tree.
   void set_positions(const Vec3d* x, Index n);

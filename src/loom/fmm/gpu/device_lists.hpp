@@ -1,11 +1,9 @@
 // The interaction lists of tree/traversal.hpp built where the tree is (device_tree.hpp), by the same code on the
-// host and the device: a per-target traversal, level by level. A target cell A receives from its parent the
-// sources (cell, image shift) its parent handed down, and walks them with an explicit stack under the same rules as
-// the dual traversal (traversal.hpp): the MAC |dX| theta > R_A + R_B with the far-field guard gives an M2L pair, two
-// leaves a P2P pair, and otherwise the larger cell is split -- the source by pushing its children, the target by
-// handing the source down to A's children; a cell paired with itself hands down all pairs of its children. So
-// every target gets exactly the pairs of the dual traversal (in another order within a target). Each level runs
-// twice, counting and then writing. The lists come out grouped by target cell, as the CUDA passes read them.
+// host and the device: the dual traversal breadth first, every pair of a round visited at once under its rules
+// (pair_visit.hpp: the MAC |dX| theta > R_A + R_B with the far-field guard gives an M2L pair, two leaves a P2P
+// pair, a cell with itself all pairs of its children, and otherwise the larger cell is split), so every target
+// gets exactly the dual traversal's pairs (in another order within a target). The lists come out grouped by
+// target cell, as the CUDA passes read them.
 #pragma once
 
 #include <cstdint>

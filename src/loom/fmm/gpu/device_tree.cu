@@ -1,7 +1,9 @@
 // The level-by-level multisection build of device_tree.hpp: thrust algorithms on the backend's execution policy
-// (thrust::cuda::par or thrust::host) and core::parallel_for loops, one code for both.
+// (thrust_policy.hpp's device policy or thrust::host) and core::parallel_for loops, one code for both; the
+// rounds' sorts by CUB's radix sort over the key's used bits on the device, thrust's stable sort on the host.
 #include "loom/fmm/gpu/device_tree.hpp"
 
+#include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -11,14 +13,20 @@
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "loom/core/cuda_api.hpp"
+#include "loom/core/cuda_check.cuh"
+#include "loom/core/device_pool.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
+#include "loom/fmm/gpu/radix_sort.hpp"
 #include "loom/fmm/gpu/segments.hpp"
+#include "loom/fmm/gpu/thrust_policy.hpp"
 
 namespace loom::fmm::gpu {
 
@@ -30,7 +38,7 @@ Index exclusive_scan_on(core::Backend b, core::Array<Index>& a, Index count) {
     thrust::exclusive_scan(thrust::host, p, p + count + 1, p);
     total = p[count];
   } else {
-    thrust::exclusive_scan(thrust::cuda::par, p, p + count + 1, p);
+    thrust::exclusive_scan(device_policy(), p, p + count + 1, p);
     cuda::copy_device_to_host(&total, p + count, sizeof(Index));
   }
   return total;
@@ -48,6 +56,9 @@ struct Part {
 };
 
 constexpr int coordinate_bits = 40;  // of the sort key; the part's run id takes the other 24
+
+template <class Iterator>
+using ValueOf = std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<Iterator>())>>;
 
 // A struct with public members: nvcc's extended lambdas may not sit in private member functions.
 template <class Policy>
@@ -98,34 +109,49 @@ struct Builder {
   }
 
   Array<Box> part_boxes(const Array<Range>& ranges, const Array<Vec3d>& pos) const {
-    const Array<std::int64_t> run = runs_of(ranges);
-    Array<std::int64_t> run_out(2 * ranges.size() + 1);
-    Array<Box> box_out(2 * ranges.size() + 1), boxes(ranges.size());
+    Array<Box> boxes(ranges.size());
     const auto values = thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), BoxOf{pos.read(w_)});
-    const auto end = thrust::reduce_by_key(policy_, run.read(w_), run.read(w_) + n_, values, run_out.write(w_),
-                                           box_out.write(w_), thrust::equal_to<std::int64_t>(), MergeBoxes{});
-    scatter_runs(run_out.read(w_), box_out.read(w_), static_cast<Index>(end.first - run_out.read(w_)),
-                 boxes.write(w_));
+    reduce_runs(runs_of(ranges), values, MergeBoxes{}, static_cast<Index>(ranges.size()), boxes.write(w_));
     return boxes;
   }
 
   Array<double> part_max_distance2(const Array<Range>& ranges, const Array<Vec3d>& pos, const Array<Cell>& cells) const {
+    Array<double> d(ranges.size());
     const Array<std::int64_t> run = runs_of(ranges);
-    Array<std::int64_t> run_out(2 * ranges.size() + 1);
-    Array<double> d_out(2 * ranges.size() + 1), d(ranges.size());
     const auto values = thrust::make_transform_iterator(
         thrust::counting_iterator<Index>(0), Distance2{pos.read(w_), run.read(w_), cells.read(w_)});
-    const auto end = thrust::reduce_by_key(policy_, run.read(w_), run.read(w_) + n_, values, run_out.write(w_),
-                                           d_out.write(w_), thrust::equal_to<std::int64_t>(), thrust::maximum<double>());
-    scatter_runs(run_out.read(w_), d_out.read(w_), static_cast<Index>(end.first - run_out.read(w_)), d.write(w_));
+    reduce_runs(run, values, thrust::maximum<double>(), static_cast<Index>(ranges.size()), d.write(w_));
     return d;
   }
 
-  // Values of the odd runs (the ranges) to their range's slot.
-  template <class T>
-  void scatter_runs(const std::int64_t* runs, const T* values, Index count, T* out) const {
-    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) {
-      if (runs[k] % 2 == 1) out[(runs[k] - 1) / 2] = values[k];
+  // The per-body values reduced over each run of equal run ids, the odd runs' (the ranges') results to their
+  // range's slot of `out`. On the device by CUB's reduce-by-key, whose count of runs stays on the device (the
+  // scatter reads it there): no read-back, so no wait for the queue to drain.
+  template <class Values, class Op>
+  void reduce_runs(const Array<std::int64_t>& run, Values values, Op op, Index ranges, ValueOf<Values>* out) const {
+    using T = ValueOf<Values>;
+    const Index slots = 2 * ranges + 1;  // the most runs there are: the ranges and the gaps around them
+    Array<std::int64_t> run_out(static_cast<std::size_t>(slots));
+    Array<T> value_out(static_cast<std::size_t>(slots));
+    Array<Index> found(1);
+    if (b_ == Backend::cpu) {
+      const auto end = thrust::reduce_by_key(thrust::host, run.read(w_), run.read(w_) + n_, values, run_out.write(w_),
+                                             value_out.write(w_), thrust::equal_to<std::int64_t>(), op);
+      *found.write(w_) = static_cast<Index>(end.first - run_out.read(w_));
+    } else {
+      std::size_t bytes = 0;
+      LOOM_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(nullptr, bytes, run.read(w_), run_out.write(w_), values,
+                                                     value_out.write(w_), found.write(w_), op, n_));
+      void* temp = core::device_pool().allocate(bytes);
+      LOOM_CUDA_CHECK(cub::DeviceReduce::ReduceByKey(temp, bytes, run.read(w_), run_out.write(w_), values,
+                                                     value_out.write(w_), found.write(w_), op, n_));
+      core::device_pool().deallocate(temp);  // reused only by work queued after it on the same stream
+    }
+    const std::int64_t* runs = run_out.read(w_);
+    const T* v = value_out.read(w_);
+    const Index* count = found.read(w_);
+    core::parallel_for(b_, slots, [=] LOOM_HOST_DEVICE(Index k) {
+      if (k < *count && runs[k] % 2 == 1) out[(runs[k] - 1) / 2] = v[k];
     });
   }
 
@@ -173,7 +199,7 @@ struct Builder {
     const Array<Box> boxes = part_boxes(ranges, pos);
     sort_along_axes(ranges, boxes, pos, order);
     const Array<Index> lower = split_points(ranges, boxes, pos);
-    parts = halves(parts, slot, lower);
+    parts = halves(parts, slot, lower, splitting);
     return true;
   }
 
@@ -191,9 +217,11 @@ struct Builder {
       std::uint64_t* k = key.write(w_);
       core::parallel_for(b_, n_, [=] LOOM_HOST_DEVICE(Index i) { k[i] = sort_key(r[i], box, x[i], coordinate_bits); });
     }
-    Index* p = perm.write(w_);
-    thrust::sequence(policy_, p, p + n_);
-    thrust::stable_sort_by_key(policy_, key.read_write(w_), key.read_write(w_) + n_, p);
+    thrust::sequence(policy_, perm.write(w_), perm.write(w_) + n_);
+    // the run ids are below 2 * ranges + 1: the key's bits above them are zero and need no radix pass
+    const int bits = coordinate_bits + std::bit_width(2 * static_cast<std::uint64_t>(ranges.size()) + 1);
+    stable_sort_pairs(b_, key, perm, n_, bits);
+    const Index* p = perm.read(w_);
     Array<Vec3d> pos2(static_cast<std::size_t>(n_));
     Array<Index> order2(static_cast<std::size_t>(n_));
     const Vec3d* x = pos.read(w_);
@@ -221,14 +249,20 @@ struct Builder {
   }
 
   // Each part that was split becomes its two halves, in order.
-  Array<Part> halves(const Array<Part>& parts, const Array<Index>& split_slot, const Array<Index>& lower) const {
+  // `splitting` of them were split: the count is known here, so the scan's total is not read back.
+  Array<Part> halves(const Array<Part>& parts, const Array<Index>& split_slot, const Array<Index>& lower,
+                     Index splitting) const {
     const Index count = static_cast<Index>(parts.size());
     const int ncrit = ncrit_;
     Array<Index> slot(parts.size() + 1);
     const Part* p = parts.read(w_);
     Index* s = slot.write(w_);
     core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) { s[k] = p[k].count > ncrit ? 2 : 1; });
-    const Index total = exclusive_scan(slot, count);
+    if (b_ == Backend::cpu)
+      thrust::exclusive_scan(thrust::host, s, s + count, s);
+    else
+      thrust::exclusive_scan(device_policy(), s, s + count, s);
+    const Index total = count + splitting;
     Array<Part> out(static_cast<std::size_t>(total));
     Part* o = out.write(w_);
     const Index* at = slot.read(w_);
@@ -397,12 +431,12 @@ double refit_cells(Policy policy, BackendTree& t, const Vec3d* positions) {
 
 double refit(BackendTree& tree, const Vec3d* positions) {
   if (tree.backend == Backend::cpu) return refit_cells(thrust::host, tree, positions);
-  return refit_cells(thrust::cuda::par, tree, positions);
+  return refit_cells(device_policy(), tree, positions);
 }
 
 BackendTree build_tree(Backend backend, const Vec3d* positions, Index n, int ncrit) {
   if (backend == Backend::cpu) return build(thrust::host, backend, positions, n, ncrit);
-  return build(thrust::cuda::par, backend, positions, n, ncrit);
+  return build(device_policy(), backend, positions, n, ncrit);
 }
 
 Tree to_host_tree(const BackendTree& t) {

@@ -27,6 +27,7 @@
 #include "loom/fmm/gpu/device_lists.hpp"
 #include "loom/fmm/gpu/device_tree.hpp"
 #include "loom/fmm/gpu/kernels.hpp"
+#include "loom/fmm/gpu/thrust_policy.hpp"
 #include "loom/fmm/list_cache.hpp"
 #include "loom/fmm/tree/reorder.hpp"
 
@@ -76,6 +77,9 @@ struct LeafSize {
 
 struct ResidentEvaluator::State {
   Options o;
+  Options given;              // the constructor's options (the error-target mode's others)
+  double error_target = 0;    // 0: off
+  BudgetChoice budget;
   std::unique_ptr<gpu::BackendTree> tree;
   ResidentLists laplace, biot_savart;
   double growth = 1;
@@ -135,9 +139,20 @@ void check_inside_box(State& s, const Vec3d* x, Index n) {
   if (outside > 0) throw UsageError("fmm: a body lies outside the periodic box");
 }
 
+// The error-target mode's parameters for n bodies; the CPU form's evaluator made again when they changed.
+void apply_budget(State& s, Index n) {
+  if (s.error_target <= 0) return;
+  s.budget = choose_for_error(s.error_target, n);
+  const Options o = with_choice(s.given, s.budget);
+  if (o.order != s.o.order || o.theta != s.o.theta || o.ncrit != s.o.ncrit) s.host.reset();
+  s.o = o;
+  s.o.tree_on_backend = false;
+}
+
 void build(State& s, const Vec3d* x, Index n) {
   core::Stopwatch watch(s.b());
   watch.start();
+  apply_budget(s, n);
   s.count_tree(s.bus);
   s.drop_lists();
   s.tree = std::make_unique<gpu::BackendTree>(gpu::build_tree(s.b(), x, n, s.o.ncrit));
@@ -158,7 +173,7 @@ void make_view(State& s, ResidentLists& r) {
   auto compact = [&](const Array<Index>& offset, Array<int>& out) {
     out = Array<int>(static_cast<std::size_t>(cells));
     int* o = out.write(dev);
-    const int* end = thrust::copy_if(thrust::cuda::par, thrust::counting_iterator<int>(0),
+    const int* end = thrust::copy_if(gpu::device_policy(), thrust::counting_iterator<int>(0),
                                      thrust::counting_iterator<int>(cells), o, HasPairs{offset.read(dev)});
     s.bus.add(sizeof(Index));  // the count of targets
     return static_cast<int>(end - o);
@@ -174,7 +189,7 @@ void make_view(State& s, ResidentLists& r) {
   v.p2p_target_count = compact(r.lists.p2p_offset, r.p2p_targets);
   v.p2p_targets = r.p2p_targets.read(dev);
   const int* leaves = t.leaves.read(dev);
-  v.max_leaf = thrust::transform_reduce(thrust::cuda::par, leaves, leaves + t.leaves.size(), LeafSize{v.cells}, 0,
+  v.max_leaf = thrust::transform_reduce(gpu::device_policy(), leaves, leaves + t.leaves.size(), LeafSize{v.cells}, 0,
                                         thrust::maximum<int>());
   s.bus.add(sizeof(int));
   v.period = s.o.periodic ? s.o.period : 0.0;
@@ -187,7 +202,7 @@ ResidentLists& lists_for(State& s, ResidentLists& r, const double* sigma) {
     cell_sigma = gpu::cell_max_sigma(*s.tree, sigma);
     if (r.valid) {
       const double* a = cell_sigma.read(dev);
-      const bool same = thrust::equal(thrust::cuda::par, a, a + s.tree->cell_count(), r.cell_sigma.read(dev));
+      const bool same = thrust::equal(gpu::device_policy(), a, a + s.tree->cell_count(), r.cell_sigma.read(dev));
       s.bus.add(sizeof(bool));
       if (same) return r;
     }
@@ -312,9 +327,24 @@ Evaluator& host_evaluator(State& s) {
 
 ResidentEvaluator::ResidentEvaluator(Options options) : s_(std::make_unique<State>()) {
   validate(options);
+  s_->given = options;
   s_->o = options;
   s_->o.tree_on_backend = false;  // the CPU form's Evaluator takes its tree from here
 }
+
+void ResidentEvaluator::set_error_target(double target) {
+  if (target != 0) choose_for_error(target, std::max<Index>(s_->n(), 1));  // refused now, not at the next build
+  s_->error_target = target;
+  if (target == 0) {
+    s_->drop_lists();  // traversed for the budget's theta
+    s_->budget = BudgetChoice{};
+    s_->o = s_->given;
+    s_->o.tree_on_backend = false;
+    s_->host.reset();
+  }
+}
+
+const BudgetChoice& ResidentEvaluator::budget() const { return s_->budget; }
 ResidentEvaluator::~ResidentEvaluator() = default;
 ResidentEvaluator::ResidentEvaluator(ResidentEvaluator&&) noexcept = default;
 ResidentEvaluator& ResidentEvaluator::operator=(ResidentEvaluator&&) noexcept = default;

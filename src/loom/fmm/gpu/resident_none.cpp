@@ -14,6 +14,8 @@ ResidentEvaluator::~ResidentEvaluator() = default;
 ResidentEvaluator::ResidentEvaluator(ResidentEvaluator&&) noexcept = default;
 ResidentEvaluator& ResidentEvaluator::operator=(ResidentEvaluator&&) noexcept = default;
 // never reached: no evaluator is ever constructed
+void ResidentEvaluator::set_error_target(double) {}
+const BudgetChoice& ResidentEvaluator::budget() const { throw Error("fmm: no resident evaluator"); }
 void ResidentEvaluator::set_positions(const Vec3d*, Index) {}
 bool ResidentEvaluator::move_positions(const Vec3d*, double) { return false; }
 void ResidentEvaluator::laplace(const double*, double*, Vec3d*) {}
