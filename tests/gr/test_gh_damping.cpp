@@ -114,7 +114,7 @@ struct Perturbed {
 
   // d_t C_iab = d_i (d_t psi_ab) - d_t Phi_iab.
   std::array<double, 3 * pairs> three_index_rate(const double (&x)[3]) const {
-    const auto psi_rate = [&](const double (&y)[3]) {
+    const auto psi_rate = [&](const double(&y)[3]) {
       const auto r = rates(y);
       return std::vector<double>(r.begin(), r.begin() + pairs);
     };
@@ -191,7 +191,7 @@ std::array<double, 3 * pairs> expected_three_index_rate(const Wave& f, const dou
   double g[4][4];
   unpack(e.u, g);
   const ThreePlusOne s = three_plus_one(g);
-  const auto shift_of = [](const double (&y)[3]) {
+  const auto shift_of = [](const double(&y)[3]) {
     double u[state_size], gg[4][4];
     kerr_schild_state(hole, y, u, nullptr);
     unpack(u, gg);
@@ -218,7 +218,8 @@ std::array<double, 3 * pairs> expected_three_index_rate(const Wave& f, const dou
                gm.g1 * dshift[i][k] * c(k, a, b);
         }
         for (int cc = 0; cc < 4; ++cc)
-          for (int d = 0; d < 4; ++d) v += 0.5 * n * s.normal_up[cc] * s.normal_up[d] * c(i, cc, d) * e.u[pi_offset + sym(a, b)];
+          for (int d = 0; d < 4; ++d)
+            v += 0.5 * n * s.normal_up[cc] * s.normal_up[d] * c(i, cc, d) * e.u[pi_offset + sym(a, b)];
         for (int j = 0; j < 3; ++j)
           for (int k = 0; k < 3; ++k)
             for (int cc = 0; cc < 4; ++cc)
