@@ -42,6 +42,8 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
        "boundaries)\n"},
       {"--grid.radii 6", ""},
       {"--boundary.outer penalty", ""},
+      {"--damping.gamma1 -2", ""},
+      {"--damping.gamma2 -0.5", ""},
       {"--initial.type checkpoint", ""},
       {"--initial.type checkpoint --initial.file /nonexistent.h5",
        "error: initial.file = \"/nonexistent.h5\": no such file\n"},

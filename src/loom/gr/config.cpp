@@ -29,6 +29,17 @@ io::Parameters bh_parameters() {
       .at_most(700);  // exp(-700) is near the smallest normal double: every mode above the first is gone
   p.add("filter.order", 8, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
   p.add("filter.l_keep", -1, "Y_lm truncation keeps l <= l_keep (-1: l_max - 1)").at_least(-1);
+  p.add("damping.gamma0", 3.0, "gauge-constraint damping gamma0 = 0.001 + damping.gamma0 exp(-r^2/128) (LSKOR eq. 36)")
+      .at_least(0)
+      .at_most(100);
+  p.add("damping.gamma1", 0.0,
+        "gamma1 of LSKOR eq. 35: 0 carries C_iab along the shift, into the hole through the excision surface; "
+        "SpEC's -1 leaves it at speed 0, where it grew (docs/gr.md, \"The late instability\")")
+      .at_least(-1)
+      .at_most(10);
+  p.add("damping.gamma2", 1.0, "three-index damping gamma2 = 0.001 + damping.gamma2 exp(-r^2/128) (LSKOR eq. 37)")
+      .at_least(0)
+      .at_most(100);
   p.add("boundary.outer", "frozen",
         "outer boundary: frozen (incoming characteristic fields held at Kerr-Schild) or bjorhus (constraint-"
         "preserving conditions on u^psi, u^0 and the gauge-constraint part of u^-, the rest frozen; docs/gr.md)")
@@ -88,6 +99,9 @@ GhGeometry geometry(const io::Parameters& p) {
   const char* radii_what = "at least two increasing positive numbers (the shells' boundaries)";
   g.radii = numbers(p, "grid.radii", radii_what);
   g.outer = p.get_string("boundary.outer") == "bjorhus" ? OuterBoundary::bjorhus : OuterBoundary::frozen;
+  g.damping.gamma0 = p.get_real("damping.gamma0");
+  g.damping.gamma1 = p.get_real("damping.gamma1");
+  g.damping.gamma2 = p.get_real("damping.gamma2");
   bool ok = g.radii.size() >= 2 && g.radii[0] > 0;
   for (std::size_t i = 1; i < g.radii.size(); ++i) ok = ok && g.radii[i] > g.radii[i - 1];
   if (!ok) throw UsageError(io::invalid_value_message("grid.radii", p.value("grid.radii"), radii_what));

@@ -6,7 +6,6 @@
 #include "loom/core/parallel_for.hpp"
 #include "loom/gr/bjorhus.hpp"
 #include "loom/gr/characteristics.hpp"
-#include "loom/gr/damping.hpp"
 #include "loom/gr/gh_equations.hpp"
 
 namespace loom::gr {
@@ -32,7 +31,7 @@ LOOM_HOST_DEVICE inline void gather_input(const ShellFields& f, Index p, GhInput
     for (int b = 0; b < 4; ++b) in.dgauge[a][b] = f.dgauge[(4 * a + b) * n + p];
   }
   in.gamma0 = f.gamma0[p];
-  in.gamma1 = damping_gamma1;
+  in.gamma1 = f.gamma1;
   in.gamma2 = f.gamma2[p];
 }
 
@@ -102,7 +101,7 @@ void merge_interface(core::Backend b, const BoundarySlice& inner, const Boundary
     double radial[3], metric[pairs], u_in[state_size], u_out[state_size];
     const Index pi = boundary_point(inner, q, radial), po = outer.ir + Index{outer.n_r} * q;
     for (int c = 0; c < pairs; ++c) metric[c] = frame_state[c * inner.points + pi];
-    const BoundaryFrame frame = boundary_frame(metric, radial, damping_gamma1);
+    const BoundaryFrame frame = boundary_frame(metric, radial, inner.gamma1);
     load(inner_field, inner.points, pi, u_in);
     load(outer_field, outer.points, po, u_out);
     upwind_merge(u_in, u_out, frame, inner.gamma2[pi]);
@@ -117,7 +116,7 @@ void freeze_outer(core::Backend b, const BoundarySlice& outer, const double* fra
     double radial[3], metric[pairs], u[state_size], d[state_size] = {};
     const Index p = boundary_point(outer, q, radial);
     for (int c = 0; c < pairs; ++c) metric[c] = frame_state[c * outer.points + p];
-    const BoundaryFrame frame = boundary_frame(metric, radial, damping_gamma1);
+    const BoundaryFrame frame = boundary_frame(metric, radial, outer.gamma1);
     load(field, outer.points, p, u);
     if (data != nullptr) load(data, outer.points, p, d);
     freeze_incoming(u, d, frame, outer.gamma2[p], constraint_modes);
@@ -136,7 +135,7 @@ void bjorhus_outer(core::Backend b, const BoundarySlice& outer, const ShellField
       h[a] = f.gauge[a * n + p];
       for (int k = 0; k < 3; ++k) dh[k][a] = f.dgauge[(4 * (k + 1) + a) * n + p];
     }
-    const BoundaryFrame frame = boundary_frame(u, radial, damping_gamma1);
+    const BoundaryFrame frame = boundary_frame(u, radial, outer.gamma1);
     bjorhus_rates(du, u, grad, h, dh, frame, outer.gamma2[p]);
     store(du, n, p, rates);
   });
@@ -148,7 +147,7 @@ double slowest_excision_speed(core::Backend b, const BoundarySlice& inner, const
     const Index p = boundary_point(inner, q, radial);
     for (int i = 0; i < 3; ++i) radial[i] = -radial[i];
     for (int c = 0; c < pairs; ++c) metric[c] = state[c * inner.points + p];
-    return -slowest(boundary_frame(metric, radial, damping_gamma1));
+    return -slowest(boundary_frame(metric, radial, inner.gamma1));
   };
   if (b == core::Backend::cpu) {  // serial, as boundary_for
     double m = -HUGE_VAL;

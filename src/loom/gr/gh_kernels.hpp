@@ -18,6 +18,7 @@ struct ShellFields {
   const double* dgauge = nullptr;    // d_a H_b, [(4 a + b) N + p]
   const double* gamma0 = nullptr;    // N
   const double* gamma2 = nullptr;    // N
+  double gamma1 = 0;
 };
 
 // rates = d_t state (LSKOR eqs. 35-37) at every point; one launch over all 50 components.
@@ -34,6 +35,7 @@ struct BoundarySlice {
   int n_r = 0, ir = 0;
   const double* coords = nullptr;  // 3 N, Cartesian
   const double* gamma2 = nullptr;  // N
+  double gamma1 = 0;               // for the characteristic speeds
 };
 
 // The shell interface: each characteristic mode from its upwind side into both shells' fields (values or rates);

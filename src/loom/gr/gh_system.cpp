@@ -16,16 +16,16 @@ namespace loom::gr {
 struct GhSystem::ShellData {
   std::unique_ptr<spectral::Shell> shell;
   std::unique_ptr<spectral::Differentiator> differentiator;
-  std::vector<spectral::AxisOperator> filter_steps;  // the CPU's (without the radial step when alpha = 0)
+  std::vector<spectral::AxisOperator> filter_steps;        // the CPU's (without the radial step when alpha = 0)
   std::unique_ptr<spectral::SpectralFilter> fused_filter;  // the GPU's: the whole state in one call
   std::unique_ptr<CpuOperators> cpu;  // CPU backend: d_r, d_theta, d_phi, filter, by components over threads
   Index n = 0;
   core::Array<double> coords, inverse_jacobian, weights, gamma0, gamma2, gauge, dgauge, exact;
   core::Array<double> logical, gradient, scratch;  // 150 N, 150 N, 50 N
 
-  BoundarySlice slice(bool outer_surface, core::Where w) const {
+  BoundarySlice slice(bool outer_surface, core::Where w, double gamma1) const {
     const auto e = shell->extents();
-    return {n, Index{e[1]} * e[2], e[0], outer_surface ? e[0] - 1 : 0, coords.read(w), gamma2.read(w)};
+    return {n, Index{e[1]} * e[2], e[0], outer_surface ? e[0] - 1 : 0, coords.read(w), gamma2.read(w), gamma1};
   }
 };
 
@@ -52,12 +52,12 @@ core::Array<double> host_array(const std::vector<double>& v) { return core::Arra
 
 }  // namespace
 
-GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::FilterSpec& filter,
-                   core::Backend backend)
+GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::FilterSpec& filter, core::Backend backend)
     : backend_(backend),
       strategy_(backend == core::Backend::cuda ? spectral::Strategy::fused : spectral::Strategy::blas),
       bh_(bh),
-      outer_(g.outer) {
+      outer_(g.outer),
+      gamma1_(g.damping.gamma1) {
   const auto separable = spectral::AngularMethod::separable;
   for (std::size_t s = 0; s + 1 < g.radii.size(); ++s) {
     auto d = std::make_unique<ShellData>();
@@ -79,8 +79,8 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
       const double pos[3] = {x[0][p], x[1][p], x[2][p]};
       for (int i = 0; i < 3; ++i) coords[i * n + p] = pos[i];
       const double r = std::sqrt(pos[0] * pos[0] + pos[1] * pos[1] + pos[2] * pos[2]);
-      g0[p] = damping_gamma0(r);
-      g2[p] = damping_gamma2(r);
+      g0[p] = damping_gamma0(g.damping, r);
+      g2[p] = damping_gamma2(g.damping, r);
       double u[state_size], h[4];
       kerr_schild_state(bh, pos, u, h);
       for (int c = 0; c < state_size; ++c) exact[c * n + p] = u[c];
@@ -164,8 +164,9 @@ void GhSystem::rhs(const State& u, State& du) {
     gradient(s, u[s]);
     ShellData& d = *shells_[s];
     ModuleTimer t(profiling_, backend_, times_.gh_eqns);
-    const ShellFields f{d.n,           u[s].read(w),       d.gradient.read(w), d.gauge.read(w),
-                        d.dgauge.read(w), d.gamma0.read(w), d.gamma2.read(w)};
+    const ShellFields f{
+        d.n,    u[s].read(w), d.gradient.read(w), d.gauge.read(w), d.dgauge.read(w), d.gamma0.read(w), d.gamma2.read(w),
+        gamma1_};
     gh_rhs_points(backend_, f, du[s].write(w));
   }
   ModuleTimer t(profiling_, backend_, times_.apply_bcs);
@@ -175,17 +176,17 @@ void GhSystem::rhs(const State& u, State& du) {
 void GhSystem::apply_boundaries(const State& frame, State& field, bool values) {
   const core::Where w = core::where(backend_);
   for (int s = 0; s + 1 < shells(); ++s)
-    merge_interface(backend_, shells_[s]->slice(true, w), shells_[s + 1]->slice(false, w), frame[s].read(w),
-                    field[s].read_write(w), field[s + 1].read_write(w));
+    merge_interface(backend_, shells_[s]->slice(true, w, gamma1_), shells_[s + 1]->slice(false, w, gamma1_),
+                    frame[s].read(w), field[s].read_write(w), field[s + 1].read_write(w));
   const ShellData& last = *shells_.back();
   // Bjorhus on rates reads the gradient of `frame` on the last shell, which rhs() computed last.
   if (outer_ == OuterBoundary::bjorhus && !values)
-    bjorhus_outer(backend_, last.slice(true, w),
+    bjorhus_outer(backend_, last.slice(true, w, gamma1_),
                   {last.n, frame.back().read(w), last.gradient.read(w), last.gauge.read(w), last.dgauge.read(w),
-                   last.gamma0.read(w), last.gamma2.read(w)},
+                   last.gamma0.read(w), last.gamma2.read(w), gamma1_},
                   field.back().read_write(w));
   else
-    freeze_outer(backend_, last.slice(true, w), frame.back().read(w), values ? last.exact.read(w) : nullptr,
+    freeze_outer(backend_, last.slice(true, w, gamma1_), frame.back().read(w), values ? last.exact.read(w) : nullptr,
                  field.back().read_write(w), outer_ == OuterBoundary::frozen);
 }
 
@@ -211,7 +212,7 @@ void GhSystem::filter(State& u) {
 double GhSystem::slowest_excision_speed(const State& u) {
   const core::Where w = core::where(backend_);
   ModuleTimer t(profiling_, backend_, times_.apply_bcs);
-  return gr::slowest_excision_speed(backend_, shells_.front()->slice(false, w), u.front().read(w));
+  return gr::slowest_excision_speed(backend_, shells_.front()->slice(false, w, gamma1_), u.front().read(w));
 }
 
 void GhSystem::observe(const State& u, std::vector<core::Array<double>>& out) {
@@ -223,8 +224,9 @@ void GhSystem::observe(const State& u, std::vector<core::Array<double>>& out) {
     gradient(s, u[s]);
     ShellData& d = *shells_[s];
     out.emplace_back(static_cast<std::size_t>(observable_count * d.n));
-    const ShellFields f{d.n,           u[s].read(w),       d.gradient.read(w), d.gauge.read(w),
-                        d.dgauge.read(w), d.gamma0.read(w), d.gamma2.read(w)};
+    const ShellFields f{
+        d.n,    u[s].read(w), d.gradient.read(w), d.gauge.read(w), d.dgauge.read(w), d.gamma0.read(w), d.gamma2.read(w),
+        gamma1_};
     point_observables(backend_, f, d.exact.read(w), out.back().write(w));
   }
   profiling_ = profiling;

@@ -17,6 +17,7 @@
 
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
+#include "loom/gr/damping.hpp"
 #include "loom/gr/kerr_schild.hpp"
 #include "loom/spectral/apply.hpp"
 #include "loom/spectral/operations.hpp"
@@ -48,6 +49,7 @@ struct GhGeometry {
   std::array<int, 3> extents{10, 19, 38};  // per shell: N_r, N_theta, N_phi = 2 N_theta
   std::vector<double> radii{1.62, 6, 12};  // shell boundaries, increasing
   OuterBoundary outer = OuterBoundary::frozen;
+  Damping damping{};
 };
 
 class GhSystem {
@@ -98,6 +100,7 @@ class GhSystem {
   spectral::Strategy strategy_;
   KerrSchild bh_;
   OuterBoundary outer_;
+  double gamma1_;
   mutable spectral::OperatorCache cache_;
   std::vector<std::unique_ptr<ShellData>> shells_;
   bool profiling_ = false;

@@ -198,6 +198,8 @@ nlohmann::json BhRun::summary() const {
   j["outer_boundary"] = config_.geometry.outer == OuterBoundary::bjorhus
                             ? "Bjorhus: constraint-preserving u^psi, u^0 and the gauge-constraint part of u^-; the rest frozen"
                             : "incoming characteristic fields frozen to Kerr-Schild";
+  const Damping& d = config_.geometry.damping;
+  j["damping"] = {{"gamma0_amplitude", d.gamma0}, {"gamma1", d.gamma1}, {"gamma2_amplitude", d.gamma2}};
   j["t"] = time_;
   j["dt"] = dt_;
   j["steps"] = step_;
