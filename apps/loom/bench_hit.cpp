@@ -38,6 +38,15 @@ std::vector<Index> parse_sizes(const io::Parameters& p) {
   return out;
 }
 
+// The (fft.callbacks, fft.pruned) rows: pruning applies without callbacks only (they fuse into the plain transforms).
+std::vector<std::pair<bool, hit::Pruning>> bench_rows(const std::vector<bool>& callbacks,
+                                                      const std::vector<hit::Pruning>& pruned) {
+  std::vector<std::pair<bool, hit::Pruning>> out;
+  for (bool c : callbacks)
+    for (std::size_t i = 0; i < (c ? std::size_t(1) : pruned.size()); ++i) out.emplace_back(c, pruned[i]);
+  return out;
+}
+
 int run_bench_hit(const io::Parameters& p) {
   io::check_json_output(p);  // before any timing
   const auto sizes = parse_sizes(p);
@@ -58,10 +67,15 @@ int run_bench_hit(const io::Parameters& p) {
   const std::string& callbacks = p.get_string("fft.callbacks");
   const std::vector<bool> callback_rows =
       callbacks == "both" ? std::vector<bool>{false, true} : std::vector<bool>{callbacks == "on"};
+  const std::string& pruned = p.get_string("fft.pruned");
+  const std::vector<hit::Pruning> pruned_rows =
+      pruned == "both" ? std::vector<hit::Pruning>{hit::Pruning::off, hit::Pruning::on}
+                       : std::vector<hit::Pruning>{o.solver.pruning};
   for (auto b : backends)
     for (Index n : sizes)
-      for (bool with_callbacks : callback_rows) {
+      for (auto [with_callbacks, pruning] : bench_rows(callback_rows, pruned_rows)) {
         o.solver.callbacks = with_callbacks;
+        o.solver.pruning = pruning;
         if (world.size() > 1) {
           hit::HitConfig c;
           c.backend = b;
@@ -82,8 +96,9 @@ int run_bench_hit(const io::Parameters& p) {
           continue;
         }
         if (root)
-          std::cerr << fmt::format("hit: timing {}^3 on {} ({} ranks, callbacks {})\n", n, core::to_string(b),
-                                   world.size(), with_callbacks ? "on" : "off");
+          std::cerr << fmt::format("hit: timing {}^3 on {} ({} ranks, callbacks {}, fft.pruned {})\n", n,
+                                   core::to_string(b), world.size(), with_callbacks ? "on" : "off",
+                                   pruning == hit::Pruning::on ? "on" : pruning == hit::Pruning::off ? "off" : "auto");
         if (!with_callbacks || b != core::Backend::cuda || world.size() > 1) {
           rows.push_back(hit::time_step(b, n, o, world));
           continue;

@@ -62,6 +62,14 @@ std::unique_ptr<Transforms> make_transforms(core::Backend backend, SpectralGrid 
 std::unique_ptr<Transforms> make_fftw_transforms(SpectralGrid grid, FftPlanning planning);
 std::unique_ptr<Transforms> make_cufft_transforms(SpectralGrid grid);
 
+// fft.pruned = on (kept_lines.hpp): transforms of the whole grid, equal to the plain ones on the fields the solver
+// gives them and takes from them: inverse() wants zeros outside the box of the modes `dealiasing` keeps, forward()
+// computes the box's modes only (the others hold partial results).
+std::unique_ptr<Transforms> make_pruned_transforms(core::Backend backend, SpectralGrid grid, Dealiasing dealiasing,
+                                                   FftPlanning planning);
+std::unique_ptr<Transforms> make_fftw_pruned_transforms(SpectralGrid grid, Dealiasing dealiasing, FftPlanning planning);
+std::unique_ptr<Transforms> make_cufft_pruned_transforms(SpectralGrid grid, Dealiasing dealiasing);
+
 // FFTW's threads, initialised once per process (both FFTW transforms use them).
 void init_fftw_threads();
 
