@@ -20,7 +20,7 @@ for t in test_hit_pruned test_hit_backends; do
   echo "$t: rc $? ($(grep -c '\[       OK \]' "$out/hit4-$t.log") ok, $(grep -c '\[  SKIPPED \]' "$out/hit4-$t.log") skipped)"
   grep -E "Failure|FAILED|error" "$out/hit4-$t.log" | head -10
 done
-timeout 90 "$build/bin/loom" bench hit --backend cuda --sizes 256,512 --fft.pruned both --repeats 3 --warmup 1 \
+timeout 150 "$build/bin/loom" bench hit --backend cuda --sizes 256,512 --fft.pruned both --fft.pruned_form both --repeats 3 --warmup 1 \
   --json "$out/hit4-bench.json" > "$out/hit4-bench.txt" 2> "$out/hit4-bench.err"
 echo "loom bench hit: rc $?"
 tail -3 "$out/hit4-bench.err"

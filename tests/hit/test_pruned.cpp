@@ -20,6 +20,7 @@ using hit::Dealiasing;
 
 const Index sizes[] = {8, 10, 12, 14, 18, 20, 24, 30, 48};
 const Dealiasing masks[] = {Dealiasing::two_thirds, Dealiasing::phase_shift};
+const hit::PrunedForm forms[] = {hit::PrunedForm::planes, hit::PrunedForm::columns};
 
 bool in_low_or_high_block(const hit::KeptLines& k, Index j) { return j < k.low_rows() || j >= k.high_start(); }
 
@@ -74,10 +75,10 @@ core::Array<hit::Complex> dealiased_modes(hit::Transforms& plain, Dealiasing d, 
   return modes;
 }
 
-void expect_pruned_inverse_as_plain(core::Backend b, Index n, Dealiasing d, int count) {
+void expect_pruned_inverse_as_plain(core::Backend b, Index n, Dealiasing d, int count, hit::PrunedForm form) {
   const hit::SpectralGrid g{n};
   auto plain = hit::make_transforms(b, g, hit::FftPlanning::estimate);
-  auto pruned = hit::make_pruned_transforms(b, g, d, hit::FftPlanning::estimate);
+  auto pruned = hit::make_pruned_transforms(b, g, d, hit::FftPlanning::estimate, form);
   const core::Array<hit::Complex> modes = dealiased_modes(*hit::make_transforms(core::Backend::cpu, g, {}), d, count);
   core::Array<hit::Complex> a = modes.clone(), c = modes.clone();
   core::Array<double> x(std::size_t(count * g.points())), y(std::size_t(count * g.points()));
@@ -88,14 +89,14 @@ void expect_pruned_inverse_as_plain(core::Backend b, Index n, Dealiasing d, int 
   double diff = 0;
   for (std::size_t i = 0; i < xs.size(); ++i) diff = std::max(diff, std::fabs(xs[i] - ys[i]));
   const double size = largest({xs.begin(), xs.end()});
-  EXPECT_LE(diff, 1e-13 * size) << "n " << n << " mask " << int(d) << " count " << count;
+  EXPECT_LE(diff, 1e-13 * size) << "n " << n << " mask " << int(d) << " count " << count << " form " << int(form);
   EXPECT_GT(size, 1.0) << "a field with some content";
 }
 
-void expect_pruned_forward_as_plain(core::Backend b, Index n, Dealiasing d, int count) {
+void expect_pruned_forward_as_plain(core::Backend b, Index n, Dealiasing d, int count, hit::PrunedForm form) {
   const hit::SpectralGrid g{n};
   auto plain = hit::make_transforms(b, g, hit::FftPlanning::estimate);
-  auto pruned = hit::make_pruned_transforms(b, g, d, hit::FftPlanning::estimate);
+  auto pruned = hit::make_pruned_transforms(b, g, d, hit::FftPlanning::estimate, form);
   core::Array<double> p = random_points(g, count, 5), q = p.clone();
   core::Array<hit::Complex> a(std::size_t(count * g.modes())), c(std::size_t(count * g.modes()));
   const auto where = core::where(b);
@@ -108,26 +109,29 @@ void expect_pruned_forward_as_plain(core::Backend b, Index n, Dealiasing d, int 
     diff = std::max(diff, core::abs(as[i] - cs[i]));
     largest = std::max(largest, core::abs(as[i]));
   }
-  EXPECT_LE(diff, 1e-13 * largest) << "n " << n << " mask " << int(d) << " count " << count;
+  EXPECT_LE(diff, 1e-13 * largest) << "n " << n << " mask " << int(d) << " count " << count << " form " << int(form);
 }
 
 TEST(HitPruned, InverseOfDealiasedFieldsEqualsThePlainInverse) {
   for (Index n : sizes)
     for (auto d : masks)
-      for (int count : {1, 3}) expect_pruned_inverse_as_plain(core::Backend::cpu, n, d, count);
+      for (auto form : forms)
+        for (int count : {1, 3}) expect_pruned_inverse_as_plain(core::Backend::cpu, n, d, count, form);
 }
 
 TEST(HitPruned, ForwardEqualsThePlainForwardOnTheKeptModes) {
   for (Index n : sizes)
     for (auto d : masks)
-      for (int count : {1, 3}) expect_pruned_forward_as_plain(core::Backend::cpu, n, d, count);
+      for (auto form : forms)
+        for (int count : {1, 3}) expect_pruned_forward_as_plain(core::Backend::cpu, n, d, count, form);
 }
 
 // Steps of both schemes and masks through the pruned transforms against the plain ones, from the same field.
-void expect_pruned_steps_as_plain(core::Backend b, Index n) {
+void expect_pruned_steps_as_plain(core::Backend b, Index n, hit::PrunedForm form) {
   for (auto scheme : {hit::Scheme::rk4, hit::Scheme::rk2})
     for (auto d : masks) {
       hit::SolverOptions o{0.005, scheme, d};
+      o.pruned_form = form;
       o.pruning = hit::Pruning::off;
       hit::Solver plain = random_solver(b, n, o);
       o.pruning = hit::Pruning::on;
@@ -139,13 +143,13 @@ void expect_pruned_steps_as_plain(core::Backend b, Index n) {
         ASSERT_NEAR(h_pruned, h_plain, 1e-13 * h_plain) << i;
       }
       EXPECT_LE(max_difference(plain.modes(), pruned.modes()), 1e-13 * max_abs(plain.modes()))
-          << "n " << n << " scheme " << int(scheme) << " mask " << int(d);
+          << "n " << n << " scheme " << int(scheme) << " mask " << int(d) << " form " << int(form);
     }
 }
 
 TEST(HitPruned, StepEqualsThePlainStep) {
-  expect_pruned_steps_as_plain(core::Backend::cpu, 18);
-  expect_pruned_steps_as_plain(core::Backend::cpu, 20);
+  expect_pruned_steps_as_plain(core::Backend::cpu, 18, hit::PrunedForm::planes);
+  expect_pruned_steps_as_plain(core::Backend::cpu, 20, hit::PrunedForm::columns);
 }
 
 TEST(HitPruned, AutomaticPrunesOneGpuUnderTheTwoThirdsRuleOnly) {
@@ -162,14 +166,19 @@ TEST(HitPruned, AutomaticPrunesOneGpuUnderTheTwoThirdsRuleOnly) {
 
 // The model's lines by hand at n = 12 under the 2/3 rule: kx < 4, |ky| < 4 (7 rows of 12), 7 kx in all.
 TEST(HitPruned, TransformModelCountsTheLinesByHand) {
-  const hit::SolverOptions o{0.005};
+  hit::SolverOptions o{0.005};
   const hit::TransformWork full = hit::transform_work({12}, o, false, false),
                            exact = hit::transform_work({12}, o, true, false),
                            planes = hit::transform_work({12}, o, true, true);
+  o.pruned_form = hit::PrunedForm::columns;
+  const hit::TransformWork columns_fftw = hit::transform_work({12}, o, true, false),
+                           columns_cufft = hit::transform_work({12}, o, true, true);
   const double n = 12, line = 2 * 16 * n, real_line = 16 * 7 + 8 * n, per_step = 9 * 4;
   EXPECT_DOUBLE_EQ(full.bytes, per_step * ((84 + 84) * line + 144 * real_line));
   EXPECT_DOUBLE_EQ(exact.bytes, per_step * ((4 * 7 + 4 * 12) * line + 144 * real_line));
   EXPECT_DOUBLE_EQ(planes.bytes, per_step * ((4 * 12 + 4 * 12) * line + 144 * real_line));
+  EXPECT_DOUBLE_EQ(columns_fftw.bytes, per_step * ((4 * 7 + 84) * line + 144 * real_line));
+  EXPECT_DOUBLE_EQ(columns_cufft.bytes, per_step * ((7 * 7 + 84) * line + 144 * real_line));
   const double c = 5 * n * std::log2(n);
   EXPECT_DOUBLE_EQ(exact.flops, per_step * c * (4 * 7 + 4 * 12 + 0.5 * 144));
 }
@@ -181,15 +190,16 @@ TEST(HitPrunedGpu, CufftFormEqualsThePlainCufftTransforms) {
   LOOM_SKIP_WITHOUT_CUDA();
   for (Index n : {Index(12), Index(14), Index(48), Index(64)})
     for (auto d : masks)
-      for (int count : {1, 6}) {
-        expect_pruned_inverse_as_plain(core::Backend::cuda, n, d, count);
-        expect_pruned_forward_as_plain(core::Backend::cuda, n, d, count);
-      }
+      for (auto form : forms)
+        for (int count : {1, 6}) {
+          expect_pruned_inverse_as_plain(core::Backend::cuda, n, d, count, form);
+          expect_pruned_forward_as_plain(core::Backend::cuda, n, d, count, form);
+        }
 }
 
 TEST(HitPrunedGpu, StepEqualsThePlainGpuStepAndTheCpu) {
   LOOM_SKIP_WITHOUT_CUDA();
-  expect_pruned_steps_as_plain(core::Backend::cuda, 48);
+  for (auto form : forms) expect_pruned_steps_as_plain(core::Backend::cuda, 48, form);
   hit::SolverOptions o{0.005};
   o.pruning = hit::Pruning::on;
   hit::Solver gpu = random_solver(core::Backend::cuda, 48, o);

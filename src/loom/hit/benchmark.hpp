@@ -37,7 +37,8 @@ struct StepTiming {
   int ranks = 1;
   bool callbacks = false;  // fft.callbacks = on (inside cuFFT's transforms on one GPU)
   double kernel_bytes = 0; // the non-FFT passes' traffic per step (traffic.hpp), the whole grid
-  bool pruned = false;      // the step through the pruned transforms (fft.pruned)
+  bool pruned = false;      // the step through the pruned transforms (fft.pruned) of `form`
+  PrunedForm form = PrunedForm::planes;
   double pruned_floor_s = 0;  // those transforms alone, as floor_s (0 when not pruned)
   double fft_bytes = 0, fft_flops = 0;                // the transforms the step runs, per step (traffic.hpp's model)
   double full_fft_bytes = 0, full_fft_flops = 0;      // the plain transforms, the same model

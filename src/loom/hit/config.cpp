@@ -32,6 +32,12 @@ void declare_solver_keys(io::Parameters& p, bool both_callbacks) {
             (both_callbacks ? "; both: a row of each" : ""))
       .one_of(both_callbacks ? std::vector<std::string>{"auto", "off", "on", "both"}
                              : std::vector<std::string>{"auto", "off", "on"});
+  p.add("fft.pruned_form", "planes",
+        std::string("how the pruned passes are grouped: planes (z and y as one 2D transform of each plane of kept kx, "
+                    "then x) or columns (z along the kept ky rows, then y and x as one 2D real transform)") +
+            (both_callbacks ? "; both: a row of each" : ""))
+      .one_of(both_callbacks ? std::vector<std::string>{"planes", "columns", "both"}
+                             : std::vector<std::string>{"planes", "columns"});
 }
 
 SolverOptions solver_options(const io::Parameters& p, double nu) {
@@ -44,6 +50,7 @@ SolverOptions solver_options(const io::Parameters& p, double nu) {
   o.callbacks = p.get_string("fft.callbacks") == "on";
   const std::string& pruned = p.get_string("fft.pruned");
   o.pruning = pruned == "on" ? Pruning::on : pruned == "off" ? Pruning::off : Pruning::automatic;
+  o.pruned_form = p.get_string("fft.pruned_form") == "columns" ? PrunedForm::columns : PrunedForm::planes;
   return o;
 }
 

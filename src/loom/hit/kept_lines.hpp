@@ -29,9 +29,14 @@ inline KeptLines kept_lines(SpectralGrid g, Dealiasing d) {
   return {g, k, k};
 }
 
-// The 1D lines of length n one transform of one component takes in each pass (z, y, then x), and how they are
-// grouped: the FFTW form transforms exactly the box's lines; the cuFFT form does z and y as one 2D transform
-// of each plane kx < kx_count (cuFFT's batches have one stride, which cannot pick the box's (kx, ky) columns).
+// How the passes are grouped into transforms (fft.pruned_form): planes, z and y together as a 2D transform of
+// each plane kx < kx_count, then x; columns, z along the box's columns, then y and x together as a 2D real
+// transform of every z plane (all kx: the y lines of kx >= kx_count are not skipped).
+enum class PrunedForm { planes, columns };
+
+// The 1D lines of length n one transform of one component takes in each pass (z, y, then x). FFTW's batches
+// (several strides) take exactly the box's z columns; cuFFT's (one stride) take whole rows of kx: the planes form's
+// z pass every line of the planes kx < kx_count, the columns form's every kx of the box's ky rows.
 struct PassLines {
   double z = 0, y = 0, x = 0;
 };
@@ -41,9 +46,11 @@ inline PassLines full_pass_lines(SpectralGrid g) {
   return {rows, rows, double(g.n) * double(g.n)};
 }
 
-inline PassLines pruned_pass_lines(const KeptLines& k, bool planes) {
-  const double n = double(k.grid.n), kx = double(k.kx_count);
-  return {planes ? kx * n : kx * double(2 * k.ky_count - 1), kx * n, n * n};
+inline PassLines pruned_pass_lines(const KeptLines& k, PrunedForm form, bool one_stride) {
+  const double n = double(k.grid.n), h = double(k.grid.half()), kx = double(k.kx_count), ky = double(2 * k.ky_count - 1);
+  const double y = form == PrunedForm::planes ? kx * n : h * n;
+  if (!one_stride) return {kx * ky, y, n * n};
+  return {form == PrunedForm::planes ? kx * n : h * ky, y, n * n};
 }
 
 }  // namespace loom::hit

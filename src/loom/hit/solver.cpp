@@ -45,7 +45,7 @@ Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options, 
       comm_(std::move(comm)),
       fft_(solver_transforms(backend, grid, options, comm_)),
       pruned_(uses_pruned_transforms(backend, options, comm_ ? comm_->size() : 1)
-                  ? make_pruned_transforms(backend, grid, options.dealiasing, options.planning)
+                  ? make_pruned_transforms(backend, grid, options.dealiasing, options.planning, options.pruned_form)
                   : nullptr),
       u_(3 * std::size_t(layout().mode_stride)),
       w_(3 * std::size_t(layout().mode_stride)),

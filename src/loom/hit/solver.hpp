@@ -11,6 +11,7 @@
 
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
+#include "loom/hit/kept_lines.hpp"
 #include "loom/hit/model.hpp"
 #include "loom/hit/stage_modes.hpp"
 #include "loom/hit/stages.hpp"
@@ -45,6 +46,7 @@ struct SolverOptions {
   // callbacks on one GPU; elsewhere the same functions as passes of their own (the CPU runs them for the tests).
   bool callbacks = false;
   Pruning pruning = Pruning::automatic;
+  PrunedForm pruned_form = PrunedForm::planes;
 };
 
 // Whether a solver with these options on `ranks` ranks evaluates N through the pruned transforms.

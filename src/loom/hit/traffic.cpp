@@ -25,8 +25,9 @@ double kept_fraction(SpectralGrid g, Dealiasing d) {
   return kept / double(g.modes());
 }
 
-TransformWork transform_work(SpectralGrid g, const SolverOptions& o, bool pruned, bool planes) {
-  const PassLines lines = pruned ? pruned_pass_lines(kept_lines(g, o.dealiasing), planes) : full_pass_lines(g);
+TransformWork transform_work(SpectralGrid g, const SolverOptions& o, bool pruned, bool one_stride) {
+  const PassLines lines =
+      pruned ? pruned_pass_lines(kept_lines(g, o.dealiasing), o.pruned_form, one_stride) : full_pass_lines(g);
   const double n = double(g.n), complex_line = 5 * n * std::log2(n);
   TransformWork one;  // one component, one way
   one.bytes = 2 * 16 * n * (lines.z + lines.y) + lines.x * (16 * double(g.half()) + 8 * n);

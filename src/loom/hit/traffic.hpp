@@ -27,8 +27,8 @@ struct StepTraffic {
 struct TransformWork {
   double bytes = 0, flops = 0;
 };
-// `pruned`: the pruned lines, grouped as cuFFT groups them (`planes`) or exactly as FFTW's guru plans take them.
-TransformWork transform_work(SpectralGrid grid, const SolverOptions& options, bool pruned, bool planes);
+// `pruned`: the pruned lines of options.pruned_form, batched as cuFFT batches them (`one_stride`) or as FFTW does.
+TransformWork transform_work(SpectralGrid grid, const SolverOptions& options, bool pruned, bool one_stride);
 
 // The fraction of the stored modes the dealiasing keeps.
 double kept_fraction(SpectralGrid grid, Dealiasing dealiasing);

@@ -9,9 +9,9 @@ std::unique_ptr<Transforms> make_transforms(core::Backend backend, SpectralGrid 
 }
 
 std::unique_ptr<Transforms> make_pruned_transforms(core::Backend backend, SpectralGrid grid, Dealiasing dealiasing,
-                                                   FftPlanning planning) {
-  return backend == core::Backend::cuda ? make_cufft_pruned_transforms(grid, dealiasing)
-                                        : make_fftw_pruned_transforms(grid, dealiasing, planning);
+                                                   FftPlanning planning, PrunedForm form) {
+  return backend == core::Backend::cuda ? make_cufft_pruned_transforms(grid, dealiasing, form)
+                                        : make_fftw_pruned_transforms(grid, dealiasing, planning, form);
 }
 
 void Transforms::inverse_loaded(const ModeLoad&, Complex*, double*) {

@@ -8,7 +8,7 @@ namespace loom::hit {
 
 std::unique_ptr<Transforms> make_cufft_transforms(SpectralGrid) { throw Error("hit: this loom was built without CUDA"); }
 
-std::unique_ptr<Transforms> make_cufft_pruned_transforms(SpectralGrid, Dealiasing) {
+std::unique_ptr<Transforms> make_cufft_pruned_transforms(SpectralGrid, Dealiasing, PrunedForm) {
   throw Error("hit: this loom was built without CUDA");
 }
 

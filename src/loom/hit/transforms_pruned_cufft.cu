@@ -1,7 +1,9 @@
 // fft.pruned = on with cuFFT (one GPU): the lines of kept_lines.hpp as cuFFT can batch them (one stride per
-// batch): the z and y passes as one 2D complex transform (strided, in place) of each plane kx < kx_count, one
-// execution per component, and the complex-to-real (real-to-complex) pass along x as one batch of every line of
-// every component. The plans share one work area from loom's device pool, grown to the largest plan's need.
+// batch), in either form. planes: the z and y passes as one 2D complex transform (strided, in place) of each plane
+// kx < kx_count, one execution per component, then complex-to-real along x, one batch of every line of every
+// component. columns: along z for every kx of the box's ky rows (one execution per block of rows and component,
+// in place), then complex-to-real over (y, x), one batch of every z plane of every component. The forward in the
+// reverse order. The plans share one work area from loom's device pool, grown to the largest plan's need.
 #include <cufft.h>
 
 #include <map>
@@ -16,11 +18,18 @@ namespace {
 
 class CufftPrunedTransforms final : public Transforms {
  public:
-  CufftPrunedTransforms(SpectralGrid grid, Dealiasing d)
-      : Transforms(SlabLayout::whole(grid)), lines_(kept_lines(grid, d)) {
+  CufftPrunedTransforms(SpectralGrid grid, Dealiasing d, PrunedForm form)
+      : Transforms(SlabLayout::whole(grid)), lines_(kept_lines(grid, d)), form_(form) {
     const long long n = grid.n, h = grid.half(), dims[2] = {n, n}, embed[2] = {n, n};
-    // Element (jz, jy) of plane kx at kx + (jz n + jy) h: stride h, planes 1 apart.
-    planes_ = plan(2, dims, embed, h, 1, embed, h, 1, CUFFT_Z2Z, lines_.kx_count);
+    if (form == PrunedForm::planes) {
+      // Element (jz, jy) of plane kx at kx + (jz n + jy) h: stride h, planes 1 apart.
+      complex_[0] = plan(2, dims, embed, h, 1, embed, h, 1, CUFFT_Z2Z, lines_.kx_count);
+      return;
+    }
+    // Row jy's z column kx at kx + jy h + jz n h: stride n h, the columns of consecutive rows 1 apart.
+    const long long rows[2] = {lines_.low_rows(), lines_.high_rows()};
+    for (int b = 0; b < 2; ++b)
+      if (rows[b] > 0) complex_[b] = plan(1, dims, embed, n * h, 1, embed, n * h, 1, CUFFT_Z2Z, h * rows[b]);
   }
   ~CufftPrunedTransforms() override {
     for (cufftHandle p : handles_) cufftDestroy(p);
@@ -28,26 +37,39 @@ class CufftPrunedTransforms final : public Transforms {
   }
   void inverse(Complex* modes, double* points, int count) override {
     auto* s = reinterpret_cast<cufftDoubleComplex*>(modes);
-    for (int c = 0; c < count; ++c)
-      LOOM_CUFFT_CHECK(cufftExecZ2Z(planes_, s + c * layout().mode_stride, s + c * layout().mode_stride, CUFFT_INVERSE));
-    LOOM_CUFFT_CHECK(cufftExecZ2D(rows(count, false), s, points));
+    run_complex(s, count, CUFFT_INVERSE);
+    LOOM_CUFFT_CHECK(cufftExecZ2D(real_pass(count, false), s, points));
   }
   void forward(double* points, Complex* modes, int count) override {
     auto* s = reinterpret_cast<cufftDoubleComplex*>(modes);
-    LOOM_CUFFT_CHECK(cufftExecD2Z(rows(count, true), points, s));
-    for (int c = 0; c < count; ++c)
-      LOOM_CUFFT_CHECK(cufftExecZ2Z(planes_, s + c * layout().mode_stride, s + c * layout().mode_stride, CUFFT_FORWARD));
+    LOOM_CUFFT_CHECK(cufftExecD2Z(real_pass(count, true), points, s));
+    run_complex(s, count, CUFFT_FORWARD);
   }
 
  private:
-  // The x pass of `count` components: line l of component c at (c n^2 + l) (n/2 + 1) modes and (c n^2 + l) n points.
-  cufftHandle rows(int count, bool forward) {
+  void run_complex(cufftDoubleComplex* s, int count, int direction) {
+    const Index offset[2] = {0, form_ == PrunedForm::planes ? 0 : lines_.high_start() * lines_.grid.half()};
+    for (int c = 0; c < count; ++c)
+      for (int b = 0; b < 2; ++b) {
+        if (complex_[b] == 0) continue;
+        cufftDoubleComplex* at = s + c * layout().mode_stride + offset[b];
+        LOOM_CUFFT_CHECK(cufftExecZ2Z(complex_[b], at, at, direction));
+      }
+  }
+  // The real pass of `count` components: along x, line l of component c at (c n^2 + l) (n/2 + 1) modes and
+  // (c n^2 + l) n points (planes); over (y, x), plane j at (c n + j) n (n/2 + 1) and (c n + j) n^2 (columns).
+  cufftHandle real_pass(int count, bool forward) {
     auto& plans = forward ? forward_ : inverse_;
     if (auto it = plans.find(count); it != plans.end()) return it->second;
-    const long long n = lines_.grid.n, h = lines_.grid.half(), dims[1] = {n}, modes[1] = {h}, points[1] = {n};
-    const long long lines = count * n * n;
-    return plans[count] = forward ? plan(1, dims, points, 1, n, modes, 1, h, CUFFT_D2Z, lines)
-                                  : plan(1, dims, modes, 1, h, points, 1, n, CUFFT_Z2D, lines);
+    const long long n = lines_.grid.n, h = lines_.grid.half(), dims[2] = {n, n}, modes[2] = {n, h}, points[2] = {n, n};
+    const bool planes = form_ == PrunedForm::planes;
+    const int rank = planes ? 1 : 2;
+    const long long* x_dims = planes ? dims + 1 : dims;
+    const long long* x_modes = planes ? modes + 1 : modes;
+    const long long* x_points = planes ? points + 1 : points;
+    const long long batch = count * (planes ? n * n : n), mode_dist = planes ? h : n * h, point_dist = planes ? n : n * n;
+    return plans[count] = forward ? plan(rank, x_dims, x_points, 1, point_dist, x_modes, 1, mode_dist, CUFFT_D2Z, batch)
+                                  : plan(rank, x_dims, x_modes, 1, mode_dist, x_points, 1, point_dist, CUFFT_Z2D, batch);
   }
   cufftHandle plan(int rank, const long long* dims, const long long* inembed, long long istride, long long idist,
                    const long long* onembed, long long ostride, long long odist, cufftType type, long long batch) {
@@ -74,14 +96,15 @@ class CufftPrunedTransforms final : public Transforms {
   std::vector<cufftHandle> handles_;
   void* work_ = nullptr;
   std::size_t work_bytes_ = 0;
-  cufftHandle planes_ = 0;
+  PrunedForm form_;
+  cufftHandle complex_[2] = {0, 0};  // planes: the 2D transform; columns: the low and the high block of rows
   std::map<int, cufftHandle> inverse_, forward_;
 };
 
 }  // namespace
 
-std::unique_ptr<Transforms> make_cufft_pruned_transforms(SpectralGrid grid, Dealiasing dealiasing) {
-  return std::make_unique<CufftPrunedTransforms>(grid, dealiasing);
+std::unique_ptr<Transforms> make_cufft_pruned_transforms(SpectralGrid grid, Dealiasing dealiasing, PrunedForm form) {
+  return std::make_unique<CufftPrunedTransforms>(grid, dealiasing, form);
 }
 
 }  // namespace loom::hit
