@@ -167,6 +167,7 @@ TEST(HitPruned, AutomaticPrunesOneGpuUnderTheTwoThirdsRuleOnly) {
 // The model's lines by hand at n = 12 under the 2/3 rule: kx < 4, |ky| < 4 (7 rows of 12), 7 kx in all.
 TEST(HitPruned, TransformModelCountsTheLinesByHand) {
   hit::SolverOptions o{0.005};
+  o.pruned_form = hit::PrunedForm::planes;
   const hit::TransformWork full = hit::transform_work({12}, o, false, false),
                            exact = hit::transform_work({12}, o, true, false),
                            planes = hit::transform_work({12}, o, true, true);

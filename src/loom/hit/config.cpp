@@ -28,13 +28,14 @@ void declare_solver_keys(io::Parameters& p, bool both_callbacks) {
       .one_of(both_callbacks ? std::vector<std::string>{"off", "on", "both"} : std::vector<std::string>{"off", "on"});
   p.add("fft.pruned", "auto",
         std::string("the transforms of the step as 1D passes that skip the lines of modes the dealiasing drops (one "
-                    "rank): on, off, or auto (on where measured faster: the GPU under two_thirds)") +
+                    "rank): on, off, or auto (on where measured faster: one GPU under two_thirds)") +
             (both_callbacks ? "; both: a row of each" : ""))
       .one_of(both_callbacks ? std::vector<std::string>{"auto", "off", "on", "both"}
                              : std::vector<std::string>{"auto", "off", "on"});
-  p.add("fft.pruned_form", "planes",
-        std::string("how the pruned passes are grouped: planes (z and y as one 2D transform of each plane of kept kx, "
-                    "then x) or columns (z along the kept ky rows, then y and x as one 2D real transform)") +
+  p.add("fft.pruned_form", "columns",
+        std::string("how the pruned passes are grouped: columns (z along the kept ky rows, then y and x as one 2D real "
+                    "transform) or planes (z and y as one 2D transform of each plane of kept kx, then x; strided, "
+                    "slow on cuFFT)") +
             (both_callbacks ? "; both: a row of each" : ""))
       .one_of(both_callbacks ? std::vector<std::string>{"planes", "columns", "both"}
                              : std::vector<std::string>{"planes", "columns"});
@@ -50,7 +51,7 @@ SolverOptions solver_options(const io::Parameters& p, double nu) {
   o.callbacks = p.get_string("fft.callbacks") == "on";
   const std::string& pruned = p.get_string("fft.pruned");
   o.pruning = pruned == "on" ? Pruning::on : pruned == "off" ? Pruning::off : Pruning::automatic;
-  o.pruned_form = p.get_string("fft.pruned_form") == "columns" ? PrunedForm::columns : PrunedForm::planes;
+  o.pruned_form = p.get_string("fft.pruned_form") == "planes" ? PrunedForm::planes : PrunedForm::columns;
   return o;
 }
 

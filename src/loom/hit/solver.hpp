@@ -32,8 +32,8 @@ struct StepRule {
 enum class SlabTransform { fftw_mpi, alltoall };
 
 // fft.pruned: the evaluations of N through the pruned transforms of kept_lines.hpp (one rank; several ranks keep
-// the plain slab transforms), or through the plain ones; automatic: pruned where measured faster
-// (uses_pruned_transforms()).
+// the plain slab transforms), or through the plain ones; automatic: pruned where measured faster, one GPU under
+// the 2/3 rule (uses_pruned_transforms(); the CPU's 16-core FFTW not measured yet).
 enum class Pruning { off, on, automatic };
 
 struct SolverOptions {
@@ -46,7 +46,7 @@ struct SolverOptions {
   // callbacks on one GPU; elsewhere the same functions as passes of their own (the CPU runs them for the tests).
   bool callbacks = false;
   Pruning pruning = Pruning::automatic;
-  PrunedForm pruned_form = PrunedForm::planes;
+  PrunedForm pruned_form = PrunedForm::columns;  // the faster on the H200 (docs/performance.md, ninth session)
 };
 
 // Whether a solver with these options on `ranks` ranks evaluates N through the pruned transforms.
