@@ -20,7 +20,7 @@ logs=$(mktemp -d)
 summary="$out/hit-summary.txt"
 : > "$summary"
 status() { printf '%-34s %s\n' "$1" "$2" >> "$summary"; }
-tests=(test_hit_backends test_hit_solver test_hit_observables test_hit_cli)
+tests=(test_hit_backends test_hit_pruned test_hit_solver test_hit_observables test_hit_cli)
 trap 'tar -czf "$out/hit-logs.tar.gz" -C "$logs" . 2> /dev/null; rm -rf "$logs"' EXIT
 
 scripts/configure-gpu-build.sh "$build" "$logs/hit-configure.log" --if-missing || exit 1

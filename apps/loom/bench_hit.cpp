@@ -38,6 +38,32 @@ std::vector<Index> parse_sizes(const io::Parameters& p) {
   return out;
 }
 
+// One row's fft.callbacks, fft.pruned and fft.pruned_form; "both" gives a row of each value. Pruning applies without
+// callbacks only (they fuse into the plain transforms), a form to pruned rows only.
+struct FftRow {
+  bool callbacks;
+  hit::Pruning pruning;
+  hit::PrunedForm form;
+};
+
+std::vector<FftRow> fft_rows(const io::Parameters& p, const hit::SolverOptions& o) {
+  const std::string &callbacks = p.get_string("fft.callbacks"), &pruned = p.get_string("fft.pruned"),
+                    &form = p.get_string("fft.pruned_form");
+  std::vector<FftRow> out;
+  if (callbacks != "off") out.push_back({true, o.pruning, o.pruned_form});
+  if (callbacks == "on") return out;
+  if (pruned == "both" || pruned == "off") out.push_back({false, hit::Pruning::off, o.pruned_form});
+  if (pruned == "off") return out;
+  const hit::Pruning pruning = pruned == "both" ? hit::Pruning::on : o.pruning;
+  if (form == "both") {
+    out.push_back({false, pruning, hit::PrunedForm::planes});
+    out.push_back({false, pruning, hit::PrunedForm::columns});
+  } else {
+    out.push_back({false, pruning, o.pruned_form});
+  }
+  return out;
+}
+
 int run_bench_hit(const io::Parameters& p) {
   io::check_json_output(p);  // before any timing
   const auto sizes = parse_sizes(p);
@@ -55,13 +81,13 @@ int run_bench_hit(const io::Parameters& p) {
   const bool root = world.is_root();
   // Each rank's GPU (ranks share one where there are fewer) before anything is allocated on a device.
   if (world.size() > 1) comm::select_rank_device(world);
-  const std::string& callbacks = p.get_string("fft.callbacks");
-  const std::vector<bool> callback_rows =
-      callbacks == "both" ? std::vector<bool>{false, true} : std::vector<bool>{callbacks == "on"};
   for (auto b : backends)
     for (Index n : sizes)
-      for (bool with_callbacks : callback_rows) {
-        o.solver.callbacks = with_callbacks;
+      for (const FftRow& row : fft_rows(p, o.solver)) {
+        const bool with_callbacks = row.callbacks;
+        o.solver.callbacks = row.callbacks;
+        o.solver.pruning = row.pruning;
+        o.solver.pruned_form = row.form;
         if (world.size() > 1) {
           hit::HitConfig c;
           c.backend = b;
@@ -82,8 +108,11 @@ int run_bench_hit(const io::Parameters& p) {
           continue;
         }
         if (root)
-          std::cerr << fmt::format("hit: timing {}^3 on {} ({} ranks, callbacks {})\n", n, core::to_string(b),
-                                   world.size(), with_callbacks ? "on" : "off");
+          std::cerr << fmt::format("hit: timing {}^3 on {} ({} ranks, callbacks {}, pruned {})\n", n, core::to_string(b),
+                                   world.size(), with_callbacks ? "on" : "off",
+                                   hit::uses_pruned_transforms(b, o.solver, world.size())
+                                       ? (row.form == hit::PrunedForm::planes ? "planes" : "columns")
+                                       : "off");
         if (!with_callbacks || b != core::Backend::cuda || world.size() > 1) {
           rows.push_back(hit::time_step(b, n, o, world));
           continue;

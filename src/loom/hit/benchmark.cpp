@@ -31,6 +31,12 @@ StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
   const int shifts = o.solver.dealiasing == Dealiasing::phase_shift ? 2 : 1;
   t.evaluations = (o.solver.scheme == Scheme::rk4 ? 4 : 2) * shifts;
   Solver solver(backend, {n}, o.solver, comm);
+  t.pruned = solver.pruned();
+  t.form = o.solver.pruned_form;
+  const TransformWork full = transform_work({n}, o.solver, false, false),
+                      used = transform_work({n}, o.solver, t.pruned, backend == core::Backend::cuda);
+  t.full_fft_bytes = full.bytes, t.full_fft_flops = full.flops;
+  t.fft_bytes = used.bytes, t.fft_flops = used.flops;
   solver.set_modes(restrict_modes(
       solver.layout(), random_solenoidal({n}, o.solver.dealiasing, SpectrumShape::exponential, 4, 0.5, 1)));
   const StepRule rule{0.1 * solver.grid().spacing()};  // Courant number about 0.1 * max|u|: stable, fixed
@@ -62,12 +68,16 @@ StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
     std::memset(static_cast<void*>(points), 0, solver.physical_work().bytes());
   }
   Transforms& fft = solver.transforms();
-  t.floor_s = t.evaluations * perf::time_repeated(o.warmup, o.repeats, [&] {
-                                watch.start();
-                                fft.inverse(modes, points, 6);
-                                fft.forward(points, modes, 3);
-                                return watch.stop();
-                              }).median;
+  const auto floor_of = [&](Transforms& f) {
+    return t.evaluations * perf::time_repeated(o.warmup, o.repeats, [&] {
+                             watch.start();
+                             f.inverse(modes, points, 6);
+                             f.forward(points, modes, 3);
+                             return watch.stop();
+                           }).median;
+  };
+  t.floor_s = floor_of(fft);
+  if (t.pruned) t.pruned_floor_s = floor_of(solver.stage_transforms());
   t.pair_s = perf::time_repeated(o.warmup, o.repeats, [&] {
                watch.start();
                fft.forward(points, modes, 1);
@@ -81,24 +91,40 @@ StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
 }
 
 double beyond_fft_bandwidth(const StepTiming& r) {
-  return r.step_s > r.floor_s ? r.kernel_bytes / (r.step_s - r.floor_s) : 0.0;
+  const double floor = r.pruned ? r.pruned_floor_s : r.floor_s;  // the transforms the step runs
+  return r.step_s > floor ? r.kernel_bytes / (r.step_s - floor) : 0.0;
 }
+
+namespace {
+
+const char* pruned_name(const StepTiming& r) {
+  return !r.pruned ? "off" : r.form == PrunedForm::planes ? "planes" : "columns";
+}
+
+}  // namespace
 
 void print_step_table(std::ostream& out, const std::vector<StepTiming>& rows) {
   // kernel GB: the non-FFT passes' bytes per step (traffic.hpp); GB/s beyond FFT: those bytes over the time the
   // step spends beyond its FFT floor, to hold against the copy bandwidth of `loom bench ceilings`. alltoall %:
   // the transposes' share of the step (staging included); sent GB: what a rank sends to the others per step.
-  out << fmt::format("{:<8}{:>6}{:>11}{:>6}{:>12}{:>14}{:>10}{:>16}{:>14}{:>10}{:>11}{:>18}{:>12}{:>10}\n", "backend",
-                     "ranks", "callbacks", "n", "step ms", "FFT floor ms", "step/FFT", "fwd+inv ms (1)", "Mpoints/s",
-                     "GiB", "kernel GB", "GB/s beyond FFT", "alltoall %", "sent GB");
+  // pruned: the step through the pruned transforms; FFT floor and step/FFT stay the plain transforms' (the
+  // reference), pruned FFT ms is the pruned transforms alone; FFT GB and GFlop: the model of the transforms the
+  // step runs (traffic.hpp), plain / as run.
+  out << "FFT floor: the plain (unpruned) transforms of the step, the reference of step/FFT for every row\n";
+  out << fmt::format("{:<8}{:>6}{:>11}{:>9}{:>6}{:>12}{:>14}{:>10}{:>15}{:>16}{:>14}{:>10}{:>11}{:>18}{:>12}{:>10}{:>17}{:>19}\n",
+                     "backend", "ranks", "callbacks", "pruned", "n", "step ms", "FFT floor ms", "step/FFT",
+                     "pruned FFT ms", "fwd+inv ms (1)", "Mpoints/s", "GiB", "kernel GB", "GB/s beyond FFT",
+                     "alltoall %", "sent GB", "FFT GB full/run", "FFT GFlop full/run");
   for (const auto& r : rows)
     out << fmt::format(
-        "{:<8}{:>6}{:>11}{:>6}{:>12.3f}{:>14.3f}{:>10.3f}{:>16.3f}{:>14.1f}{:>10.2f}{:>11.2f}{:>18.1f}{:>12.1f}{:>10."
-        "2f}\n",
-        core::to_string(r.backend), r.ranks, r.callbacks ? "on" : "off", r.n, 1e3 * r.step_s, 1e3 * r.floor_s,
-        r.step_s / r.floor_s, 1e3 * r.pair_s, double(r.n * r.n * r.n) / r.step_s / 1e6,
-        r.memory_bytes / double(1 << 30), r.kernel_bytes / 1e9, beyond_fft_bandwidth(r) / 1e9, 100 * r.exchange_share,
-        r.exchange_bytes / 1e9);
+        "{:<8}{:>6}{:>11}{:>9}{:>6}{:>12.3f}{:>14.3f}{:>10.3f}{:>15.3f}{:>16.3f}{:>14.1f}{:>10.2f}{:>11.2f}{:>18.1f}{:>12.1f}"
+        "{:>10.2f}{:>17}{:>19}\n",
+        core::to_string(r.backend), r.ranks, r.callbacks ? "on" : "off", pruned_name(r), r.n,
+        1e3 * r.step_s, 1e3 * r.floor_s, r.step_s / r.floor_s, 1e3 * r.pruned_floor_s, 1e3 * r.pair_s,
+        double(r.n * r.n * r.n) / r.step_s / 1e6, r.memory_bytes / double(1 << 30), r.kernel_bytes / 1e9,
+        beyond_fft_bandwidth(r) / 1e9, 100 * r.exchange_share, r.exchange_bytes / 1e9,
+        fmt::format("{:.1f}/{:.1f}", r.full_fft_bytes / 1e9, r.fft_bytes / 1e9),
+        fmt::format("{:.1f}/{:.1f}", r.full_fft_flops / 1e9, r.fft_flops / 1e9));
 }
 
 nlohmann::json to_json(const std::vector<StepTiming>& rows) {
@@ -114,6 +140,12 @@ nlohmann::json to_json(const std::vector<StepTiming>& rows) {
                    {"memory_bytes", r.memory_bytes},
                    {"ranks", r.ranks},
                    {"callbacks", r.callbacks},
+                   {"pruned", pruned_name(r)},
+                   {"pruned_fft_floor_s", r.pruned_floor_s},
+                   {"fft_bytes_model", r.fft_bytes},
+                   {"fft_flops_model", r.fft_flops},
+                   {"full_fft_bytes_model", r.full_fft_bytes},
+                   {"full_fft_flops_model", r.full_fft_flops},
                    {"kernel_bytes_model", r.kernel_bytes},
                    {"bandwidth_beyond_fft", beyond_fft_bandwidth(r)},
                    {"alltoall_s_per_step", r.exchange_s},

@@ -5,7 +5,9 @@
 // transforms on the CPU, or fft.slabs = alltoall; the MPI_Alltoall transposes on the GPU) and the floor is the
 // slab transforms, their transposes included; times are the slowest rank's. The alltoall transforms also report
 // the transposes' share of the step and the bytes they move. With fft.callbacks = on the floor is still the plain
-// transforms: the callbacks' work counts against the step.
+// transforms: the callbacks' work counts against the step. With fft.pruned = on (one rank) the step runs the pruned
+// transforms of kept_lines.hpp, and the floor is still the plain transforms (the reference): the pruned
+// transforms' own time alone is reported beside it, with both forms' modelled bytes and flops (traffic.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -35,6 +37,11 @@ struct StepTiming {
   int ranks = 1;
   bool callbacks = false;  // fft.callbacks = on (inside cuFFT's transforms on one GPU)
   double kernel_bytes = 0; // the non-FFT passes' traffic per step (traffic.hpp), the whole grid
+  bool pruned = false;      // the step through the pruned transforms (fft.pruned) of `form`
+  PrunedForm form = PrunedForm::planes;
+  double pruned_floor_s = 0;  // those transforms alone, as floor_s (0 when not pruned)
+  double fft_bytes = 0, fft_flops = 0;                // the transforms the step runs, per step (traffic.hpp's model)
+  double full_fft_bytes = 0, full_fft_flops = 0;      // the plain transforms, the same model
   // The MPI_Alltoall transposes per step (transforms.hpp's ExchangeCounts, mean over the warm-up and timed steps,
   // the slowest rank): seconds, bytes a rank sends to the others, bytes a rank stages between device and host.
   double exchange_s = 0, exchange_bytes = 0, staged_bytes = 0;
@@ -48,7 +55,8 @@ double solver_bytes(Index n, Dealiasing dealiasing);
 StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& options,
                      std::optional<comm::Communicator> comm = std::nullopt);
 
-// The non-FFT bytes over the step's time beyond its floor (0 when the step is not slower than the floor).
+// The non-FFT bytes over the step's time beyond the transforms it runs (the pruned ones' floor when pruned; 0 when
+// the step is not slower).
 double beyond_fft_bandwidth(const StepTiming& row);
 
 void print_step_table(std::ostream& out, const std::vector<StepTiming>& rows);

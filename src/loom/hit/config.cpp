@@ -26,6 +26,19 @@ void declare_solver_keys(io::Parameters& p, bool both_callbacks) {
                     "GPU; elsewhere the same functions as passes of their own) or off (separate kernels)") +
             (both_callbacks ? "; both: a row of each" : ""))
       .one_of(both_callbacks ? std::vector<std::string>{"off", "on", "both"} : std::vector<std::string>{"off", "on"});
+  p.add("fft.pruned", "auto",
+        std::string("the transforms of the step as 1D passes that skip the lines of modes the dealiasing drops (one "
+                    "rank): on, off, or auto (on where measured faster: one GPU under two_thirds)") +
+            (both_callbacks ? "; both: a row of each" : ""))
+      .one_of(both_callbacks ? std::vector<std::string>{"auto", "off", "on", "both"}
+                             : std::vector<std::string>{"auto", "off", "on"});
+  p.add("fft.pruned_form", "columns",
+        std::string("how the pruned passes are grouped: columns (z along the kept ky rows, then y and x as one 2D real "
+                    "transform) or planes (z and y as one 2D transform of each plane of kept kx, then x; strided, "
+                    "slow on cuFFT)") +
+            (both_callbacks ? "; both: a row of each" : ""))
+      .one_of(both_callbacks ? std::vector<std::string>{"planes", "columns", "both"}
+                             : std::vector<std::string>{"planes", "columns"});
 }
 
 SolverOptions solver_options(const io::Parameters& p, double nu) {
@@ -36,6 +49,9 @@ SolverOptions solver_options(const io::Parameters& p, double nu) {
   o.planning = p.get_string("fft.planning") == "measure" ? FftPlanning::measure : FftPlanning::estimate;
   o.slabs = p.get_string("fft.slabs") == "alltoall" ? SlabTransform::alltoall : SlabTransform::fftw_mpi;
   o.callbacks = p.get_string("fft.callbacks") == "on";
+  const std::string& pruned = p.get_string("fft.pruned");
+  o.pruning = pruned == "on" ? Pruning::on : pruned == "off" ? Pruning::off : Pruning::automatic;
+  o.pruned_form = p.get_string("fft.pruned_form") == "planes" ? PrunedForm::planes : PrunedForm::columns;
   return o;
 }
 

@@ -32,6 +32,8 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   if (c.backend == core::Backend::cuda) transforms = 6 * mode_bytes;
   // fft.callbacks = on: three more plans (6 inverse, 2 and 1 forward components), each with its work area.
   if (c.backend == core::Backend::cuda && c.solver.callbacks && ranks == 1) transforms += 9 * mode_bytes;
+  // fft.pruned: the pruned plans' shared work area, at most about the plain plans'.
+  if (c.backend == core::Backend::cuda && uses_pruned_transforms(c.backend, c.solver, ranks)) transforms += 6 * mode_bytes;
   if (c.backend == core::Backend::cpu && c.solver.planning == FftPlanning::measure)
     transforms = 6 * (mode_bytes + point_bytes);
   // The transposes by MPI_Alltoall: two exchange buffers of 6 components (slab_exchange.hpp), and on the GPU

@@ -31,12 +31,22 @@ std::unique_ptr<Transforms> solver_transforms(core::Backend backend, SpectralGri
 
 }  // namespace
 
+bool uses_pruned_transforms(core::Backend backend, const SolverOptions& o, int ranks) {
+  // The callbacks fuse the pointwise work into the plain transforms instead.
+  if (ranks > 1 || o.callbacks || o.pruning == Pruning::off) return false;
+  if (o.pruning == Pruning::on) return true;
+  return backend == core::Backend::cuda && o.dealiasing == Dealiasing::two_thirds;
+}
+
 Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options, std::optional<comm::Communicator> comm)
     : backend_(backend),
       grid_(grid),
       options_(options),
       comm_(std::move(comm)),
       fft_(solver_transforms(backend, grid, options, comm_)),
+      pruned_(uses_pruned_transforms(backend, options, comm_ ? comm_->size() : 1)
+                  ? make_pruned_transforms(backend, grid, options.dealiasing, options.planning, options.pruned_form)
+                  : nullptr),
       u_(3 * std::size_t(layout().mode_stride)),
       w_(3 * std::size_t(layout().mode_stride)),
       acc_(3 * std::size_t(layout().mode_stride)),
@@ -113,7 +123,7 @@ void Solver::to_physical(const Complex* input, int shift) {
     const Complex factor = kept ? shift_phase(k, load.shift) : Complex{};  // one phase for the 6 components
     for (int c = 0; c < 6; ++c) s[c * M + m] = kept ? velocity_or_vorticity(k, factor, load.input, M, m, c) : Complex{};
   });
-  fft_->inverse(s, physical_.write(where), 6);
+  stage_transforms().inverse(s, physical_.write(where), 6);
 }
 
 // Kernel B: u x omega on the grid, over the first three components; optionally the largest |u| + |v| + |w| (of
@@ -152,7 +162,7 @@ void Solver::finish_stage(const Stage& stage, double h, int shift, int shifts) {
   p.next = stage.last ? p.u : w_.write(where);
   Complex* s = spectral_.write(where);
   if (options_.callbacks && fft_->fuses()) return fft_->forward_stored(physical_.read_write(where), s, p);
-  fft_->forward(physical_.read_write(where), s, 3);
+  stage_transforms().forward(physical_.read_write(where), s, 3);
   const Index M = p.layout.mode_stride;
   core::parallel_for(backend_, p.layout.modes(),
                      [=] LOOM_HOST_DEVICE(Index m) { update_mode(p, m, s[m], s[M + m], s[2 * M + m]); });

@@ -11,6 +11,7 @@
 
 #include "loom/core/array.hpp"
 #include "loom/core/backend.hpp"
+#include "loom/hit/kept_lines.hpp"
 #include "loom/hit/model.hpp"
 #include "loom/hit/stage_modes.hpp"
 #include "loom/hit/stages.hpp"
@@ -30,6 +31,11 @@ struct StepRule {
 // 2D and 1D transforms of transforms_slabs.hpp (on the GPU always, on the CPU when asked).
 enum class SlabTransform { fftw_mpi, alltoall };
 
+// fft.pruned: the evaluations of N through the pruned transforms of kept_lines.hpp (one rank; several ranks keep
+// the plain slab transforms), or through the plain ones; automatic: pruned where measured faster, one GPU under
+// the 2/3 rule (uses_pruned_transforms(); the CPU's 16-core FFTW not measured yet).
+enum class Pruning { off, on, automatic };
+
 struct SolverOptions {
   double nu = 0;
   Scheme scheme = Scheme::rk4;
@@ -39,7 +45,12 @@ struct SolverOptions {
   // The pointwise work before and after the transforms inside them (stage_modes.hpp): cuFFT's load and store
   // callbacks on one GPU; elsewhere the same functions as passes of their own (the CPU runs them for the tests).
   bool callbacks = false;
+  Pruning pruning = Pruning::automatic;
+  PrunedForm pruned_form = PrunedForm::columns;  // the faster on the H200 (docs/performance.md, ninth session)
 };
+
+// Whether a solver with these options on `ranks` ranks evaluates N through the pruned transforms.
+bool uses_pruned_transforms(core::Backend backend, const SolverOptions& options, int ranks);
 
 // On several ranks (a communicator of more than one) each rank holds a slab of the modes and of the grid
 // (slab_layout.hpp) and the slab transforms connect them; every array below is then the rank's part.
@@ -83,6 +94,9 @@ class Solver {
   core::Array<Complex>& spectral_work() { return spectral_; }
   core::Array<double>& physical_work() { return physical_; }
   Transforms& transforms() { return *fft_; }
+  // The transforms of the evaluations of N: the pruned ones (fft.pruned) or transforms().
+  Transforms& stage_transforms() { return pruned_ ? *pruned_ : *fft_; }
+  bool pruned() const { return pruned_ != nullptr; }
 
   // The three parts of one evaluation of N in step() (public only because nvcc's extended lambdas need it).
   void to_physical(const Complex* input, int shift);
@@ -97,6 +111,7 @@ class Solver {
   SolverOptions options_;
   std::optional<comm::Communicator> comm_;
   std::unique_ptr<Transforms> fft_;
+  std::unique_ptr<Transforms> pruned_;  // null: N through fft_
   core::Array<Complex> u_, w_, acc_, partial_, spectral_;
   core::Array<double> physical_;
   double t_ = 0;

@@ -1,5 +1,9 @@
 #include "loom/hit/traffic.hpp"
 
+#include <cmath>
+
+#include "loom/hit/kept_lines.hpp"
+
 namespace loom::hit {
 
 double kept_fraction(SpectralGrid g, Dealiasing d) {
@@ -19,6 +23,18 @@ double kept_fraction(SpectralGrid g, Dealiasing d) {
       kept += double(lo);
     }
   return kept / double(g.modes());
+}
+
+TransformWork transform_work(SpectralGrid g, const SolverOptions& o, bool pruned, bool one_stride) {
+  const PassLines lines =
+      pruned ? pruned_pass_lines(kept_lines(g, o.dealiasing), o.pruned_form, one_stride) : full_pass_lines(g);
+  const double n = double(g.n), complex_line = 5 * n * std::log2(n);
+  TransformWork one;  // one component, one way
+  one.bytes = 2 * 16 * n * (lines.z + lines.y) + lines.x * (16 * double(g.half()) + 8 * n);
+  one.flops = complex_line * (lines.z + lines.y + 0.5 * lines.x);
+  const int shifts = o.dealiasing == Dealiasing::phase_shift ? 2 : 1;
+  const double components = (6 + 3) * if_rk_stages(o.scheme, 1.0).count * shifts;
+  return {components * one.bytes, components * one.flops};
 }
 
 StepTraffic step_traffic(SpectralGrid g, const SolverOptions& o, bool inside) {

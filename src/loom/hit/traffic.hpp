@@ -19,6 +19,17 @@ struct StepTraffic {
   double total() const { return to_physical + cross_product + finish_stage; }
 };
 
+// The transforms' own work per step (fft.pruned's two forms side by side), modelled as three passes of 1D
+// transforms of length n (kept_lines.hpp's PassLines) that each read and write their lines once: 2 x 16 bytes per
+// complex value of a c2c pass, 16 (n/2 + 1) + 8 n bytes per line of the real pass; 5 n log2 n flops per complex
+// line, half that per real line (the usual count). A model, not cuFFT's own pass structure: it says how much
+// pruning removes, (full - pruned) / full, which the measured floors then test.
+struct TransformWork {
+  double bytes = 0, flops = 0;
+};
+// `pruned`: the pruned lines of options.pruned_form, batched as cuFFT batches them (`one_stride`) or as FFTW does.
+TransformWork transform_work(SpectralGrid grid, const SolverOptions& options, bool pruned, bool one_stride);
+
 // The fraction of the stored modes the dealiasing keeps.
 double kept_fraction(SpectralGrid grid, Dealiasing dealiasing);
 

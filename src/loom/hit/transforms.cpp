@@ -8,6 +8,12 @@ std::unique_ptr<Transforms> make_transforms(core::Backend backend, SpectralGrid 
   return backend == core::Backend::cuda ? make_cufft_transforms(grid) : make_fftw_transforms(grid, planning);
 }
 
+std::unique_ptr<Transforms> make_pruned_transforms(core::Backend backend, SpectralGrid grid, Dealiasing dealiasing,
+                                                   FftPlanning planning, PrunedForm form) {
+  return backend == core::Backend::cuda ? make_cufft_pruned_transforms(grid, dealiasing, form)
+                                        : make_fftw_pruned_transforms(grid, dealiasing, planning, form);
+}
+
 void Transforms::inverse_loaded(const ModeLoad&, Complex*, double*) {
   throw Error("hit::Transforms::inverse_loaded: these transforms have no load callbacks");
 }

@@ -7,6 +7,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/core/backend.hpp"
+#include "loom/hit/kept_lines.hpp"
 #include "loom/hit/slab_layout.hpp"
 #include "loom/hit/stage_modes.hpp"
 
@@ -61,6 +62,15 @@ std::unique_ptr<Transforms> make_transforms(core::Backend backend, SpectralGrid 
 // The CPU and GPU implementations (the GPU one throws in a build without CUDA).
 std::unique_ptr<Transforms> make_fftw_transforms(SpectralGrid grid, FftPlanning planning);
 std::unique_ptr<Transforms> make_cufft_transforms(SpectralGrid grid);
+
+// fft.pruned = on (kept_lines.hpp): transforms of the whole grid, equal to the plain ones on the fields the solver
+// gives them and takes from them: inverse() wants zeros outside the box of the modes `dealiasing` keeps, forward()
+// computes the box's modes only (the others hold partial results).
+std::unique_ptr<Transforms> make_pruned_transforms(core::Backend backend, SpectralGrid grid, Dealiasing dealiasing,
+                                                   FftPlanning planning, PrunedForm form);
+std::unique_ptr<Transforms> make_fftw_pruned_transforms(SpectralGrid grid, Dealiasing dealiasing, FftPlanning planning,
+                                                        PrunedForm form);
+std::unique_ptr<Transforms> make_cufft_pruned_transforms(SpectralGrid grid, Dealiasing dealiasing, PrunedForm form);
 
 // FFTW's threads, initialised once per process (both FFTW transforms use them).
 void init_fftw_threads();

@@ -8,6 +8,10 @@ namespace loom::hit {
 
 std::unique_ptr<Transforms> make_cufft_transforms(SpectralGrid) { throw Error("hit: this loom was built without CUDA"); }
 
+std::unique_ptr<Transforms> make_cufft_pruned_transforms(SpectralGrid, Dealiasing, PrunedForm) {
+  throw Error("hit: this loom was built without CUDA");
+}
+
 std::unique_ptr<PlaneLineFfts> make_cufft_plane_line_ffts(const SlabExchange&) {
   throw Error("hit: this loom was built without CUDA");
 }
