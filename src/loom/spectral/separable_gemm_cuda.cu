@@ -1,0 +1,51 @@
+// The GEMM route's device side (separable_gemm.hpp): cuBLAS on the default stream and the chain-rule kernel.
+#include "loom/core/cuda_check.cuh"
+#include "loom/spectral/cublas_handle.hpp"
+#include "loom/spectral/separable_gemm.hpp"
+
+namespace loom::spectral::gpu {
+
+namespace {
+
+cublasOperation_t op(bool trans) { return trans ? CUBLAS_OP_T : CUBLAS_OP_N; }
+int i32(Index v) { return static_cast<int>(v); }
+
+// Point p of component blockIdx.y: D's three derivatives through the inverse Jacobian (eq. 8).
+__global__ void chain_rule_kernel(Index n, sweep::ComponentMap map, const double* jacobian, const double* d) {
+  const Index c = blockIdx.y, components = map.first[map.parts];
+  for (Index p = blockIdx.x * Index{blockDim.x} + threadIdx.x; p < n; p += Index{gridDim.x} * blockDim.x)
+    sweep::chain_rule(jacobian, n, p, c, map, d[c * n + p], d[(components + c) * n + p],
+                      d[(2 * components + c) * n + p]);
+}
+
+}  // namespace
+
+void gemm(const StridedGemm& g) {
+  const double one = 1, zero = 0;
+  if (g.count == 1) {
+    check(cublasDgemm(cublas_handle(), op(g.trans_a), op(g.trans_b), i32(g.m), i32(g.n), i32(g.k), &one, g.a,
+                      i32(g.lda), g.b, i32(g.ldb), &zero, g.c, i32(g.ldc)),
+          "cublasDgemm");
+    return;
+  }
+  check(cublasDgemmStridedBatched(cublas_handle(), op(g.trans_a), op(g.trans_b), i32(g.m), i32(g.n), i32(g.k), &one,
+                                  g.a, i32(g.lda), g.stride_a, g.b, i32(g.ldb), g.stride_b, &zero, g.c, i32(g.ldc),
+                                  g.stride_c, i32(g.count)),
+        "cublasDgemmStridedBatched");
+}
+
+void gemm(const ListedGemm& g) {
+  const double one = 1, zero = 0;
+  check(cublasDgemmBatched(cublas_handle(), CUBLAS_OP_N, op(g.trans_b), i32(g.m), i32(g.n), i32(g.k), &one, g.a,
+                           i32(g.lda), g.b, i32(g.ldb), &zero, g.c, i32(g.ldc), i32(g.count)),
+        "cublasDgemmBatched");
+}
+
+void chain_rule(Index n, const sweep::ComponentMap& map, const double* jacobian, const double* d) {
+  constexpr int threads = 256;
+  const dim3 blocks(static_cast<unsigned>((n + threads - 1) / threads), static_cast<unsigned>(map.components()));
+  chain_rule_kernel<<<blocks, threads>>>(n, map, jacobian, d);
+  LOOM_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace loom::spectral::gpu
