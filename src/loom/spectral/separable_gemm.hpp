@@ -1,36 +1,28 @@
-// The separable shell gradient as a few large cuBLAS calls instead of hand-written passes (docs/spectral.md,
-// "the GEMM route"): the batched strategy's form of the separable S2 route. Every step is a GEMM over all
-// components at once, so each is as FMA- or bandwidth-bound as cuBLAS makes it, and the launches do not grow
-// with the number of Fourier coefficients (the step-by-step batched route made one call per m block):
-//   1. phi DFT        G_c = U_c F^T            (lines x n_phi) per component: one strided batch per tensor
-//   2. per-q theta    H_{t,c,q} = X_{c,q} A_{t,q}^T   (n_r x n_theta) for every (sequence, component, q): one
-//                     pointer-list batch (the q's matrix differs, so no single stride reaches it)
-//   3. inverse DFT    D_{1+t,c} = H_{t,c} B_t^T   per sequence: one strided batch each
-//   4. radial         D_{0,c} = R U_c          one plain GEMM per tensor (its components are contiguous)
-//   5. chain rule     out_i = sum_j J_ij D_j   (eq. 8), one kernel; skipped for the logical gradient
-// All matrices are the fused plan's (each stored column-major: the cache's transposed form). The same steps run
-// on the CPU by plain loops (gemm_cpu), which the CPU tests check against the FFT reference.
+// The separable shell gradient as three batched cuBLAS calls and one kernel instead of hand-written passes
+// (docs/spectral.md, "the GEMM route"): the batched strategy's form of the separable S2 route. Every step treats
+// all components of all tensors at once, so each is as FMA- or bandwidth-bound as cuBLAS makes it, and the
+// launches depend neither on the Fourier coefficients (the step-by-step batched route made one call per m
+// block) nor on the number of tensors:
+//   1. phi DFT        G_c = U_c F^T                 (lines x n_phi) per component
+//   2. per-q theta    H_{t,c,q} = X_{c,q} A_{t,q}^T  (n_r x n_theta) per (sequence t, component c, q)
+//   3. inverse DFT    D_{t,c} = H_{t,c} B_t^T       per (sequence, component)
+//   4. the radial derivative (n_r x n_r, staged) and the chain rule (eq. 8) per point, one kernel: the fused
+//      route's radial_gradient_point (shell_sweep.hpp) on D.
+// Steps 1-3 are pointer-list batches (cublasDgemmBatched): the operands of one batch are not equally spaced
+// (each tensor is its own array; the q's matrix follows q, not the batch index). All matrices are the fused
+// plan's (each stored column-major: the cache's transposed form). On the host the same lists run through plain
+// loops (cpu::gemm), which the CPU tests check against the FFT reference.
 #pragma once
+
+#include <vector>
 
 #include "loom/core/array.hpp"
 #include "loom/spectral/shell_separable.hpp"
 
 namespace loom::spectral {
 
-// Column-major C_b = op(A_b) op(B_b) for b < count, operand X_b = x + b stride_x.
-struct StridedGemm {
-  bool trans_a = false, trans_b = false;
-  Index m = 0, n = 0, k = 0;
-  const double* a = nullptr;
-  Index lda = 0, stride_a = 0;
-  const double* b = nullptr;
-  Index ldb = 0, stride_b = 0;
-  double* c = nullptr;
-  Index ldc = 0, stride_c = 0;
-  Index count = 1;
-};
-
-// Column-major C_b = A_b op(B_b) with each operand's pointer from a list (host or device memory, as the side).
+// Column-major C_b = A_b op(B_b) for b < count, each operand's pointer from a list (host or device memory, as the
+// side).
 struct ListedGemm {
   bool trans_b = false;
   Index m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
@@ -41,35 +33,34 @@ struct ListedGemm {
 };
 
 namespace cpu {
-void gemm(const StridedGemm& g);
 void gemm(const ListedGemm& g);
 }  // namespace cpu
 
 namespace gpu {
-// cuBLAS on the default stream (device pointers; the lists in device memory); chain_rule: step 5 as one kernel.
-void gemm(const StridedGemm& g);
+// cuBLAS on the default stream (device pointers, the lists in device memory).
 void gemm(const ListedGemm& g);
-void chain_rule(Index n, const sweep::ComponentMap& map, const double* jacobian, const double* d);
+// Step 4 for every point of every component of `map` (jacobian null: the logical gradient).
+void radial_chain_rule(const double* radial, Index n_r, Index n, const sweep::ComponentMap& map, const double* jacobian,
+                       const double* d);
 }  // namespace gpu
 
-// The route's state between calls: G and H (3 C N values) and step 2's pointer lists, rebuilt only when the
-// component count, the side or the matrices change. Not thread-safe (as Differentiator).
+// The route's state between calls: G and H (3 C N values) and the pointer lists, rebuilt only when a pointer or
+// the component count changes (a system calling it every step with the same arrays builds them once). Not
+// thread-safe (as Differentiator).
 class SeparableGemm {
  public:
-  // The gradient of every component of `map` on side w: the logical derivatives into d [(j C + c) N + p]
-  // (3 C N values), then, when jacobian is not null, the chain rule into the map's outputs.
+  // The gradient of every component of `map` on side w into the map's outputs (the logical d_j when jacobian is
+  // null); d holds 2 C N values (the angular derivatives [(t C + c) N + p]).
   void gradient(const sweep::Separable& s, const sweep::ComponentMap& map, const double* jacobian, double* d,
                 core::Where w) const;
 
  private:
-  void prepare(const sweep::Separable& s, Index components, core::Where w) const;
-  ListedGemm per_q_step(const sweep::Separable& s, Index components, core::Where w) const;
+  void prepare(const sweep::Separable& s, const sweep::ComponentMap& map, double* d, core::Where w) const;
 
   mutable core::Array<double> buffer_;  // G [c][q][l], then H [t][c][q][l]
   mutable core::Array<const double*> a_, b_;
   mutable core::Array<double*> c_;
-  mutable const double* lists_for_[3] = {};  // the buffer and the two per-q matrices the lists point into
-  mutable Index components_ = -1;
+  mutable std::vector<const void*> key_;  // what the lists point into
   mutable core::Where side_ = core::Where::host;
 };
 
