@@ -39,7 +39,8 @@ Differentiator::Differentiator(const Topology& t, AngularMethod m) : topology_(t
 }
 
 const sweep::Separable* Differentiator::gemm_route(Strategy s, OperatorCache& cache) const {
-  if (s != Strategy::batched || !fused_) return nullptr;
+  // only a separable plan: building the device plan of the dense one would copy its angular matrices for nothing
+  if (s != Strategy::batched || !fused_ || !fused_->separable()) return nullptr;
   fused_->plan(cache, core::Where::device);
   const auto& route = fused_->launch().separable;
   return route ? &*route : nullptr;
