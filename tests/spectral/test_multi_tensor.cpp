@@ -202,7 +202,7 @@ TEST_P(MultiTensor, FusedGpuEqualsTheReferencePerTensor) {
     EXPECT_LT(relative_difference(filtered[t], f.tensors[t].data), 1e-12) << "filter " << t;
 }
 
-// The separable route as three GEMM batches and the radial pass (separable_gemm.hpp, the batched strategy's
+// The separable route as four GEMM batches and the chain rule (separable_gemm.hpp, the batched strategy's
 // route) run by the CPU loops: the Cartesian gradient of the three tensors in one call against the FFT reference
 // per tensor, and the logical gradient of the same components as one block against the reference's logical
 // gradient of that block.
@@ -218,7 +218,7 @@ TEST(MultiTensorSeparable, GemmRouteCpuFormEqualsTheReferencePerTensor) {
   ASSERT_TRUE(route);
   const SeparableGemm gemm;
   auto out = outputs(f, 3);
-  std::vector<double> work(2 * f.components * n);
+  std::vector<double> work(3 * f.components * n);
   gemm.gradient(*route, host_map(f.tensors, &out), ij.read(core::Where::host), work.data(), core::Where::host);
   for (std::size_t t = 0; t < out.size(); ++t) EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << t;
 

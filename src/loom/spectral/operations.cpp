@@ -50,7 +50,7 @@ void Differentiator::logical_gradient(Strategy s, OperatorCache& cache, Index co
                                       double* out) const {
   const sweep::Separable* route = gemm_route(s, cache);
   if (fused_shell(s) || route) {
-    const Index needed = 2 * components * topology_.size();
+    const Index needed = (route ? 3 : 2) * components * topology_.size();
     if (scratch_.size() < static_cast<std::size_t>(needed)) scratch_ = core::Array<double>(needed);
     if (route)
       return gemm_.gradient(*route, component_map(in, out, components), nullptr, scratch_.write(core::Where::device),
@@ -107,7 +107,7 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
     require_size(*out[t], 3 * in[t]->components() * n, "cartesian_gradient: out too small");
     add_part(map, in[t]->data.read(w), out[t]->write(w), in[t]->components());
   }
-  require_size(scratch, 2 * map.components() * n, "cartesian_gradient: scratch too small");
+  require_size(scratch, (route ? 3 : 2) * map.components() * n, "cartesian_gradient: scratch too small");
   if (route) return gemm_.gradient(*route, map, inverse_jacobian.read(w), scratch.write(w), w);
   const auto& plan = fused_->plan(cache, w);
   gpu::shell_gradient(plan, fused_->launch(), map, inverse_jacobian.read(w), scratch.write(w));

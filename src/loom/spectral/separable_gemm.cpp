@@ -12,20 +12,22 @@ namespace cpu {
 
 namespace {
 
-void one(bool trans_b, Index m, Index n, Index k, const double* a, Index lda, const double* b, Index ldb, double* c,
-         Index ldc) {
-  for (Index j = 0; j < n; ++j)
-    for (Index i = 0; i < m; ++i) {
+// Element (i, j) of op(X), X column-major with leading dimension ld.
+double at(const double* x, Index ld, bool trans, Index i, Index j) { return trans ? x[j + ld * i] : x[i + ld * j]; }
+
+void one(const ListedGemm& g, Index b) {
+  for (Index j = 0; j < g.n; ++j)
+    for (Index i = 0; i < g.m; ++i) {
       double sum = 0;
-      for (Index l = 0; l < k; ++l) sum += a[i + lda * l] * (trans_b ? b[j + ldb * l] : b[l + ldb * j]);
-      c[i + ldc * j] = sum;
+      for (Index l = 0; l < g.k; ++l) sum += at(g.a[b], g.lda, g.trans_a, i, l) * at(g.b[b], g.ldb, g.trans_b, l, j);
+      g.c[b][i + g.ldc * j] = sum;
     }
 }
 
 }  // namespace
 
 void gemm(const ListedGemm& g) {
-  for (Index b = 0; b < g.count; ++b) one(g.trans_b, g.m, g.n, g.k, g.a[b], g.lda, g.b[b], g.ldb, g.c[b], g.ldc);
+  for (Index b = 0; b < g.count; ++b) one(g, b);
 }
 
 }  // namespace cpu
@@ -53,6 +55,15 @@ ListedGemm with_dft_shape(ListedGemm l, const sweep::Separable& s) {
   return l;
 }
 
+// Step 4, the radial matrix R (stored row-major: op T) on (n_r x n_theta n_phi) fields: out = R in.
+ListedGemm with_radial_shape(ListedGemm l, const sweep::Separable& s) {
+  l.trans_a = true;
+  l.trans_b = false;
+  l.m = l.k = l.lda = l.ldb = l.ldc = s.n_r;
+  l.n = s.points() / s.n_r;
+  return l;
+}
+
 // Step 2, a theta matrix A (n_theta x n_theta) on (n_r x n_theta) blocks: out = X A^T.
 ListedGemm with_per_q_shape(ListedGemm l, const sweep::Separable& s) {
   l.m = l.lda = l.ldc = s.n_r;
@@ -65,7 +76,7 @@ ListedGemm with_per_q_shape(ListedGemm l, const sweep::Separable& s) {
 // The lists, entry by entry: step 1 (c): U_c, F, G_c; step 2 ((t C + c) n_phi + q): G_c + q lines, A_{t,q}, H at
 // that index; step 3 (t C + c): H_{t,c}, B_t, D_{t,c}. Rebuilt only when a pointer or the count changes.
 void SeparableGemm::prepare(const sweep::Separable& s, const sweep::ComponentMap& map, double* d, core::Where w) const {
-  const Index components = map.components(), n = s.points(), count = components * (3 + 2 * s.n_phi);
+  const Index components = map.components(), n = s.points(), count = components * (4 + 2 * s.n_phi);
   if (buffer_.size() < static_cast<std::size_t>(3 * components * n))
     buffer_ = core::Array<double>(static_cast<std::size_t>(3 * components * n));
   double* g = buffer_.write(w);
@@ -84,7 +95,9 @@ void SeparableGemm::prepare(const sweep::Separable& s, const sweep::ComponentMap
     const Index q = i % s.n_phi, component = i / s.n_phi % components, t = i / (s.n_phi * components);
     *a++ = g + component * n + q * s.lines(), *b++ = s.per_q[t] + q * s.n_theta * s.n_theta, *c++ = h + i * s.lines();
   }
-  for (Index i = 0; i < 2 * components; ++i) *a++ = h + i * n, *b++ = s.inverse[i / components], *c++ = d + i * n;
+  for (Index i = 0; i < 2 * components; ++i)
+    *a++ = h + i * n, *b++ = s.inverse[i / components], *c++ = d + (components + i) * n;
+  for (Index i = 0; i < components; ++i) *a++ = s.radial, *b++ = map.input(i, n), *c++ = d + i * n;
   key_ = std::move(key);
   side_ = w;
 }
@@ -97,9 +110,12 @@ void SeparableGemm::gradient(const sweep::Separable& s, const sweep::ComponentMa
   run(with_dft_shape(listed(a_, b_, c_, 0, components, w), s), w);
   run(with_per_q_shape(listed(a_, b_, c_, components, 2 * components * s.n_phi, w), s), w);
   run(with_dft_shape(listed(a_, b_, c_, components * (1 + 2 * s.n_phi), 2 * components, w), s), w);
-  if (w == core::Where::device) return gpu::radial_chain_rule(s.radial, s.n_r, n, map, jacobian, d);
-  for (Index t = 0; t < components * n; ++t)
-    sweep::radial_gradient_point(s.radial, s.n_r, n, components, jacobian, map, d, t);
+  run(with_radial_shape(listed(a_, b_, c_, components * (3 + 2 * s.n_phi), components, w), s), w);
+  if (w == core::Where::device) return gpu::chain_rule(n, map, jacobian, d);
+  for (Index c = 0; c < components; ++c)
+    for (Index p = 0; p < n; ++p)
+      sweep::chain_rule(jacobian, n, p, c, map, d[c * n + p], d[(components + c) * n + p],
+                        d[(2 * components + c) * n + p]);
 }
 
 }  // namespace loom::spectral

@@ -5,10 +5,10 @@
 // block) nor on the number of tensors:
 //   1. phi DFT        G_c = U_c F^T                 (lines x n_phi) per component
 //   2. per-q theta    H_{t,c,q} = X_{c,q} A_{t,q}^T  (n_r x n_theta) per (sequence t, component c, q)
-//   3. inverse DFT    D_{t,c} = H_{t,c} B_t^T       per (sequence, component)
-//   4. the radial derivative (n_r x n_r, staged) and the chain rule (eq. 8) per point, one kernel: the fused
-//      route's radial_gradient_point (shell_sweep.hpp) on D.
-// Steps 1-3 are pointer-list batches (cublasDgemmBatched): the operands of one batch are not equally spaced
+//   3. inverse DFT    D_{1+t,c} = H_{t,c} B_t^T     per (sequence, component)
+//   4. radial         D_{0,c} = R U_c               (n_r x n_theta n_phi) per component
+//   5. chain rule     out_i = sum_j J_ij D_j        (eq. 8) per point, one kernel
+// Steps 1-4 are pointer-list batches (cublasDgemmBatched): the operands of one batch are not equally spaced
 // (each tensor is its own array; the q's matrix follows q, not the batch index). All matrices are the fused
 // plan's (each stored column-major: the cache's transposed form). On the host the same lists run through plain
 // loops (cpu::gemm), which the CPU tests check against the FFT reference.
@@ -21,10 +21,10 @@
 
 namespace loom::spectral {
 
-// Column-major C_b = A_b op(B_b) for b < count, each operand's pointer from a list (host or device memory, as the
-// side).
+// Column-major C_b = op(A_b) op(B_b) for b < count, each operand's pointer from a list (host or device memory, as
+// the side).
 struct ListedGemm {
-  bool trans_b = false;
+  bool trans_a = false, trans_b = false;
   Index m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
   const double* const* a = nullptr;
   const double* const* b = nullptr;
@@ -39,9 +39,8 @@ void gemm(const ListedGemm& g);
 namespace gpu {
 // cuBLAS on the default stream (device pointers, the lists in device memory).
 void gemm(const ListedGemm& g);
-// Step 4 for every point of every component of `map` (jacobian null: the logical gradient).
-void radial_chain_rule(const double* radial, Index n_r, Index n, const sweep::ComponentMap& map, const double* jacobian,
-                       const double* d);
+// Step 5 for every point of every component of `map` (jacobian null: the logical gradient).
+void chain_rule(Index n, const sweep::ComponentMap& map, const double* jacobian, const double* d);
 }  // namespace gpu
 
 // The route's state between calls: G and H (3 C N values) and the pointer lists, rebuilt only when a pointer or
@@ -50,7 +49,7 @@ void radial_chain_rule(const double* radial, Index n_r, Index n, const sweep::Co
 class SeparableGemm {
  public:
   // The gradient of every component of `map` on side w into the map's outputs (the logical d_j when jacobian is
-  // null); d holds 2 C N values (the angular derivatives [(t C + c) N + p]).
+  // null); d holds 3 C N values (the logical derivatives [(j C + c) N + p]).
   void gradient(const sweep::Separable& s, const sweep::ComponentMap& map, const double* jacobian, double* d,
                 core::Where w) const;
 

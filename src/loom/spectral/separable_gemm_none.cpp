@@ -11,8 +11,6 @@ namespace {
 }  // namespace
 
 void gemm(const ListedGemm&) { no_cuda(); }
-void radial_chain_rule(const double*, Index, Index, const sweep::ComponentMap&, const double*, const double*) {
-  no_cuda();
-}
+void chain_rule(Index, const sweep::ComponentMap&, const double*, const double*) { no_cuda(); }
 
 }  // namespace loom::spectral::gpu
