@@ -93,7 +93,7 @@ fi
 if [ "$ncu_gemm" = 1 ] && command -v ncu > /dev/null; then
   for c in "10,19,38 $gh" "49,26,52 abb"; do
     set -- $c
-    timeout 120 ncu --section SpeedOfLight --section LaunchStats --launch-count 20 "$loom" spectral --extents "$1" \
+    timeout 120 ncu --section SpeedOfLight --section LaunchStats --launch-count 10 "$loom" spectral --extents "$1" \
       --radii 1.62,6 --tensor "$2" --backend cuda --strategy batched --angular separable --repeats 1 --warmup 1 \
       >> "$out/ncu-gemm.txt" 2>&1 || echo "ncu-gemm failed: $(tail -3 "$out/ncu-gemm.txt")"
   done
