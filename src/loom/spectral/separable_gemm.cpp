@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "loom/core/error.hpp"
+#include "loom/spectral/separable_per_q.hpp"
 
 namespace loom::spectral {
 
@@ -64,19 +65,30 @@ ListedGemm with_radial_shape(ListedGemm l, const sweep::Separable& s) {
   return l;
 }
 
-// Step 2, a theta matrix A (n_theta x n_theta) on (n_r x n_theta) blocks: out = X A^T.
-ListedGemm with_per_q_shape(ListedGemm l, const sweep::Separable& s) {
-  l.m = l.lda = l.ldc = s.n_r;
-  l.n = l.k = l.ldb = s.n_theta;
-  return l;
+// Step 2, H_{t,c,q} = X_{c,q} A_{t,q}^T (separable_per_q.hpp): the kernel, or its tasks one after the other.
+void run_per_q(const sweep::Separable& s, Index components, double* g, core::Where w) {
+  per_q::Step p;
+  p.n_r = s.n_r;
+  p.n_theta = s.n_theta;
+  p.n_phi = s.n_phi;
+  p.components = components;
+  p.g = g;
+  p.matrix[0] = s.per_q[0];
+  p.matrix[1] = s.per_q[1];
+  p.h = g + components * s.points();
+  if (w == core::Where::device) return gpu::per_q_step(p);
+  for (Index t = 0; t < 2; ++t)
+    for (Index q = 0; q < s.n_phi; ++q)
+      for (Index c0 = 0; c0 < components; c0 += per_q::group)
+        for (Index k = 0; k < p.tasks(); ++k) per_q::task(p, p.matrix[t] + q * s.n_theta * s.n_theta, t, q, c0, k);
 }
 
 }  // namespace
 
-// The lists, entry by entry: step 1 (c): U_c, F, G_c; step 2 ((t C + c) n_phi + q): G_c + q lines, A_{t,q}, H at
-// that index; step 3 (t C + c): H_{t,c}, B_t, D_{t,c}. Rebuilt only when a pointer or the count changes.
+// The lists, entry by entry: step 1 (c): U_c, F, G_c; step 3 (t C + c): H_{t,c}, B_t, D_{1+t,c}; step 4 (c): R,
+// U_c, D_{0,c}. Rebuilt only when a pointer or the count changes.
 void SeparableGemm::prepare(const sweep::Separable& s, const sweep::ComponentMap& map, double* d, core::Where w) const {
-  const Index components = map.components(), n = s.points(), count = components * (4 + 2 * s.n_phi);
+  const Index components = map.components(), n = s.points(), count = 4 * components;
   if (buffer_.size() < static_cast<std::size_t>(3 * components * n))
     buffer_ = core::Array<double>(static_cast<std::size_t>(3 * components * n));
   double* g = buffer_.write(w);
@@ -91,10 +103,6 @@ void SeparableGemm::prepare(const sweep::Separable& s, const sweep::ComponentMap
   double** c = c_.write(core::Where::host);
   double* h = g + components * n;
   for (Index i = 0; i < components; ++i) *a++ = map.input(i, n), *b++ = s.forward, *c++ = g + i * n;
-  for (Index i = 0; i < 2 * components * s.n_phi; ++i) {
-    const Index q = i % s.n_phi, component = i / s.n_phi % components, t = i / (s.n_phi * components);
-    *a++ = g + component * n + q * s.lines(), *b++ = s.per_q[t] + q * s.n_theta * s.n_theta, *c++ = h + i * s.lines();
-  }
   for (Index i = 0; i < 2 * components; ++i)
     *a++ = h + i * n, *b++ = s.inverse[i / components], *c++ = d + (components + i) * n;
   for (Index i = 0; i < components; ++i) *a++ = s.radial, *b++ = map.input(i, n), *c++ = d + i * n;
@@ -108,9 +116,9 @@ void SeparableGemm::gradient(const sweep::Separable& s, const sweep::ComponentMa
   const Index components = map.components(), n = s.points();
   prepare(s, map, d, w);
   run(with_dft_shape(listed(a_, b_, c_, 0, components, w), s), w);
-  run(with_per_q_shape(listed(a_, b_, c_, components, 2 * components * s.n_phi, w), s), w);
-  run(with_dft_shape(listed(a_, b_, c_, components * (1 + 2 * s.n_phi), 2 * components, w), s), w);
-  run(with_radial_shape(listed(a_, b_, c_, components * (3 + 2 * s.n_phi), components, w), s), w);
+  run_per_q(s, components, buffer_.write(w), w);
+  run(with_dft_shape(listed(a_, b_, c_, components, 2 * components, w), s), w);
+  run(with_radial_shape(listed(a_, b_, c_, 3 * components, components, w), s), w);
   if (w == core::Where::device) return gpu::chain_rule(n, map, jacobian, d);
   for (Index c = 0; c < components; ++c)
     for (Index p = 0; p < n; ++p)

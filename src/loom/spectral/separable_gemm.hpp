@@ -1,4 +1,4 @@
-// The separable shell gradient as three batched cuBLAS calls and one kernel instead of hand-written passes
+// The separable shell gradient as three batched cuBLAS calls and two kernels instead of hand-written passes
 // (docs/spectral.md, "the GEMM route"): the batched strategy's form of the separable S2 route. Every step treats
 // all components of all tensors at once, so each is as FMA- or bandwidth-bound as cuBLAS makes it, and the
 // launches depend neither on the Fourier coefficients (the step-by-step batched route made one call per m
@@ -8,10 +8,11 @@
 //   3. inverse DFT    D_{1+t,c} = H_{t,c} B_t^T     per (sequence, component)
 //   4. radial         D_{0,c} = R U_c               (n_r x n_theta n_phi) per component
 //   5. chain rule     out_i = sum_j J_ij D_j        (eq. 8) per point, one kernel
-// Steps 1-4 are pointer-list batches (cublasDgemmBatched): the operands of one batch are not equally spaced
-// (each tensor is its own array; the q's matrix follows q, not the batch index). All matrices are the fused
-// plan's (each stored column-major: the cache's transposed form). On the host the same lists run through plain
-// loops (cpu::gemm), which the CPU tests check against the FFT reference.
+// Steps 1, 3 and 4 are pointer-list batches (cublasDgemmBatched: each tensor is its own array, so the operands
+// of one batch are not equally spaced); step 2's tiny products are a hand-written kernel (separable_per_q.hpp:
+// cuBLAS took 28 us for them at the production shell). All matrices are the fused plan's (each stored
+// column-major: the cache's transposed form). On the host the same lists and tasks run through plain loops,
+// which the CPU tests check against the FFT reference.
 #pragma once
 
 #include <vector>

@@ -2,6 +2,7 @@
 #include "loom/core/cuda_check.cuh"
 #include "loom/spectral/cublas_handle.hpp"
 #include "loom/spectral/separable_gemm.hpp"
+#include "loom/spectral/separable_per_q.hpp"
 
 namespace loom::spectral::gpu {
 
@@ -15,7 +16,25 @@ __global__ void chain_rule_kernel(Index n, sweep::ComponentMap map, const double
                       d[(2 * components + c) * n + p]);
 }
 
+// Block (component group, q, t) of step 2: A_{t,q} staged, then the block's tasks.
+__global__ void per_q_kernel(per_q::Step s) {
+  extern __shared__ double a[];
+  const Index t = blockIdx.z, q = blockIdx.y, square = s.n_theta * s.n_theta;
+  for (Index i = threadIdx.x; i < square; i += blockDim.x) a[i] = s.matrix[t][q * square + i];
+  __syncthreads();
+  for (Index k = threadIdx.x; k < s.tasks(); k += blockDim.x) per_q::task(s, a, t, q, blockIdx.x * per_q::group, k);
+}
+
 }  // namespace
+
+void per_q_step(const per_q::Step& s) {
+  constexpr int threads = 128;
+  const dim3 blocks(static_cast<unsigned>((s.components + per_q::group - 1) / per_q::group),
+                    static_cast<unsigned>(s.n_phi), 2);
+  const auto shared = static_cast<std::size_t>(s.n_theta * s.n_theta) * sizeof(double);
+  per_q_kernel<<<blocks, threads, shared>>>(s);
+  LOOM_CUDA_CHECK_LAUNCH();
+}
 
 void gemm(const ListedGemm& g) {
   const double one = 1, zero = 0;
