@@ -8,17 +8,23 @@
 #      the production shell) the fastest GPU route against the fastest CPU route on all cores;
 #   4. with --ncu (and ncu on the PATH): an Nsight Compute profile of the two kernels of the 50-component call
 #      (ncu.txt; the sections docs/spectral.md compares with its model);
+#   4b. with --ncu-gemm: each kernel's duration and grid in the GEMM route (batched/separable) of the
+#      50-component call and of T_abb at k = 10 (ncu-gemm.txt), to see which cuBLAS step costs what;
 #   5. the targets table, printed last: time, ratio and the target each row is held to; the route
 #      `--strategy auto --angular auto` picks for each target shape.
 # Files in $OUT (or ./gpu-check-out/spectral-targets): one JSON per row, ceilings.json, ncu.txt, targets.txt.
-# CPU_REPEATS (default 3) sets the CPU rows' repeats; GPU_REPEATS (default 50) the GPU rows'.
+# CPU_REPEATS (default 3) sets the CPU rows' repeats; GPU_REPEATS (default 50) the GPU rows'. SPECTRAL_QUICK=1
+# keeps the mid-session check under 3 minutes: the tests, the ceilings, the 50-component and k = 10 rows only
+# (no per-shell sweep, no CPU rows).
 # Usage: scripts/gpu-time-spectral.sh [--ncu]
 set -uo pipefail
 ncu_wanted=0
+ncu_gemm=0
 for arg in "$@"; do
   case "$arg" in
     --ncu) ncu_wanted=1 ;;
-    *) echo "gpu-time-spectral.sh: unknown argument '$arg' (allowed: --ncu)" >&2; exit 2 ;;
+    --ncu-gemm) ncu_gemm=1 ;;
+    *) echo "gpu-time-spectral.sh: unknown argument '$arg' (allowed: --ncu, --ncu-gemm)" >&2; exit 2 ;;
   esac
 done
 cd "$(dirname "$0")/.."
@@ -29,6 +35,7 @@ loom="$build/bin/loom"
 log="$out/build.log"
 gpu_repeats=${GPU_REPEATS:-50}
 cpu_repeats=${CPU_REPEATS:-3}
+quick=${SPECTRAL_QUICK:-0}
 scripts/configure-gpu-build.sh "$build" "$log" --if-missing || exit 1
 tests=(test_spectral_gpu test_spectral_multi_tensor test_spectral_strategy_choice)
 if ! cmake --build "$build" -j "$(nproc)" --target loom "${tests[@]}" > "$log" 2>&1; then
@@ -51,6 +58,7 @@ gh=aa,iaa,aa
 row gh-fused-1 10,19,38 $gh cuda fused separable "$gpu_repeats" 1
 row gh-fused-20 10,19,38 $gh cuda fused separable "$gpu_repeats" 20
 row gh-dense 10,19,38 $gh cuda batched dense "$gpu_repeats" 1
+row gh-gemm 10,19,38 $gh cuda batched separable "$gpu_repeats" 1
 row gh-auto 10,19,38 $gh cuda auto auto "$gpu_repeats" 1
 for s in batched streamed fused; do
   for a in dense separable; do row "k10-$s-$a" 49,26,52 abb cuda "$s" "$a" "$gpu_repeats" 1; done
@@ -58,6 +66,7 @@ done
 row k10-auto 49,26,52 abb cuda auto auto "$gpu_repeats" 1
 shells=(10,19,38)
 for k in $(seq 0 10); do shells+=("$((9 + 4 * k)),$((6 + 2 * k)),$((12 + 4 * k))"); done
+[ "$quick" = 1 ] && shells=()
 for e in "${shells[@]}"; do
   row "shell-$e-gpu" "$e" abb cuda fused separable "$gpu_repeats" 1
   row "shell-$e-gpu-dense" "$e" abb cuda batched dense "$gpu_repeats" 1
@@ -79,6 +88,17 @@ if [ "$ncu_wanted" = 1 ]; then
   else
     echo "--ncu: ncu is not on this machine's PATH; no profile"
   fi
+fi
+
+if [ "$ncu_gemm" = 1 ] && command -v ncu > /dev/null; then
+  for c in "10,19,38 $gh" "49,26,52 abb"; do
+    set -- $c
+    timeout 120 ncu --section SpeedOfLight --section LaunchStats --launch-count 10 "$loom" spectral --extents "$1" \
+      --radii 1.62,6 --tensor "$2" --backend cuda --strategy batched --angular separable --repeats 1 --warmup 1 \
+      >> "$out/ncu-gemm.txt" 2>&1 || echo "ncu-gemm failed: $(tail -3 "$out/ncu-gemm.txt")"
+  done
+  echo "== GEMM route kernels (ncu; the warm-up call's, then the timed call's) =="
+  grep -E '^  [^ ].*\(|Duration|Grid Size|Registers Per' "$out/ncu-gemm.txt" | sed -E 's/ +/ /g' | cut -c1-110
 fi
 
 python3 - "$out" "${shells[@]}" << 'EOF' | tee "$out/targets.txt"
@@ -107,6 +127,8 @@ print(f"{'50 GH components, one call, 10x19x38, fused':<52} {us(f1):>21.1f} us {
 print(f"{'  the same, per call in a stream of 20 calls':<52} {us(f20):>21.1f} us {'<= 20 us':>22}")
 print(f"{'  dense cuBLAS baseline / fused (one call)':<52} {us(dense) / us(f1):>23.1f}x {'>= 5x':>22}")
 print(f"{'  dense cuBLAS baseline, one call':<52} {us(dense):>21.1f} us")
+gg = row("gh-gemm")
+print(f"{'  batched/separable (the GEMM route), one call':<52} {us(gg):>21.1f} us")
 ga = row("gh-auto")
 print(f"{'  auto route: ' + route(ga):<52} {us(ga):>21.1f} us")
 k10 = {(s, a): row(f"k10-{s}-{a}") for s in ("batched", "streamed", "fused") for a in ("dense", "separable")}

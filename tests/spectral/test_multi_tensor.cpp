@@ -3,6 +3,8 @@
 // the route's CPU form (the arithmetic the GPU kernels run) here, and the GPU form where a device is present.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
 #include "loom/spectral/operations.hpp"
@@ -166,7 +168,8 @@ TEST_P(MultiTensor, FusedFilterCpuFormEqualsTheReferencePerTensor) {
   for (std::size_t t = 0; t < ref.size(); ++t) EXPECT_LT(relative_difference(ref[t], f.tensors[t].data), 1e-12) << t;
 }
 
-// The GPU form: the fused list and block calls against the same reference (skipped without a device).
+// The GPU form: the fused list and block calls (and on the separable route the batched GEMM route) against the
+// same reference (skipped without a device).
 TEST_P(MultiTensor, FusedGpuEqualsTheReferencePerTensor) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   Shell s(10, 19, 1.62, 6);  // SpEC's production shell
@@ -181,6 +184,15 @@ TEST_P(MultiTensor, FusedGpuEqualsTheReferencePerTensor) {
   auto out = outputs(f, 3);
   d.cartesian_gradient(Strategy::fused, cache, ij, f.in, scratch, pointers(out));
   for (std::size_t t = 0; t < out.size(); ++t) EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << t;
+  // the separable GEMM route (batched strategy), twice: the second call reuses its buffers and pointer lists
+  for (int call = 0; call < 2 && GetParam() == AngularMethod::separable; ++call) {
+    for (auto& o : out) {  // NaN on the device, so a value the route does not write fails the comparison
+      o = core::Array<double>(o.size(), std::nan(""));
+      o.read(core::Where::device);
+    }
+    d.cartesian_gradient(Strategy::batched, cache, ij, f.in, scratch, pointers(out));
+    for (std::size_t t = 0; t < out.size(); ++t) EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << "gemm " << t;
+  }
 
   FilterSpec spec;
   const SpectralFilter dense(s, spec, AngularMethod::dense), fused(s, spec, GetParam());
@@ -188,6 +200,36 @@ TEST_P(MultiTensor, FusedGpuEqualsTheReferencePerTensor) {
   fused.apply(Strategy::fused, cache, f.in_mut, scratch);
   for (std::size_t t = 0; t < filtered.size(); ++t)
     EXPECT_LT(relative_difference(filtered[t], f.tensors[t].data), 1e-12) << "filter " << t;
+}
+
+// The separable route as four GEMM batches and the chain rule (separable_gemm.hpp, the batched strategy's
+// route) run by the CPU loops: the Cartesian gradient of the three tensors in one call against the FFT reference
+// per tensor, and the logical gradient of the same components as one block against the reference's logical
+// gradient of that block.
+TEST(MultiTensorSeparable, GemmRouteCpuFormEqualsTheReferencePerTensor) {
+  Shell s(6, 7, 1.5, 4);
+  const Index n = s.size();
+  auto f = gh_fields(n);
+  const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+  const auto ref = reference_gradients(s, f, ij);
+  const Differentiator d(s, AngularMethod::separable), dense(s, AngularMethod::dense);
+  OperatorCache cache;
+  const auto route = sweep::separable_route(d.fused()->plan(cache, core::Where::host));
+  ASSERT_TRUE(route);
+  const SeparableGemm gemm;
+  auto out = outputs(f, 3);
+  std::vector<double> work(3 * f.components * n);
+  gemm.gradient(*route, host_map(f.tensors, &out), ij.read(core::Where::host), work.data(), core::Where::host);
+  for (std::size_t t = 0; t < out.size(); ++t) EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << t;
+
+  core::Array<double> block(f.components * n), logical(3 * f.components * n), expected(3 * f.components * n);
+  double* b = block.write(core::Where::host);
+  for (const Tensor& t : f.tensors) b = std::copy_n(t.data.read(core::Where::host), t.components() * n, b);
+  const double* u = block.read(core::Where::host);
+  dense.logical_gradient(Strategy::reference, cache, f.components, u, expected.write(core::Where::host));
+  gemm.gradient(*route, component_map(u, logical.write(core::Where::host), f.components), nullptr, work.data(),
+                core::Where::host);
+  EXPECT_LT(relative_difference(expected, logical), 1e-12);
 }
 
 INSTANTIATE_TEST_SUITE_P(Angular, MultiTensor, ::testing::Values(AngularMethod::separable, AngularMethod::dense),

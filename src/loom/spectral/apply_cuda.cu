@@ -9,25 +9,12 @@
 
 #include "loom/core/cuda_check.cuh"
 #include "loom/core/device_pool.hpp"
+#include "loom/spectral/cublas_handle.hpp"
 #include "loom/spectral/gpu_apply.hpp"
 
 namespace loom::spectral::gpu {
 
 namespace {
-
-void check(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS) throw Error(std::string("spectral: ") + call + " failed with cuBLAS status " +
-                                                   std::to_string(static_cast<int>(status)));
-}
-
-cublasHandle_t handle() {
-  static cublasHandle_t h = [] {
-    cublasHandle_t created = nullptr;
-    check(cublasCreate(&created), "cublasCreate");
-    return created;
-  }();
-  return h;
-}
 
 constexpr int stream_count = 4;
 const std::array<cudaStream_t, stream_count>& streams() {
@@ -45,14 +32,14 @@ void gemm(const double* a, const AxisShape& s, Index blocks, Index slabs, const 
   const double one = 1, zero = 0;
   const auto n_in = static_cast<int>(s.n_in), n_out = static_cast<int>(s.n_out);
   if (s.inner == 1 && blocks == 1) {
-    check(cublasDgemm(handle(), CUBLAS_OP_T, CUBLAS_OP_N, n_out, static_cast<int>(slabs), n_in, &one, a, n_in, in,
-                      n_in, &zero, out, n_out),
+    check(cublasDgemm(cublas_handle(), CUBLAS_OP_T, CUBLAS_OP_N, n_out, static_cast<int>(slabs), n_in, &one, a, n_in,
+                      in, n_in, &zero, out, n_out),
           "cublasDgemm");
     return;
   }
   const auto inner = static_cast<int>(s.inner);
   const long long stride_a = blocks == 1 ? 0 : s.n_in * s.n_out;
-  check(cublasDgemmStridedBatched(handle(), CUBLAS_OP_N, CUBLAS_OP_N, inner, n_out, n_in, &one, in, inner,
+  check(cublasDgemmStridedBatched(cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, inner, n_out, n_in, &one, in, inner,
                                   s.inner * s.n_in, a, n_in, stride_a, &zero, out, inner, s.inner * s.n_out,
                                   static_cast<int>(slabs)),
         "cublasDgemmStridedBatched");
@@ -102,6 +89,20 @@ __global__ void fused_blocked_kernel(const double* a, AxisShape s, Index total, 
 
 }  // namespace
 
+void check(cublasStatus_t status, const char* call) {
+  if (status != CUBLAS_STATUS_SUCCESS) throw Error(std::string("spectral: ") + call + " failed with cuBLAS status " +
+                                                   std::to_string(static_cast<int>(status)));
+}
+
+cublasHandle_t cublas_handle() {
+  static cublasHandle_t h = [] {
+    cublasHandle_t created = nullptr;
+    check(cublasCreate(&created), "cublasCreate");
+    return created;
+  }();
+  return h;
+}
+
 // The workspace comes from the device pool; SpMM runs on the default stream, so returning the block to the pool
 // right after the launch is safe for any later user on that stream.
 void csr_spmm(Index rows, Index cols, Index nonzeros, const int* row_start, const int* column, const double* value,
@@ -135,7 +136,7 @@ void csr_spmm(Index rows, Index cols, Index nonzeros, const int* row_start, cons
 // With one matrix the whole tensor is one call; with a matrix per outer index, one call per component.
 void gemm_batched(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,
                   double* out) {
-  check(cublasSetStream(handle(), nullptr), "cublasSetStream");
+  check(cublasSetStream(cublas_handle(), nullptr), "cublasSetStream");
   if (blocks == 1) return gemm(matrix, shape, 1, shape.outer * components, in, out);
   for (Index c = 0; c < components; ++c)
     gemm(matrix, shape, blocks, shape.outer, in + c * shape.input_size(), out + c * shape.output_size());
@@ -145,11 +146,11 @@ void gemm_streamed(const double* matrix, const AxisShape& shape, Index blocks, I
                    double* out) {
   const auto& s = streams();
   for (Index c = 0; c < components; ++c) {
-    check(cublasSetStream(handle(), s[c % stream_count]), "cublasSetStream");
+    check(cublasSetStream(cublas_handle(), s[c % stream_count]), "cublasSetStream");
     gemm(matrix, shape, blocks, shape.outer, in + c * shape.input_size(), out + c * shape.output_size());
   }
   for (auto one : s) LOOM_CUDA_CHECK(cudaStreamSynchronize(one));
-  check(cublasSetStream(handle(), nullptr), "cublasSetStream");
+  check(cublasSetStream(cublas_handle(), nullptr), "cublasSetStream");
 }
 
 void fused(const double* matrix, const AxisShape& shape, Index blocks, Index components, const double* in,

@@ -31,6 +31,8 @@ class FusedShell {
   // The launch configuration of the device plan (computed with it).
   const ShellLaunch& launch() const { return launch_; }
   Index points() const { return shapes_.n_r * shapes_.angular_points; }
+  // Whether the plan is the separable route (phi DFT, per-q theta matrices, inverse DFT), from the shapes alone.
+  bool separable() const { return sweep::separable_route(shapes_).has_value(); }
 
  private:
   FusedShell() = default;

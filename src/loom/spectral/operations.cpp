@@ -38,11 +38,23 @@ Differentiator::Differentiator(const Topology& t, AngularMethod m) : topology_(t
   fused_ = FusedShell::gradient(t, steps_);
 }
 
+const sweep::Separable* Differentiator::gemm_route(Strategy s, OperatorCache& cache) const {
+  // only a separable plan: building the device plan of the dense one would copy its angular matrices for nothing
+  if (s != Strategy::batched || !fused_ || !fused_->separable()) return nullptr;
+  fused_->plan(cache, core::Where::device);
+  const auto& route = fused_->launch().separable;
+  return route ? &*route : nullptr;
+}
+
 void Differentiator::logical_gradient(Strategy s, OperatorCache& cache, Index components, const double* in,
                                       double* out) const {
-  if (fused_shell(s)) {
-    const Index needed = 2 * components * topology_.size();
+  const sweep::Separable* route = gemm_route(s, cache);
+  if (fused_shell(s) || route) {
+    const Index needed = (route ? 3 : 2) * components * topology_.size();
     if (scratch_.size() < static_cast<std::size_t>(needed)) scratch_ = core::Array<double>(needed);
+    if (route)
+      return gemm_.gradient(*route, component_map(in, out, components), nullptr, scratch_.write(core::Where::device),
+                            core::Where::device);
     const auto& plan = fused_->plan(cache, core::Where::device);
     return gpu::shell_gradient(plan, fused_->launch(), component_map(in, out, components), nullptr,
                                scratch_.write(core::Where::device));
@@ -59,8 +71,8 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
 
 // The fused route's host work per call: the plan check (an id comparison), the pointers, two launches.
 void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
-                                        Index components, const core::Array<double>& in,
-                                        core::Array<double>& scratch, core::Array<double>& out) const {
+                                        Index components, const core::Array<double>& in, core::Array<double>& scratch,
+                                        core::Array<double>& out) const {
   const core::Where w = core::where(backend_of(s));
   const Index n = topology_.size();
   require_size(out, 3 * components * n, "cartesian_gradient: out too small");
@@ -71,6 +83,9 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
                                inverse_jacobian.read(w), scratch.write(w));
   }
   require_size(scratch, 3 * components * n, "cartesian_gradient: scratch too small");
+  if (const auto* route = gemm_route(s, cache))
+    return gemm_.gradient(*route, component_map(in.read(w), out.write(w), components), inverse_jacobian.read(w),
+                          scratch.write(w), w);
   logical_gradient(s, cache, components, in.read(w), scratch.write(w));
   diff_jac(backend_of(s), inverse_jacobian, n, static_cast<int>(components), scratch, out);
 }
@@ -79,8 +94,10 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
                                         std::span<const Tensor* const> in, core::Array<double>& scratch,
                                         std::span<core::Array<double>* const> out) const {
   LOOM_REQUIRE(in.size() == out.size(), "cartesian_gradient: as many outputs as tensors");
-  if (!fused_shell(s)) {
-    for (std::size_t t = 0; t < in.size(); ++t) cartesian_gradient(s, cache, inverse_jacobian, *in[t], scratch, *out[t]);
+  const sweep::Separable* route = gemm_route(s, cache);
+  if (!fused_shell(s) && !route) {
+    for (std::size_t t = 0; t < in.size(); ++t)
+      cartesian_gradient(s, cache, inverse_jacobian, *in[t], scratch, *out[t]);
     return;
   }
   const core::Where w = core::Where::device;
@@ -90,7 +107,8 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
     require_size(*out[t], 3 * in[t]->components() * n, "cartesian_gradient: out too small");
     add_part(map, in[t]->data.read(w), out[t]->write(w), in[t]->components());
   }
-  require_size(scratch, 2 * map.components() * n, "cartesian_gradient: scratch too small");
+  require_size(scratch, (route ? 3 : 2) * map.components() * n, "cartesian_gradient: scratch too small");
+  if (route) return gemm_.gradient(*route, map, inverse_jacobian.read(w), scratch.write(w), w);
   const auto& plan = fused_->plan(cache, w);
   gpu::shell_gradient(plan, fused_->launch(), map, inverse_jacobian.read(w), scratch.write(w));
 }

@@ -11,6 +11,7 @@
 #include "loom/perf/work.hpp"
 #include "loom/spectral/apply.hpp"
 #include "loom/spectral/fused_shell.hpp"
+#include "loom/spectral/separable_gemm.hpp"
 #include "loom/spectral/tensor.hpp"
 #include "loom/spectral/topology.hpp"
 
@@ -42,7 +43,9 @@ bool supports_filter(const Topology& t, Strategy s, const FilterSpec& spec, Angu
 // that applies them every step: only the cache lookup and the application remain per call (the paper's
 // differentiator keeps its matrices as members for the same reason). They refer to the topology.
 // On a shell (either angular method) the fused strategy runs the whole gradient, or the whole filter, of any
-// number of tensors in two launches (FusedShell) instead of one launch per step and component group.
+// number of tensors in two launches (FusedShell) instead of one launch per step and component group; with the
+// separable method the batched strategy runs the gradient as the GEMM route (separable_gemm.hpp: five cuBLAS
+// steps and the chain rule for all tensors at once).
 // Not thread-safe: a Differentiator keeps its fused plan and a scratch array between calls.
 class Differentiator {
  public:
@@ -70,11 +73,14 @@ class Differentiator {
 
  private:
   bool fused_shell(Strategy s) const { return s == Strategy::fused && fused_.has_value(); }
+  // The batched strategy on a separable shell: the route of separable_gemm.hpp (none otherwise).
+  const sweep::Separable* gemm_route(Strategy s, OperatorCache& cache) const;
 
   const Topology& topology_;
   std::array<std::vector<AxisOperator>, 3> steps_;
   std::optional<FusedShell> fused_;
   mutable core::Array<double> scratch_;  // logical_gradient's on the fused route, kept between calls
+  SeparableGemm gemm_;                   // the GEMM route's buffers and lists, kept between calls
 };
 
 class SpectralFilter {
