@@ -15,7 +15,8 @@
 # Printed last: the constraint norms at t ~ 0, 10, 100, 300, 1000, 2000 and the final row, then the final
 # errors. Expect: the normalised constraint flat after t ~ 10 (no growth trend; with SpEC's gamma1 = -1 it grew
 # e^(0.12 t) and the run stopped at t = 136.5), the errors against Kerr-Schild at the truncation level (1e-4 to
-# 1e-3) and not growing faster than linearly.
+# 1e-3) and not growing faster than linearly. Not met yet: on the H200 (session 9) the gauge constraint bursts
+# from t ~ 140 and the run stops at t ~ 260 (docs/gr.md, "The paper's case on the H200").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-long}

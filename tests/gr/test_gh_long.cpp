@@ -6,7 +6,7 @@
 // in between above 3x that. (The psi error is printed, not bounded: at this grid it drifts linearly, ~4e-4 per m,
 // towards a nearby stationary hole, docs/gr.md "Accuracy of the stationary hole"; resolution lowers that rate.)
 // The equivalent `loom bh` run gave 1.3x at t = 300 (flat to t = 270, then a second mode starting at the
-// excision surface, docs/gr.md "The late instability: the cause and the cure"): a longer run would fail here.
+// excision surface, docs/gr.md "The late instability: the gamma1 = -1 mode"): a longer run would fail here.
 #include <gtest/gtest.h>
 
 #include <algorithm>
