@@ -47,6 +47,9 @@ const std::set<std::tuple<std::string, std::string, std::string>> valid_cases = 
     {"vortex", "fmm.image_levels", "0"},  // periodic sums over the 3^3 near images alone
     {"vortex", "reinit.threshold", "0"},  // every node of the remeshing grid gets a particle
     {"vortex", "fmm.rebuild_growth", "0"}, {"bench vortex", "fmm.rebuild_growth", "0"},  // a new tree every step
+    // Constraint damping: none beyond the 0.001 floor; SpEC's gamma1 = -1 (docs/gr.md).
+    {"bh", "damping.gamma0", "0"}, {"bh", "damping.gamma2", "0"}, {"bh", "damping.gamma1", "-1"},
+    {"bench bh", "damping.gamma0", "0"}, {"bench bh", "damping.gamma2", "0"}, {"bench bh", "damping.gamma1", "-1"},
 };
 
 std::vector<std::string> bad_values(const nlohmann::json& spec) {
