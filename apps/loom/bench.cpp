@@ -16,7 +16,7 @@
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
-#include "loom/version_info.hpp"
+#include "loom/core/version.hpp"
 
 namespace loom::app {
 namespace {
@@ -58,7 +58,7 @@ int run_ceilings(const io::Parameters& p) {
   perf::print_table(std::cout, all);
   if (const auto& path = p.get_string("json"); !path.empty()) {
     nlohmann::json j;
-    j["loom"] = {{"version", LOOM_VERSION}, {"git_commit", LOOM_GIT_COMMIT}, {"build_type", LOOM_BUILD_TYPE}};
+    j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}, {"build_type", loom::core::build_type()}};
     j["date"] = fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::localtime(std::time(nullptr)));
     j["cpu_threads"] = core::cpu_threads();
     j["devices"] = devices;

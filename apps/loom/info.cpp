@@ -12,7 +12,7 @@
 #include "loom/core/backend.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/io/parameters.hpp"
-#include "loom/version_info.hpp"
+#include "loom/core/version.hpp"
 
 namespace loom::app {
 namespace {
@@ -21,9 +21,9 @@ std::string version_text(int v) { return v ? fmt::format("{}.{}", v / 1000, (v %
 
 nlohmann::json collect_info() {
   nlohmann::json j;
-  j["version"] = LOOM_VERSION;
-  j["git_commit"] = LOOM_GIT_COMMIT;
-  j["build_type"] = LOOM_BUILD_TYPE;
+  j["version"] = loom::core::loom_version();
+  j["git_commit"] = loom::core::git_commit();
+  j["build_type"] = loom::core::build_type();
   j["compiler"] = fmt::format("{} {}", "gcc", __VERSION__);
   j["cpu"] = {{"threads", core::cpu_threads()}};
   j["cuda"] = {{"built", cuda::built()},

@@ -13,7 +13,7 @@
 #include "loom/core/error.hpp"
 #include "loom/io/stop_signal.hpp"
 #include "loom/core/memory_budget.hpp"
-#include "loom/version_info.hpp"
+#include "loom/core/version.hpp"
 
 int main(int argc, char** argv) {
   using namespace loom;
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   };
   try {
     CLI::App app{"loom: GPU-accelerated time integration of physical fields", "loom"};
-    app.set_version_flag("--version", std::string("loom ") + LOOM_VERSION + " (" + LOOM_GIT_COMMIT + ")");
+    app.set_version_flag("--version", std::string("loom ") + loom::core::loom_version() + " (" + loom::core::git_commit() + ")");
     app.allow_extras();
     std::vector<app::Subcommand> subcommands;
     app::add_info_command(app, subcommands);

@@ -7,7 +7,7 @@
 #include "bindings.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
-#include "loom/version_info.hpp"
+#include "loom/core/version.hpp"
 
 namespace py = pybind11;
 
@@ -16,8 +16,8 @@ PYBIND11_MODULE(_core, m) {
   // Translators are tried newest first: UsageError before its base Error.
   py::register_exception<loom::Error>(m, "Error", PyExc_RuntimeError);
   py::register_exception<loom::UsageError>(m, "UsageError", PyExc_ValueError);
-  m.attr("__version__") = LOOM_VERSION;
-  m.attr("git_commit") = LOOM_GIT_COMMIT;
+  m.attr("__version__") = loom::core::loom_version();
+  m.attr("git_commit") = loom::core::git_commit();
   m.def(
       "backends", [] {
         py::list names;
