@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fmm/sampled_error.hpp"
 #include "loom/core/error.hpp"
 #include "loom/fmm/accuracy_budget.hpp"
 #include "loom/fmm/bodies.hpp"
@@ -21,12 +22,7 @@ double gradient_error(const BudgetChoice& c, Index n) {
   const auto q = make_uniform(n, -1, 1, 6);
   Options o = with_choice(Options{}, c);
   const LaplaceResult r = laplace(x, q, o);
-  const auto targets = sample_targets(n, 200);
-  std::vector<double> phi;
-  std::vector<Vec3d> exact, mine;
-  direct_laplace(x, q, targets, phi, exact);
-  for (Index t : targets) mine.push_back(r.gradient[static_cast<std::size_t>(t)]);
-  return relative_l2_error(mine, exact);
+  return test::sampled_gradient_error(x, q, r.gradient, 200);
 }
 
 TEST(AccuracyBudget, ChosenParametersMeetTheTargetAgainstADirectSum) {

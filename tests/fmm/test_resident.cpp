@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "fmm/sampled_error.hpp"
 #include "loom/core/error.hpp"
 #include "loom/fmm/bodies.hpp"
 #include "loom/fmm/direct.hpp"
@@ -33,12 +34,7 @@ Laplace resident_laplace(ResidentEvaluator& r, const std::vector<double>& q) {
 }
 
 double direct_gradient_error(const std::vector<Vec3d>& x, const std::vector<double>& q, const Laplace& f) {
-  const auto targets = sample_targets(static_cast<Index>(x.size()), 300);
-  std::vector<double> phi;
-  std::vector<Vec3d> grad, mine;
-  direct_laplace(x, q, targets, phi, grad);
-  for (Index t : targets) mine.push_back(f.grad[static_cast<std::size_t>(t)]);
-  return relative_l2_error(mine, grad);
+  return test::sampled_gradient_error(x, q, f.grad, 300);
 }
 
 TEST(ResidentCpu, LaplaceEqualsTheHostPathAndTheDirectSum) {

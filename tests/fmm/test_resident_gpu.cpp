@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "backends.hpp"
+#include "fmm/sampled_error.hpp"
 #include "loom/core/array.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/fmm/accuracy_budget.hpp"
@@ -27,7 +28,7 @@ constexpr core::Backend cuda_backend = core::Backend::cuda;
 constexpr core::Where dev = core::Where::device;
 
 class ResidentGpu : public ::testing::Test {
-  void SetUp() override { test::skip_unless_available(cuda_backend); }
+  void SetUp() override { loom::test::skip_unless_available(cuda_backend); }
 };
 
 template <class T>
@@ -85,12 +86,7 @@ TEST_F(ResidentGpu, LaplaceEqualsTheCpuFormAndTheDirectSum) {
   const Fields d = evaluate_on(cuda_backend, o, x, nullptr, &q, nullptr, nullptr, nullptr);
   const Fields h = evaluate_on(core::Backend::cpu, o, x, nullptr, &q, nullptr, nullptr, nullptr);
   EXPECT_LT(relative_l2_error(d.a, h.a), 1e-5);
-  const auto targets = sample_targets(static_cast<Index>(x.size()), 300);
-  std::vector<double> phi;
-  std::vector<Vec3d> grad, mine;
-  direct_laplace(x, q, targets, phi, grad);
-  for (Index t : targets) mine.push_back(d.a[static_cast<std::size_t>(t)]);
-  EXPECT_LT(relative_l2_error(mine, grad), 1e-4);
+  EXPECT_LT(test::sampled_gradient_error(x, q, d.a, 300), 1e-4);
 }
 
 TEST_F(ResidentGpu, PeriodicBiotSavartAfterARefitEqualsTheCpuFormWithoutBodySizedCopies) {
@@ -149,13 +145,7 @@ Target laplace_target(Index n, const Options& o, double error_target = 0) {
     }
   }
   if (error_target > 0) std::printf("budget: %s\n", describe(r.budget()).c_str());
-  const auto targets = sample_targets(n, 300);
-  std::vector<double> p;
-  std::vector<Vec3d> exact, mine;
-  direct_laplace(x, q, targets, p, exact);
-  const auto g = grad.host();
-  for (Index i : targets) mine.push_back(g[static_cast<std::size_t>(i)]);
-  t.error = relative_l2_error(mine, exact);
+  t.error = test::sampled_gradient_error(x, q, grad.host(), 300);
   return t;
 }
 
