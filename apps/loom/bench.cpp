@@ -16,7 +16,7 @@
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 
 namespace loom::app {
 namespace {
@@ -58,7 +58,7 @@ int run_ceilings(const io::Parameters& p) {
   perf::print_table(std::cout, all);
   if (const auto& path = p.get_string("json"); !path.empty()) {
     nlohmann::json j;
-    j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}, {"build_type", loom::core::build_type()}};
+    j["loom"] = loom::io::build_identity();
     j["date"] = fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::localtime(std::time(nullptr)));
     j["cpu_threads"] = core::cpu_threads();
     j["devices"] = devices;

@@ -15,7 +15,7 @@
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/json_output.hpp"
 #include "loom/io/plot_script.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 
 namespace loom::app {
 namespace {
@@ -47,7 +47,7 @@ int run_bench_bh(const io::Parameters& p) {
   gr::print_profile_table(std::cout, rows);
   if (const auto& path = p.get_string("json"); !path.empty()) {
     nlohmann::json j;
-    j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}, {"build_type", loom::core::build_type()}};
+    j["loom"] = loom::io::build_identity();
     j["date"] = fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::localtime(std::time(nullptr)));
     j["cpu_threads"] = core::cpu_threads();
     if (gpu) j["device"] = cuda::device_info(cuda::current_device()).name;

@@ -36,7 +36,7 @@
 #include "loom/perf/ceilings.hpp"
 #include "loom/perf/timing.hpp"
 #include "loom/perf/work.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 
 namespace loom::app {
 namespace {
@@ -328,7 +328,7 @@ int run_bench_fmm(const io::Parameters& p) {
   };
 
   nlohmann::json j;
-  j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}, {"build_type", loom::core::build_type()}};
+  j["loom"] = loom::io::build_identity();
   j["cpu_threads"] = core::cpu_threads();
   nlohmann::json devices = nlohmann::json::array();
   std::cerr << fmt::format("loom bench fmm: {} CPU threads", core::cpu_threads());

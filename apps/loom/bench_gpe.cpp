@@ -24,7 +24,7 @@
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 
 namespace loom::app {
 namespace {
@@ -233,7 +233,7 @@ int run_scaling(const io::Parameters& p, const comm::Communicator& world, const 
                                                  fmt::format("at least {} layers in z (one per rank)", n)));
   const bool root = world.is_root();
   nlohmann::json j;
-  j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}};
+  j["loom"] = loom::io::build_identity();
   j["job_ranks"] = world.size();
   j["cpu_threads"] = core::cpu_threads();
   if (o.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
@@ -410,7 +410,7 @@ int run_single_rank_table(const io::Parameters& p) {
   perf::print_table(std::cout, ceilings);
   if (const auto& path = p.get_string("json"); !path.empty()) {
     nlohmann::json j;
-    j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}};
+    j["loom"] = loom::io::build_identity();
     j["cpu_threads"] = core::cpu_threads();
     if (core::backend_available(core::Backend::cuda)) j["device"] = cuda::device_info(cuda::current_device()).name;
     j["results"] = rows;

@@ -17,7 +17,7 @@
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 #include "loom/spectral/tool_config.hpp"
 #include "spectral_common.hpp"
 
@@ -170,7 +170,7 @@ int run_bench_spectral(const io::Parameters& p) {
 
   if (const auto& path = cfg.json; !path.empty()) {
     nlohmann::json j;
-    j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}, {"build_type", loom::core::build_type()}};
+    j["loom"] = loom::io::build_identity();
     j["parameters"] = p.to_json();
     j["ceilings"] = perf::to_json(c.ceilings);
     for (const auto& r : c.rows)

@@ -15,7 +15,7 @@
 #include "loom/fmm/precision.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 #include "loom/vortex/benchmark.hpp"
 
 namespace loom::app {
@@ -83,7 +83,7 @@ int run_bench_vortex(const io::Parameters& p) {
   vortex::print_step_table(std::cout, rows);
   if (const auto& path = p.get_string("json"); !path.empty()) {
     nlohmann::json j;
-    j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}, {"build_type", loom::core::build_type()}};
+    j["loom"] = loom::io::build_identity();
     j["date"] = fmt::format("{:%Y-%m-%dT%H:%M:%S}", fmt::localtime(std::time(nullptr)));
     j["cpu_threads"] = core::cpu_threads();
     if (core::backend_available(core::Backend::cuda)) j["device"] = cuda::device_info(cuda::current_device()).name;

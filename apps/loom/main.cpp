@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
   };
   try {
     CLI::App app{"loom: GPU-accelerated time integration of physical fields", "loom"};
-    app.set_version_flag("--version", std::string("loom ") + loom::core::loom_version() + " (" + loom::core::git_commit() + ")");
+    app.set_version_flag("--version",
+                         std::string("loom ") + loom::core::loom_version() + " (" + loom::core::git_commit() + ")");
     app.allow_extras();
     std::vector<app::Subcommand> subcommands;
     app::add_info_command(app, subcommands);

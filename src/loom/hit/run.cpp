@@ -20,7 +20,7 @@
 #include "loom/io/plot_script.hpp"
 #include "loom/io/run_end.hpp"
 #include "loom/io/stop_signal.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 
 namespace loom::hit {
 namespace {
@@ -219,7 +219,7 @@ void HitRun::checkpoint() {
 
 nlohmann::json HitRun::summary() const {
   nlohmann::json j = to_json(last_);
-  j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}, {"build_type", loom::core::build_type()}};
+  j["loom"] = loom::io::build_identity();
   j["backend"] = std::string(core::to_string(config_.backend));
   if (config_.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
   if (config_.backend == core::Backend::cpu) j["cpu_threads"] = core::cpu_threads();

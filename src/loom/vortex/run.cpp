@@ -10,7 +10,7 @@
 #include "loom/io/plot_script.hpp"
 #include "loom/io/run_end.hpp"
 #include "loom/io/stop_signal.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 #include "loom/vortex/snapshot.hpp"
 
 namespace loom::vortex {
@@ -228,7 +228,7 @@ void VortexRun::checkpoint() {
 
 nlohmann::json VortexRun::summary() const {
   nlohmann::json j;
-  j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}, {"build_type", loom::core::build_type()}};
+  j["loom"] = loom::io::build_identity();
   j["backend"] = std::string(core::to_string(c_.backend));
   if (c_.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
   if (c_.backend == core::Backend::cpu) j["cpu_threads"] = core::cpu_threads();

@@ -12,7 +12,7 @@
 #include "loom/fmm/parallel/rank_table.hpp"
 #include "loom/fmm/parallel/rebalance.hpp"
 #include "loom/io/atomic_file.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 
 namespace loom::fmm::parallel {
 namespace {
@@ -65,7 +65,7 @@ int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std:
   j.update(print_steps(out, samples));
   out << fmt::format("median step: {:.4f} s\n", median.seconds);
   if (b.json.empty()) return 0;
-  j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}};
+  j["loom"] = loom::io::build_identity();
   j["kernel"] = std::string(to_string(b.kernel));
   j["distribution"] = std::string(to_string(b.distribution));
   j["bodies_per_rank_generated"] = b.bodies_per_rank;

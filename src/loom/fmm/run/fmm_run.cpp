@@ -14,7 +14,7 @@
 #include "loom/fmm/run/report.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/stop_signal.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 
 namespace loom::fmm {
 
@@ -114,7 +114,7 @@ void FmmRun::write(std::ostream& log) const {
 nlohmann::json FmmRun::summary() const {
   const Options& o = c_.options;
   nlohmann::json j;
-  j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}};
+  j["loom"] = loom::io::build_identity();
   j["bodies"] = bodies();
   j["source"] = source_;
   j["kernel"] = std::string(to_string(c_.kernel));

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "loom/core/cuda_api.hpp"
-#include "loom/core/version.hpp"
+#include "loom/io/build_identity.hpp"
 
 namespace loom::gpe {
 namespace {
@@ -61,7 +61,7 @@ void problem(const RunFigures& r, nlohmann::json& j) {
 nlohmann::json summary_json(const RunFigures& r) {
   const InitialSetup& s = r.setup;
   nlohmann::json j;
-  j["loom"] = {{"version", loom::core::loom_version()}, {"git_commit", loom::core::git_commit()}, {"build_type", loom::core::build_type()}};
+  j["loom"] = loom::io::build_identity();
   j["backend"] = std::string(core::to_string(r.config.backend));
   j["kernel"] = std::string(to_string(s.kernel));
   if (r.config.backend == core::Backend::cuda) j["device"] = cuda::device_info(cuda::current_device()).name;
