@@ -148,16 +148,23 @@ bool VortexRun::checkpoint_due() const {
   return c_.output.checkpoint_every > 0 && since_checkpoint_.seconds() > c_.output.checkpoint_every;
 }
 
+bool VortexRun::reinit_due(Index step) const { return c_.reinit_every > 0 && step % c_.reinit_every == 0; }
+
+// The last step's row and snapshot are finish()'s.
+bool VortexRun::record_due(Index step) const { return step % c_.output.every == 0 && step < steps_end_; }
+
+bool VortexRun::snapshot_due(Index step) const {
+  return c_.output.fields_every > 0 && step % c_.output.fields_every == 0 && step < steps_end_;
+}
+
 bool VortexRun::due(Index step) const {
-  const bool last = step >= steps_end_;
-  return (c_.reinit_every > 0 && step % c_.reinit_every == 0) || (step % c_.output.every == 0 && !last) ||
-         (c_.output.fields_every > 0 && step % c_.output.fields_every == 0 && !last) || checkpoint_due();
+  return reinit_due(step) || record_due(step) || snapshot_due(step) || checkpoint_due();
 }
 
 void VortexRun::after_step() {
-  if (c_.reinit_every > 0 && step_ % c_.reinit_every == 0) reinitialise();
-  if (step_ % c_.output.every == 0 && !finished()) record();
-  if (c_.output.fields_every > 0 && step_ % c_.output.fields_every == 0 && !finished()) snapshot();
+  if (reinit_due(step_)) reinitialise();
+  if (record_due(step_)) record();
+  if (snapshot_due(step_)) snapshot();
   if (checkpoint_due()) {
     checkpoint();
     since_checkpoint_.start();

@@ -62,6 +62,10 @@ class VortexRun {
 
  private:
   void reinitialise();
+  // What after_step() does once the run reaches `step` (due() is their union).
+  bool reinit_due(Index step) const;
+  bool record_due(Index step) const;
+  bool snapshot_due(Index step) const;
   bool checkpoint_due() const;
   void fetch_particles();  // the device stepper's particles into p_, when they moved since
   std::vector<std::string> columns() const;
