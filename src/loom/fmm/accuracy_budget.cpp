@@ -78,6 +78,10 @@ double table_error(int order, double theta, int ncrit, Index n) {
   return error_scale(n) * row_of(ncrit, theta).error[order - lowest_order];
 }
 
+double budget_error(int order, double theta, int ncrit, Index n, Precision precision) {
+  return table_error(order, theta, ncrit, n) + (precision == Precision::single_fast ? fast_error_floor : 0.0);
+}
+
 double model_seconds(int order, double theta, int ncrit, Index n, Precision precision) {
   const Row& r = row_of(ncrit, theta);
   const double nb = static_cast<double>(n);
