@@ -245,8 +245,10 @@ TEST_F(ResidentGpu, LaplaceErrorsOverSeedsAtOneMillion) {
     int ncrit;
   };
   const Index n = 1000000;
-  const Row rows[] = {{8, 0.55, 64}, {8, 0.6, 64},  {8, 0.65, 64},  {8, 0.7, 64},  {7, 0.55, 64}, {7, 0.6, 64},
-                      {8, 0.6, 128}, {8, 0.65, 128}, {8, 0.7, 128}, {8, 0.6, 32}, {8, 0.65, 32}};
+  // ncrit 32 at theta 0.5: the rows whose growth from 1e5 to 1e6 the CPU measured (x1.78 at p 8, x1.60 at p 7)
+  const Row rows[] = {{8, 0.55, 64}, {8, 0.6, 64},  {8, 0.65, 64},  {8, 0.7, 64}, {7, 0.55, 64},
+                      {7, 0.6, 64},  {8, 0.6, 128}, {8, 0.65, 128}, {8, 0.7, 128}, {8, 0.6, 32},
+                      {8, 0.65, 32}, {8, 0.5, 32},  {7, 0.5, 32}};
   for (std::uint64_t seed : {21, 41, 61}) {
     const auto x = make_positions(Distribution::cube, n, seed);
     const auto q = make_uniform(n, -1, 1, seed + 1);
