@@ -21,11 +21,15 @@ struct Larger {
   LOOM_HOST_DEVICE double operator()(double a, double b) const { return a > b ? a : b; }
 };
 
+// A body's place in its cell (cells of at most 65536 bodies): 16 bits, so that a block of 4096 bodies keeps its
+// places and the sort's storage within the 48 KB of static shared memory.
+using Place = std::uint16_t;
+
 // A cell's bodies in their current order: the j-th is the body sidx[j] of the cell's order before the kernel.
 struct CellBodies {
   const Vec3d* pos;
   Index begin;
-  const int* sidx;
+  const Place* sidx;
   LOOM_HOST_DEVICE Vec3d operator[](Index j) const { return pos[begin + sidx[j]]; }
 };
 
@@ -45,7 +49,7 @@ __global__ void __launch_bounds__(Threads)
     typename BoxReduce::TempStorage box;
     typename MaxReduce::TempStorage max;
   } temp;
-  __shared__ int sidx[Threads * Items];
+  __shared__ Place sidx[Threads * Items];
   __shared__ Range parts[max_parts];
   __shared__ Index lower[max_parts];
   __shared__ int part_count;
@@ -61,7 +65,7 @@ __global__ void __launch_bounds__(Threads)
     return;
   }
   const CellBodies x{pos, cell.begin, sidx};
-  for (int j = threadIdx.x; j < m; j += Threads) sidx[j] = j;
+  for (int j = threadIdx.x; j < m; j += Threads) sidx[j] = static_cast<Place>(j);
   if (threadIdx.x == 0) {
     parts[0] = Range{0, m};
     part_count = 1;
@@ -97,7 +101,7 @@ __global__ void __launch_bounds__(Threads)
     Sort(temp.sort).Sort(key, value, 0, key_bits);
     for (int i = 0; i < Items; ++i) {
       const int j = static_cast<int>(threadIdx.x) * Items + i;
-      if (j < m) sidx[j] = value[i];
+      if (j < m) sidx[j] = static_cast<Place>(value[i]);
     }
     __syncthreads();
     if (static_cast<int>(threadIdx.x) < np && parts[threadIdx.x].count > ncrit)
@@ -178,8 +182,10 @@ void split_cells_in_blocks(const Cell* level, Index count, Index largest, int nc
     launch<128, 4>(level, count, ncrit, pos, order, kids8, kid_count);
   else if (largest <= 1024)
     launch<128, 8>(level, count, ncrit, pos, order, kids8, kid_count);
-  else
+  else if (largest <= 2048)
     launch<256, 8>(level, count, ncrit, pos, order, kids8, kid_count);
+  else
+    launch<512, 8>(level, count, ncrit, pos, order, kids8, kid_count);
 }
 
 }  // namespace loom::fmm::gpu

@@ -14,7 +14,7 @@
 namespace loom::fmm::gpu {
 
 // The largest cell one block splits.
-constexpr Index block_split_capacity = 2048;
+constexpr Index block_split_capacity = 4096;
 
 // Splits each of the `count` cells of `level` (device pointers; every cell's count <= largest <= capacity) whose
 // count exceeds ncrit: its bodies' positions and caller indices (pos, order: the whole tree-order arrays) rewritten
