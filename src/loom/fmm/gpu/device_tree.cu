@@ -254,22 +254,22 @@ struct Builder {
     LOOM_REQUIRE(2 * static_cast<std::int64_t>(ranges.size()) + 1 < (std::int64_t(1) << (64 - coordinate_bits)),
                  "fmm::gpu::build_tree: too many parts for the sort key");
     Array<std::uint64_t> key(static_cast<std::size_t>(n_));
-    Array<Index> perm(static_cast<std::size_t>(n_));
+    Array<std::uint32_t> perm(static_cast<std::size_t>(n_));  // 32 bits: build() refuses n >= 2^32
     {
       const std::int64_t* r = run.read(w_);
       const Box* box = boxes.read(w_);
       const Vec3d* x = pos.read(w_);
       std::uint64_t* k = key.write(w_);
-      Index* p = perm.write(w_);
+      std::uint32_t* p = perm.write(w_);
       core::parallel_for(b_, n_, [=] LOOM_HOST_DEVICE(Index i) {
         k[i] = sort_key(r[i], box, x[i], coordinate_bits);
-        p[i] = i;
+        p[i] = static_cast<std::uint32_t>(i);
       });
     }
     // the run ids are below 2 * ranges + 1: the key's bits above them are zero and need no radix pass
     const int bits = coordinate_bits + std::bit_width(2 * static_cast<std::uint64_t>(ranges.size()) + 1);
     stable_sort_pairs(b_, key, perm, n_, bits);
-    const Index* p = perm.read(w_);
+    const std::uint32_t* p = perm.read(w_);
     Array<Vec3d> pos2(static_cast<std::size_t>(n_));
     Array<Index> order2(static_cast<std::size_t>(n_));
     const Vec3d* x = pos.read(w_);
@@ -387,6 +387,7 @@ Array<Cell> concatenate(Backend b, std::vector<Array<Cell>>& levels, std::vector
 template <class Policy>
 BackendTree build(Policy policy, Backend b, const Vec3d* positions, Index n, int ncrit) {
   LOOM_REQUIRE(ncrit >= 1, "fmm::gpu::build_tree: ncrit must be at least 1");
+  LOOM_REQUIRE(n < (Index(1) << 32), "fmm::gpu::build_tree: at most 2^32 - 1 bodies (32-bit sort values)");
   const core::Where w = side(b);
   BackendTree t;
   t.backend = b;
