@@ -5,7 +5,8 @@
 # choice (fmm/accuracy_budget.hpp) with the per-phase split, and the budget's errors against the evaluator's at 1e6
 # over three seeds ("error row:" lines). With nsys on the machine, also the CUDA API and kernel summary of the tree
 # build and traversal at 1e6 bodies. FMMFAST_LARGE=1 adds the Biot-Savart 1.68e7 target (test_fmm_resident_gpu)
-# and one vortex step at 256^3 (`loom bench vortex`, as scripts/gpu-vortex.sh; builds loom: ~2 more minutes).
+# with the device tree's build times at 1.68e7, and one vortex step at 256^3 (`loom bench vortex`, as
+# scripts/gpu-vortex.sh; builds loom: ~2 more minutes unless built).
 # From the repo root; the table last. Files in $OUT (or ./gpu-check-out): fmmfast-logs.tar.gz.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -28,8 +29,9 @@ fi
 echo "build: $(( $(date +%s) - t0 )) s"
 bin=$build/tests/fmm
 # the 1.68e7 cases are the full check's (scripts/gpu-vortex.sh); here 1e6 only
-timeout 60 "$bin/test_fmm_device_tree_gpu" --gtest_filter='*EqualTheHostForms*:*BlockSplit*:*AtOneMillion*' \
-  > "$logs/device_tree.log" 2>&1
+tree_filter='*EqualTheHostForms*:*BlockSplit*:*AtOneMillion*'
+[[ $large == 1 ]] && tree_filter+=':*BuildAndTraversalTimes*'  # 1e6 and 1.68e7, ncrit 64 and 256
+timeout 90 "$bin/test_fmm_device_tree_gpu" --gtest_filter="$tree_filter" > "$logs/device_tree.log" 2>&1
 echo "test_fmm_device_tree_gpu: rc $? $(grep -cE '^\[       OK' "$logs/device_tree.log") ok"
 grep -E "FAILED|Failure|device tree:" "$logs/device_tree.log" | head -20
 filter='*EqualsTheCpuForm*:*Laplace*Target*:*BudgetRows*:*ErrorsOverSeeds*'
