@@ -64,8 +64,11 @@ TEST_F(DeviceTreeGpu, BlockSplitEqualsTheLevelWidePath) {
   for (int k = 0; k < 24; ++k)
     for (int j = 0; j < 24; ++j)
       for (int i = 0; i < 24; ++i) lattice.push_back({0.25 * i, 0.25 * j, 0.25 * k});
+  // the last two: a root that one block splits, and fewer bodies than a warp
   const std::vector<std::vector<Vec3d>> sets = {make_positions(Distribution::cube, 30000, 12),
-                                                make_positions(Distribution::plummer, 30000, 13), lattice};
+                                                make_positions(Distribution::plummer, 30000, 13), lattice,
+                                                make_positions(Distribution::cube, 3000, 14),
+                                                make_positions(Distribution::sphere, 5, 15)};
   for (std::size_t set = 0; set < sets.size(); ++set)
     for (int ncrit : {1, 8, 64, 300, 3000}) {
       const gpu::BackendTree dev = build_on(cuda_backend, sets[set], ncrit);
