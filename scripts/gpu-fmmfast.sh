@@ -81,4 +81,4 @@ fi
 echo "split (seconds; best of three after a warm-up):"
 grep -hE "^(resident|budget row|error row):" "$logs/resident.log"
 grep -h "^device tree:" "$logs/device_tree.log"
-[[ $large == 1 ]] && cat "$logs/vortex-line.txt"
+if [[ $large == 1 ]]; then cat "$logs/vortex-line.txt"; fi
