@@ -1,5 +1,6 @@
 // The tree and lists built on the GPU (gpu/device_tree.*, gpu/device_lists.*) against the same code on the host:
-// the same cells, order and lists (bodies without ties: the GPU's radix sort and the host's merge sort agree), and
+// the same cells, order and lists (bodies without ties: the GPU's radix sort and the host's merge sort agree), the
+// block-per-cell split of the small cells' levels (gpu/cell_split.hpp) against the host's level-wide path, and
 // the time of the device build and traversal at 10^6 and 1.68 x 10^7 uniform bodies printed for issue 21's
 // targets. Skips without a device.
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <tuple>
+#include <vector>
 
 #include "backends.hpp"
 #include "loom/core/cuda_api.hpp"
@@ -52,6 +54,37 @@ TEST_F(DeviceTreeGpu, BuildAndListsEqualTheHostForms) {
     EXPECT_EQ(la.p2p_offset, lb.p2p_offset);
     EXPECT_EQ(la.p2p_source, lb.p2p_source);
   }
+}
+
+// The levels whose cells fit one block are split one block per cell on the device (gpu/cell_split.hpp) and level
+// wide on the host: the same cells, children and body order, for leaves of 1 to more bodies than a block holds,
+// a lattice's ties included (both paths sort the same keys stably).
+TEST_F(DeviceTreeGpu, BlockSplitEqualsTheLevelWidePath) {
+  std::vector<Vec3d> lattice;
+  for (int k = 0; k < 24; ++k)
+    for (int j = 0; j < 24; ++j)
+      for (int i = 0; i < 24; ++i) lattice.push_back({0.25 * i, 0.25 * j, 0.25 * k});
+  // the last two: a root that one block splits, and fewer bodies than a warp
+  const std::vector<std::vector<Vec3d>> sets = {make_positions(Distribution::cube, 30000, 12),
+                                                make_positions(Distribution::plummer, 30000, 13), lattice,
+                                                make_positions(Distribution::cube, 3000, 14),
+                                                make_positions(Distribution::sphere, 5, 15)};
+  for (std::size_t set = 0; set < sets.size(); ++set)
+    for (int ncrit : {1, 8, 64, 300, 3000}) {
+      const gpu::BackendTree dev = build_on(cuda_backend, sets[set], ncrit);
+      const gpu::BackendTree host = build_on(core::Backend::cpu, sets[set], ncrit);
+      ASSERT_EQ(dev.level_offsets, host.level_offsets) << "set " << set << " ncrit " << ncrit;
+      const auto a = dev.cells.host(), b = host.cells.host();
+      for (std::size_t c = 0; c < a.size(); ++c) {
+        ASSERT_EQ(std::tie(a[c].begin, a[c].count, a[c].child_begin, a[c].child_count, a[c].parent, a[c].level),
+                  std::tie(b[c].begin, b[c].count, b[c].child_begin, b[c].child_count, b[c].parent, b[c].level))
+            << "set " << set << " ncrit " << ncrit << " cell " << c;
+        EXPECT_NEAR(a[c].radius, b[c].radius, 1e-12 * (1 + b[c].radius));
+        for (int d = 0; d < 3; ++d) EXPECT_NEAR(a[c].center[d], b[c].center[d], 1e-12 * (1 + b[c].radius));
+      }
+      const auto oa = dev.order.host(), ob = host.order.host();
+      EXPECT_TRUE(std::equal(oa.begin(), oa.end(), ob.begin())) << "set " << set << " ncrit " << ncrit;
+    }
 }
 
 TEST_F(DeviceTreeGpu, BuildAndTraversalTimes) {

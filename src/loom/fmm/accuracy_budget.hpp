@@ -35,6 +35,10 @@ double model_seconds(int order, double theta, int ncrit, Index n, Precision prec
 // The table's gradient error of one row at n bodies (p in 4..8, theta and ncrit of the table; UsageError otherwise).
 double table_error(int order, double theta, int ncrit, Index n);
 
+// The error the budget counts on for one row at n bodies: table_error, plus the uncompensated P2P's floor for
+// single-fast.
+double budget_error(int order, double theta, int ncrit, Index n, Precision precision);
+
 // `o` with the choice's order, theta, ncrit and precision.
 Options with_choice(Options o, const BudgetChoice& c);
 

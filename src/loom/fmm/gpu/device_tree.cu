@@ -10,7 +10,6 @@
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
-#include <thrust/sequence.h>
 #include <thrust/sort.h>
 
 #include <bit>
@@ -24,6 +23,7 @@
 #include "loom/core/device_pool.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
+#include "loom/fmm/gpu/cell_split.hpp"
 #include "loom/fmm/gpu/radix_sort.hpp"
 #include "loom/fmm/gpu/segments.hpp"
 #include "loom/fmm/gpu/thrust_policy.hpp"
@@ -55,7 +55,7 @@ struct Part {
   int cell;
 };
 
-constexpr int coordinate_bits = 40;  // of the sort key; the part's run id takes the other 24
+constexpr int coordinate_bits = sort_coordinate_bits;  // of the sort key; the part's run id takes the other 24
 
 template <class Iterator>
 using ValueOf = std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<Iterator>())>>;
@@ -67,7 +67,12 @@ struct Builder {
 
   // Splits the level's cells of more than ncrit bodies; returns their children (cells of the next level, with
   // geometry) and sets the parents' child_begin (counted from `next_first`) and child_count.
+  // On the device, a level whose cells all fit a block is split one block per cell (cell_split.hpp).
   Array<Cell> split_level(Array<Cell>& level, int next_first, int level_index, Array<Vec3d>& pos, Array<Index>& order) {
+    if (b_ == Backend::cuda) {
+      const Index largest = largest_cell(level);
+      if (largest <= block_split_capacity) return split_in_blocks(level, next_first, level_index, pos, order, largest);
+    }
     Array<Part> parts = parts_of_large_cells(level);
     for (int round = 0; round < 3 && !parts.empty(); ++round) {
       if (!bisect_round(parts, pos, order)) break;
@@ -75,16 +80,54 @@ struct Builder {
     return children(level, parts, next_first, level_index, pos);
   }
 
+  Index largest_cell(const Array<Cell>& level) const {
+    const Cell* c = level.read(w_);
+    return static_cast<Index>(core::parallel_max(b_, static_cast<Index>(level.size()),
+                                                 [=] LOOM_HOST_DEVICE(Index k) { return double(c[k].count); }));
+  }
+
+  // The level's cells split one block each; their children listed, and the parents linked, as children() does.
+  Array<Cell> split_in_blocks(Array<Cell>& level, int next_first, int level_index, Array<Vec3d>& pos,
+                              Array<Index>& order, Index largest) {
+    const Index count = static_cast<Index>(level.size());
+    Array<Cell> kids8(static_cast<std::size_t>(8 * count));
+    Array<Index> slot(level.size() + 1);
+    split_cells_in_blocks(level.read(w_), count, largest, ncrit_, pos.read_write(w_), order.read_write(w_),
+                          kids8.write(w_), slot.write(w_));
+    const Index total = exclusive_scan(slot, count);
+    Array<Cell> kids(static_cast<std::size_t>(total));
+    if (total == 0) return kids;
+    const Cell* k8 = kids8.read(w_);
+    const Index* at = slot.read(w_);
+    Cell* parent = level.read_write(w_);
+    Cell* c = kids.write(w_);
+    const int first_of_level = next_first - static_cast<int>(level.size());
+    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) {
+      const int children = static_cast<int>(at[k + 1] - at[k]);
+      if (children == 0) return;
+      parent[k].child_begin = next_first + static_cast<int>(at[k]);
+      parent[k].child_count = children;
+      for (int j = 0; j < children; ++j) {
+        Cell child = k8[8 * k + j];
+        child.parent = first_of_level + static_cast<int>(k);
+        child.level = level_index + 1;
+        c[at[k] + j] = child;
+      }
+    });
+    return kids;
+  }
+
   // Centre (of the bounding box) and radius (largest distance from it) of cells [0, count) whose bodies are
   // their ranges of pos.
   void set_geometry(Array<Cell>& cells, const Array<Vec3d>& pos) {
     const Index count = static_cast<Index>(cells.size());
     if (count == 0) return;
-    const Array<Box> boxes = part_boxes(ranges_of(cells), pos);
+    const Array<std::int64_t> run = runs_of(ranges_of(cells));
+    const Array<Box> boxes = part_boxes(count, run, pos);
     const Box* box = boxes.read(w_);
     Cell* c = cells.read_write(w_);
     core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) { c[k].center = box[k].center(); });
-    const Array<double> r2 = part_max_distance2(ranges_of(cells), pos, cells);
+    const Array<double> r2 = part_max_distance2(count, run, pos, cells);
     const double* r = r2.read(w_);
     core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) { c[k].radius = sqrt(r[k]); });
   }
@@ -108,19 +151,20 @@ struct Builder {
     return run;
   }
 
-  Array<Box> part_boxes(const Array<Range>& ranges, const Array<Vec3d>& pos) const {
-    Array<Box> boxes(ranges.size());
+  // The bounding boxes of `ranges` ranges, given the bodies' run ids among them (runs_of).
+  Array<Box> part_boxes(Index ranges, const Array<std::int64_t>& run, const Array<Vec3d>& pos) const {
+    Array<Box> boxes(static_cast<std::size_t>(ranges));
     const auto values = thrust::make_transform_iterator(thrust::counting_iterator<Index>(0), BoxOf{pos.read(w_)});
-    reduce_runs(runs_of(ranges), values, MergeBoxes{}, static_cast<Index>(ranges.size()), boxes.write(w_));
+    reduce_runs(run, values, MergeBoxes{}, ranges, boxes.write(w_));
     return boxes;
   }
 
-  Array<double> part_max_distance2(const Array<Range>& ranges, const Array<Vec3d>& pos, const Array<Cell>& cells) const {
-    Array<double> d(ranges.size());
-    const Array<std::int64_t> run = runs_of(ranges);
+  Array<double> part_max_distance2(Index ranges, const Array<std::int64_t>& run, const Array<Vec3d>& pos,
+                                   const Array<Cell>& cells) const {
+    Array<double> d(static_cast<std::size_t>(ranges));
     const auto values = thrust::make_transform_iterator(
         thrust::counting_iterator<Index>(0), Distance2{pos.read(w_), run.read(w_), cells.read(w_)});
-    reduce_runs(run, values, thrust::maximum<double>(), static_cast<Index>(ranges.size()), d.write(w_));
+    reduce_runs(run, values, thrust::maximum<double>(), ranges, d.write(w_));
     return d;
   }
 
@@ -196,32 +240,36 @@ struct Builder {
         if (p[k].count > ncrit) r[at[k]] = {p[k].begin, p[k].count};
       });
     }
-    const Array<Box> boxes = part_boxes(ranges, pos);
-    sort_along_axes(ranges, boxes, pos, order);
-    const Array<Index> lower = split_points(ranges, boxes, pos);
-    parts = halves(parts, slot, lower, splitting);
+    const Array<std::int64_t> run = runs_of(ranges);
+    const Array<Box> boxes = part_boxes(splitting, run, pos);
+    sort_along_axes(ranges, run, boxes, pos, order);
+    parts = halves(parts, slot, ranges, boxes, pos, splitting);
     return true;
   }
 
   // Sorts the bodies of each range along the longest side of its box; the bodies outside the ranges stay.
-  void sort_along_axes(const Array<Range>& ranges, const Array<Box>& boxes, Array<Vec3d>& pos, Array<Index>& order) {
+  // `run`: the bodies' run ids among the ranges (runs_of).
+  void sort_along_axes(const Array<Range>& ranges, const Array<std::int64_t>& run, const Array<Box>& boxes,
+                       Array<Vec3d>& pos, Array<Index>& order) {
     LOOM_REQUIRE(2 * static_cast<std::int64_t>(ranges.size()) + 1 < (std::int64_t(1) << (64 - coordinate_bits)),
                  "fmm::gpu::build_tree: too many parts for the sort key");
-    const Array<std::int64_t> run = runs_of(ranges);
     Array<std::uint64_t> key(static_cast<std::size_t>(n_));
-    Array<Index> perm(static_cast<std::size_t>(n_));
+    Array<std::uint32_t> perm(static_cast<std::size_t>(n_));  // 32 bits: build() refuses n >= 2^32
     {
       const std::int64_t* r = run.read(w_);
       const Box* box = boxes.read(w_);
       const Vec3d* x = pos.read(w_);
       std::uint64_t* k = key.write(w_);
-      core::parallel_for(b_, n_, [=] LOOM_HOST_DEVICE(Index i) { k[i] = sort_key(r[i], box, x[i], coordinate_bits); });
+      std::uint32_t* p = perm.write(w_);
+      core::parallel_for(b_, n_, [=] LOOM_HOST_DEVICE(Index i) {
+        k[i] = sort_key(r[i], box, x[i], coordinate_bits);
+        p[i] = static_cast<std::uint32_t>(i);
+      });
     }
-    thrust::sequence(policy_, perm.write(w_), perm.write(w_) + n_);
     // the run ids are below 2 * ranges + 1: the key's bits above them are zero and need no radix pass
     const int bits = coordinate_bits + std::bit_width(2 * static_cast<std::uint64_t>(ranges.size()) + 1);
     stable_sort_pairs(b_, key, perm, n_, bits);
-    const Index* p = perm.read(w_);
+    const std::uint32_t* p = perm.read(w_);
     Array<Vec3d> pos2(static_cast<std::size_t>(n_));
     Array<Index> order2(static_cast<std::size_t>(n_));
     const Vec3d* x = pos.read(w_);
@@ -236,46 +284,29 @@ struct Builder {
     order = std::move(order2);
   }
 
-  // The count of each range's lower part (tree.cpp's bisect on the sorted range).
-  Array<Index> split_points(const Array<Range>& ranges, const Array<Box>& boxes, const Array<Vec3d>& pos) const {
-    Array<Index> lower(ranges.size());
+  // Each part that was split becomes its two halves, in order: the lower one of the count of tree.cpp's bisect on
+  // the sorted range. `split_slot`: the exclusive scan of the splitting parts (a part's place among the ranges),
+  // so part k's first place is k + split_slot[k]; `splitting` of them were split.
+  Array<Part> halves(const Array<Part>& parts, const Array<Index>& split_slot, const Array<Range>& ranges,
+                     const Array<Box>& boxes, const Array<Vec3d>& pos, Index splitting) const {
+    const Index count = static_cast<Index>(parts.size());
+    const int ncrit = ncrit_;
+    Array<Part> out(static_cast<std::size_t>(count + splitting));
+    Part* o = out.write(w_);
+    const Part* p = parts.read(w_);
+    const Index* ss = split_slot.read(w_);
     const Range* r = ranges.read(w_);
     const Box* box = boxes.read(w_);
     const Vec3d* x = pos.read(w_);
-    Index* out = lower.write(w_);
-    core::parallel_for(b_, static_cast<Index>(ranges.size()),
-                       [=] LOOM_HOST_DEVICE(Index k) { out[k] = lower_count(r[k], box[k], x); });
-    return lower;
-  }
-
-  // Each part that was split becomes its two halves, in order.
-  // `splitting` of them were split: the count is known here, so the scan's total is not read back.
-  Array<Part> halves(const Array<Part>& parts, const Array<Index>& split_slot, const Array<Index>& lower,
-                     Index splitting) const {
-    const Index count = static_cast<Index>(parts.size());
-    const int ncrit = ncrit_;
-    Array<Index> slot(parts.size() + 1);
-    const Part* p = parts.read(w_);
-    Index* s = slot.write(w_);
-    core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) { s[k] = p[k].count > ncrit ? 2 : 1; });
-    if (b_ == Backend::cpu)
-      thrust::exclusive_scan(thrust::host, s, s + count, s);
-    else
-      thrust::exclusive_scan(device_policy(), s, s + count, s);
-    const Index total = count + splitting;
-    Array<Part> out(static_cast<std::size_t>(total));
-    Part* o = out.write(w_);
-    const Index* at = slot.read(w_);
-    const Index* ss = split_slot.read(w_);
-    const Index* low = lower.read(w_);
     core::parallel_for(b_, count, [=] LOOM_HOST_DEVICE(Index k) {
       const Part q = p[k];
+      const Index at = k + ss[k];
       if (q.count > ncrit) {
-        const Index h = low[ss[k]];
-        o[at[k]] = {q.begin, h, q.cell};
-        o[at[k] + 1] = {q.begin + h, q.count - h, q.cell};
+        const Index h = lower_count(r[ss[k]], box[ss[k]], x);
+        o[at] = {q.begin, h, q.cell};
+        o[at + 1] = {q.begin + h, q.count - h, q.cell};
       } else {
-        o[at[k]] = q;
+        o[at] = q;
       }
     });
     return out;
@@ -356,6 +387,7 @@ Array<Cell> concatenate(Backend b, std::vector<Array<Cell>>& levels, std::vector
 template <class Policy>
 BackendTree build(Policy policy, Backend b, const Vec3d* positions, Index n, int ncrit) {
   LOOM_REQUIRE(ncrit >= 1, "fmm::gpu::build_tree: ncrit must be at least 1");
+  LOOM_REQUIRE(n < (Index(1) << 32), "fmm::gpu::build_tree: at most 2^32 - 1 bodies (32-bit sort values)");
   const core::Where w = side(b);
   BackendTree t;
   t.backend = b;

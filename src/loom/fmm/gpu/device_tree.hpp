@@ -5,7 +5,9 @@
 // to the middle half of that side, as the host tree does) -- bounding boxes by a segmented reduction, one stable
 // radix sort per round of keys (part, coordinate along the part's axis) that keeps the bodies outside the parts in
 // place, the split point read off the sorted part -- then the parts of each cell become its 2..8 children, and
-// the children's centres and radii come from two more segmented reductions. The cells satisfy the host tree's
+// the children's centres and radii come from two more segmented reductions. On the device, a level whose cells all
+// hold at most gpu::block_split_capacity bodies is split one CUDA block per cell instead (cell_split.hpp: the same
+// rounds, keys and sorts within the cell; the same cells and body order). The cells satisfy the host tree's
 // invariants (each body in one leaf, leaves of at most ncrit bodies, children contiguous and in order, every box
 // holding its bodies, the radius the largest distance from the centre); for bodies without equal coordinates the
 // cells are the host tree's, body sets included. Compiled only with CUDA (it needs thrust).

@@ -13,8 +13,10 @@
 
 namespace loom::fmm::gpu {
 
-void stable_sort_pairs(core::Backend b, core::Array<std::uint64_t>& key, core::Array<Index>& value, Index n,
-                       int bits) {
+namespace {
+
+template <class Value>
+void sort_pairs(core::Backend b, core::Array<std::uint64_t>& key, core::Array<Value>& value, Index n, int bits) {
   LOOM_REQUIRE(bits >= 1 && bits <= 64, "fmm::gpu::stable_sort_pairs: bits must lie in [1, 64]");
   if (n <= 1) return;
   if (b == core::Backend::cpu) {
@@ -24,9 +26,9 @@ void stable_sort_pairs(core::Backend b, core::Array<std::uint64_t>& key, core::A
   }
   constexpr core::Where dev = core::Where::device;
   core::Array<std::uint64_t> key2(static_cast<std::size_t>(n));
-  core::Array<Index> value2(static_cast<std::size_t>(n));
+  core::Array<Value> value2(static_cast<std::size_t>(n));
   cub::DoubleBuffer<std::uint64_t> k(key.read_write(dev), key2.write(dev));
-  cub::DoubleBuffer<Index> v(value.read_write(dev), value2.write(dev));
+  cub::DoubleBuffer<Value> v(value.read_write(dev), value2.write(dev));
   std::size_t bytes = 0;
   LOOM_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, n, 0, bits));
   void* temp = core::device_pool().allocate(bytes);
@@ -36,6 +38,18 @@ void stable_sort_pairs(core::Backend b, core::Array<std::uint64_t>& key, core::A
     std::swap(key, key2);
     std::swap(value, value2);
   }
+}
+
+}  // namespace
+
+void stable_sort_pairs(core::Backend b, core::Array<std::uint64_t>& key, core::Array<Index>& value, Index n,
+                       int bits) {
+  sort_pairs(b, key, value, n, bits);
+}
+
+void stable_sort_pairs(core::Backend b, core::Array<std::uint64_t>& key, core::Array<std::uint32_t>& value, Index n,
+                       int bits) {
+  sort_pairs(b, key, value, n, bits);
 }
 
 }  // namespace loom::fmm::gpu

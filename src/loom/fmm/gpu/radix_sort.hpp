@@ -13,5 +13,8 @@ namespace loom::fmm::gpu {
 
 void stable_sort_pairs(core::Backend backend, core::Array<std::uint64_t>& key, core::Array<Index>& value, Index n,
                        int bits);
+// The same with 32-bit values (a quarter less to move per radix pass than with 64-bit ones).
+void stable_sort_pairs(core::Backend backend, core::Array<std::uint64_t>& key, core::Array<std::uint32_t>& value,
+                       Index n, int bits);
 
 }  // namespace loom::fmm::gpu

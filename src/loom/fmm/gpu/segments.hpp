@@ -38,13 +38,15 @@ struct MergeBoxes {
   }
 };
 
+LOOM_HOST_DEVICE inline Box point_box(const Vec3d& p) {
+  Box b;
+  for (int d = 0; d < 3; ++d) b.lo[d] = b.hi[d] = p[d];
+  return b;
+}
+
 struct BoxOf {
   const Vec3d* x;
-  LOOM_HOST_DEVICE Box operator()(Index i) const {
-    Box b;
-    for (int d = 0; d < 3; ++d) b.lo[d] = b.hi[d] = x[i][d];
-    return b;
-  }
+  LOOM_HOST_DEVICE Box operator()(Index i) const { return point_box(x[i]); }
 };
 
 // The run of body i among `count` sorted disjoint ranges: 2k + 1 inside range k, 2k between ranges k - 1 and k
@@ -70,6 +72,9 @@ struct Distance2 {
   }
 };
 
+// The bits of sort_key's position along a part's side (the run id takes the bits above them).
+constexpr int sort_coordinate_bits = 40;
+
 // (run, position along the part's longest side quantised to `bits` bits of its extent): sorting by it orders each
 // part along its axis and leaves the bodies outside the parts where they are.
 LOOM_HOST_DEVICE inline std::uint64_t sort_key(std::int64_t run, const Box* boxes, Vec3d x, int bits) {
@@ -88,8 +93,10 @@ LOOM_HOST_DEVICE inline std::uint64_t sort_key(std::int64_t run, const Box* boxe
 }
 
 // The count of the lower part of range r, sorted along its box's longest side: half of it, unless the median lies
-// outside the middle half of the side; then the bodies below the nearer quarter point.
-LOOM_HOST_DEVICE inline Index lower_count(Range r, const Box& b, const Vec3d* x) {
+// outside the middle half of the side; then the bodies below the nearer quarter point. x[j]: the j-th position of
+// the sorted order (a pointer, or an accessor).
+template <class Positions>
+LOOM_HOST_DEVICE inline Index lower_count(Range r, const Box& b, const Positions& x) {
   const int axis = b.longest_axis();
   const Index half = r.count / 2;
   const double lo = b.lo[axis], extent = b.hi[axis] - b.lo[axis], median = x[r.begin + half][axis];
