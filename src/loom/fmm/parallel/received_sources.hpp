@@ -42,11 +42,14 @@ class ReceivedSources final : public detail::ExtraSources {
   const ReceivedTimes& times() const { return times_; }
 
  private:
+  const LetLists& lists(const Tree& tree);  // the dual traversal, once
+
   Options o_;
   Receive receive_;
   const detail::BoxMoments* far_images_;
   const Let* let_ = nullptr;
   LetLists lists_;
+  bool walked_ = false;
   LetFieldCounts counts_;
   ReceivedTimes times_;
 };
