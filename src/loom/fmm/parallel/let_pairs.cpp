@@ -1,4 +1,6 @@
 // The received field's pairs on the CPU (let_pairs.hpp): the dual traversal and the M2L and P2P of its pairs.
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -19,14 +21,28 @@ struct Pair {
   int target, source;
 };
 
-LetPairs group(std::vector<Pair> pairs, std::size_t cells) {
-  std::sort(pairs.begin(), pairs.end(),
-            [](Pair a, Pair b) { return a.target != b.target ? a.target < b.target : a.source < b.source; });
+// Where one frontier item's pairs lie: a thread's list, [begin, end).
+struct ItemPairs {
+  std::size_t thread = 0, begin = 0, end = 0;
+};
+
+// The pairs grouped by target by a counting sort, in frontier-item order within a target (so the same pairs
+// come out in the same order whatever thread walked them): O(pairs), where sorting them cost more than the
+// walk itself (measured: most of the received field's time on the GPU, docs/performance.md).
+LetPairs group(const std::vector<std::vector<Pair>>& by_thread, const std::vector<ItemPairs>& items,
+               std::size_t cells) {
   LetPairs g;
   g.offset.assign(cells + 1, 0);
-  for (const Pair& p : pairs) ++g.offset[static_cast<std::size_t>(p.target) + 1];
+  for (const auto& pairs : by_thread)
+    for (const Pair& p : pairs) ++g.offset[static_cast<std::size_t>(p.target) + 1];
   for (std::size_t c = 0; c < cells; ++c) g.offset[c + 1] += g.offset[c];
-  for (const Pair& p : pairs) g.source.push_back(p.source);
+  g.source.resize(static_cast<std::size_t>(g.offset.back()));
+  std::vector<Index> next(g.offset.begin(), g.offset.end() - 1);
+  for (const ItemPairs& item : items)
+    for (std::size_t k = item.begin; k < item.end; ++k) {
+      const Pair& p = by_thread[item.thread][k];
+      g.source[static_cast<std::size_t>(next[static_cast<std::size_t>(p.target)]++)] = p.source;
+    }
   return g;
 }
 
@@ -83,23 +99,29 @@ std::vector<std::pair<int, int>> frontier(const Tree& tree, const Let& let) {
 }  // namespace
 
 LetLists let_lists(const Options& o, const Tree& tree, const Let& let) {
-  std::vector<Pair> m2l, p2p;
   const std::vector<std::pair<int, int>> start = frontier(tree, let);
+  const auto threads = static_cast<std::size_t>(std::max(1, omp_get_max_threads()));
+  std::vector<std::vector<Pair>> m2l(threads), p2p(threads);
+  std::vector<ItemPairs> m2l_items(start.size()), p2p_items(start.size());
   bool complete = true;
 #pragma omp parallel
   {
+    const auto me = static_cast<std::size_t>(omp_get_thread_num());
     Walk w{o, tree.cells(), let, {}, {}, true};
 #pragma omp for schedule(dynamic, 1) nowait
-    for (std::size_t k = 0; k < start.size(); ++k) w.run(start[k].first, start[k].second);
-#pragma omp critical
-    {
-      m2l.insert(m2l.end(), w.m2l.begin(), w.m2l.end());
-      p2p.insert(p2p.end(), w.p2p.begin(), w.p2p.end());
-      complete = complete && w.complete;
+    for (std::size_t k = 0; k < start.size(); ++k) {
+      const std::size_t m2l_begin = w.m2l.size(), p2p_begin = w.p2p.size();
+      w.run(start[k].first, start[k].second);
+      m2l_items[k] = {me, m2l_begin, w.m2l.size()};
+      p2p_items[k] = {me, p2p_begin, w.p2p.size()};
     }
+    m2l[me] = std::move(w.m2l);
+    p2p[me] = std::move(w.p2p);
+#pragma omp critical
+    complete = complete && w.complete;
   }
   LOOM_REQUIRE(complete, "fmm::parallel: a received multipole-only cell is not accepted by a local leaf");
-  return {group(std::move(m2l), tree.cells().size()), group(std::move(p2p), tree.cells().size())};
+  return {group(m2l, m2l_items, tree.cells().size()), group(p2p, p2p_items, tree.cells().size())};
 }
 
 // M2L of the accepted pairs into the local cells' expansions, eight sources at a time in the SIMD lanes of
