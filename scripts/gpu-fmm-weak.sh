@@ -126,7 +126,8 @@ for where in ("host", "device"):
         if m.get("probe"):
             p = m["probe"]
             print(f"probe (5), {p['bodies']} bodies: local host {p['host_local']:.4f} s device {p['device_local']:.4f} s;"
-                  f" remote host {p['host_remote']:.4f} s device {p['device_remote']:.4f} s; f = {p['factor']:.3f}")
+                  f" remote host {p['host_remote']:.4f} s device {p['device_remote']:.4f} s (walk"
+                  f" {p.get('device_walk', 0):.4f}); f = {p['factor']:.3f}")
         cells = "  ".join(f"P={r['ranks']}: {100 * r['target_efficiency']:.1f}%" for r in m["model"])
         print(f"model, 1.68e7 Biot-Savart bodies per GPU, received field on the {where}: {cells} (the paper: 74%)")
 PY

@@ -141,12 +141,13 @@ int run_fmm_model(const io::Parameters& p) {
     const auto r = fmm::parallel::probe_remote(kernel, o, p.get_int("model_probe_bodies"));
     factor = r.factor();
     std::cout << fmt::format(
-        "probe (5), two halves of {} bodies: host local {:.4f} s, remote {:.4f} s; device local {:.4f} s, remote "
-        "{:.4f} s; the received field's factor on the device f = {:.3f}\n",
-        r.bodies, r.host_local, r.host_remote, r.device_local, r.device_remote, factor);
+        "probe (5), two halves of {} bodies: host local {:.4f} s, remote {:.4f} s (walk {:.4f}); device local "
+        "{:.4f} s, remote {:.4f} s (walk {:.4f}); the received field's factor on the device f = {:.3f}\n",
+        r.bodies, r.host_local, r.host_remote, r.host_walk, r.device_local, r.device_remote, r.device_walk, factor);
     probe_json = {{"bodies", r.bodies},          {"host_local", r.host_local},
                   {"host_remote", r.host_remote}, {"device_local", r.device_local},
-                  {"device_remote", r.device_remote}, {"factor", factor}};
+                  {"device_remote", r.device_remote}, {"host_walk", r.host_walk},
+                  {"device_walk", r.device_walk},   {"factor", factor}};
   }
   std::cout << fmt::format(
       "model of {} on P ranks: {} bodies per rank (uniform cube), p {}, theta {}, ncrit {}; network {:.3g} GB/s, "

@@ -97,7 +97,7 @@ void count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeDa
 // device's first launches). Without a LET: the local FMM alone. Each evaluation on a fresh evaluator, so that
 // the local FMM pays its traversal as the received field pays its walk (the ranks' FMM builds both each step).
 struct PartTimes {
-  double local = 0, remote = 0;
+  double local = 0, remote = 0, walk = 0;  // walk: the received field's dual traversal, on the host
 };
 
 template <class K>
@@ -106,7 +106,7 @@ PartTimes time_part(const Options& o, const Part& q, const Let* let) {
   std::vector<Vec3d> alpha;
   for (std::size_t i = 0; K::ncomp == 3 && i < q.x.size(); ++i)
     alpha.push_back({q.strength[3 * i], q.strength[3 * i + 1], q.strength[3 * i + 2]});
-  PartTimes best{1e300, 1e300};
+  PartTimes best{1e300, 1e300, 0};
   for (int k = 0; k < 4; ++k) {
     Evaluator e(o);
     e.set_tree(tree);
@@ -123,7 +123,7 @@ PartTimes time_part(const Options& o, const Part& q, const Let* let) {
       call = r.time.call;
     }
     const double remote = received.times().total();
-    if (k > 0 && call < best.local + best.remote) best = {call - remote, remote};
+    if (k > 0 && call < best.local + best.remote) best = {call - remote, remote, received.times().walk};
   }
   return best;
 }
@@ -221,7 +221,7 @@ RemoteProbe probe_remote(Kernel kernel, const Options& o, Index bodies_per_part)
   device.backend = core::Backend::cuda;
   const PartTimes h = time_part(kernel, host, p.parts[p.largest], &let);
   const PartTimes d = time_part(kernel, device, p.parts[p.largest], &let);
-  return {static_cast<Index>(p.parts[p.largest].x.size()), h.local, h.remote, d.local, d.remote};
+  return {static_cast<Index>(p.parts[p.largest].x.size()), h.local, h.remote, d.local, d.remote, h.walk, d.walk};
 }
 
 double received_growth(const ModelRanks& m, double scale) {

@@ -65,6 +65,7 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
 struct RemoteProbe {
   Index bodies = 0;
   double host_local = 0, host_remote = 0, device_local = 0, device_remote = 0;
+  double host_walk = 0, device_walk = 0;  // the remote's dual traversal (on the host in both)
   double factor() const { return (device_remote / device_local) / (host_remote / host_local); }
 };
 RemoteProbe probe_remote(Kernel kernel, const Options& o, Index bodies_per_part);
