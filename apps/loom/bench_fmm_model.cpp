@@ -87,6 +87,8 @@ void check_fmm_mode_keys(const io::Parameters& p) {
                             "model_latency", "model_target_bodies", "model_target_seconds", "model_remote",
                             "model_probe_bodies"},
                            "unless model_ranks is given");
+  else if (p.get_string("model_remote") != "device")
+    io::refuse_unread_keys(p, {"model_probe_bodies"}, "unless model_remote is device");
   if (p.get_int("ranks_bodies") == 0 && comm::Communicator::world().size() == 1)
     io::refuse_unread_keys(p, {"ranks_kernel", "ranks_dist", "parallel.repartition_threshold"},
                            "unless ranks_bodies is given (or mpiexec -n N)");
