@@ -10,7 +10,11 @@
 #                                       16/P threads as the ranks had, for the prediction next to the measurement
 #   scripts/gpu-fmm-weak.sh model       the model of 1.68e7 Biot-Savart bodies per GPU at 8..4096 ranks, fed with
 #                                       the H200's local FMM time (FMM_GPU_SECONDS, or gpu-bs.json in $OUT, or
-#                                       measured here) and the received field on the device or the host
+#                                       measured here) and the received field on the device (its cost against the
+#                                       host's measured on a probe, model.hpp (5)) or the host
+#   scripts/gpu-fmm-weak.sh received    2 ranks sharing the GPU against direct sums, 1 and 2 ranks sharing it
+#                                       timed (local and received field), the model on the device (one call;
+#                                       FMM_GPU_SECONDS skips the 1.68e7 run, FMM_MODEL_RANKS the rank counts)
 #   scripts/gpu-fmm-weak.sh summary DIR the joined table of the JSON files in DIR (the calls' files together)
 # Env: FMM_WEAK_BODIES (1000000), FMM_WEAK_KERNEL (laplace), FMM_WEAK_RANKS ("1 2 4 8"), FMM_MODEL_BODIES (2000).
 set -uo pipefail
@@ -78,11 +82,12 @@ model_4096() {
   [[ -z $seconds && ! -f $out/gpu-bs.json ]] && gpu_bs
   [[ -z $seconds ]] && seconds=$(gpu_bs_seconds)
   echo "local FMM at 1.68e7 on the H200: ${seconds} s"
-  for where in host device; do
+  for where in ${FMM_MODEL_REMOTE:-host device}; do
     echo "=== model of 8..4096 GPUs, the received field on the $where"
-    OMP_NUM_THREADS=$cores timeout 200 "$loom" bench fmm --model_ranks 8,64,512,4096 --model_kernel biot-savart \
+    OMP_NUM_THREADS=$cores timeout 200 "$loom" bench fmm --model_ranks "${FMM_MODEL_RANKS:-8,64,512,4096}" \
+      --model_kernel biot-savart \
       --model_bodies_per_rank "$model_bodies" --model_target_seconds "$seconds" --model_remote "$where" \
-      --json "$out/model-4096-$where.json" 2>&1 | tail -3
+      --json "$out/model-4096-$where.json" 2>&1 | grep -v "^ranks" | tail -7
     echo "rc ${PIPESTATUS[0]}"
   done
 }
@@ -109,12 +114,20 @@ for mode in ("cpu", "gpu"):
         m = load(f"model-here-{r}") if mode == "cpu" else None
         pred = f"{100 * m['model'][0]['efficiency']:7.1f}%" if m and m.get("model") else "       -"
         worst = max(j["seconds_per_rank"], key=lambda s: s["local"] + s["remote"])
+        split = (f"  (kernels {worst['kernels']:.3f}; remote walk {worst.get('remote_walk', 0):.3f} far"
+                 f" {worst.get('remote_far', 0):.3f} near {worst.get('remote_near', 0):.3f}; let_build"
+                 f" {worst['let_build']:.3f})")
         print(f"{mode:10} {r:>5} {j['threads_per_rank']:>7} {j['bodies_per_rank_generated']:>11} {t:8.3f} {e} {pred}"
-              f" {worst['local']:8.3f} {worst['remote']:8.3f} {worst['communication']:7.3f}")
+              f" {worst['local']:8.3f} {worst['remote']:8.3f} {worst['communication']:7.3f}{split}")
 print("E = P T(1) / T(P) at 16/P threads per rank (the host's 16 cores); model E = T_local / T(P) of (2)")
 for where in ("host", "device"):
     m = load(f"model-4096-{where}")
     if m:
+        if m.get("probe"):
+            p = m["probe"]
+            print(f"probe (5), {p['bodies']} bodies: local host {p['host_local']:.4f} s device {p['device_local']:.4f} s;"
+                  f" remote host {p['host_remote']:.4f} s device {p['device_remote']:.4f} s (walk"
+                  f" {p.get('device_walk', 0):.4f}); f = {p['factor']:.3f}")
         cells = "  ".join(f"P={r['ranks']}: {100 * r['target_efficiency']:.1f}%" for r in m["model"])
         print(f"model, 1.68e7 Biot-Savart bodies per GPU, received field on the {where}: {cells} (the paper: 74%)")
 PY
@@ -139,6 +152,16 @@ case $mode in
     build_loom
     model_4096
     summary "$out" ;;
+  received)
+    build_loom
+    for kernel in laplace biot-savart; do  # the received field on the device against direct sums, 2 ranks sharing it
+      echo "=== check: 2 ranks sharing the GPU, $kernel, 2e5 bodies, sampled direct sums"
+      OMP_NUM_THREADS=8 timeout 60 mpiexec --oversubscribe --bind-to none -n 2 -x OMP_NUM_THREADS "$loom" fmm \
+        --backend cuda --precision double --n 200000 --kernel "$kernel" --samples 200 2>&1 | grep -E "error|Error"
+    done
+    for r in 1 2; do ranks_run "gpu-$r" "$r" cuda 100; done
+    FMM_MODEL_REMOTE=device model_4096
+    summary "$out" ;;
   summary) summary "${2:?summary needs the folder of the JSON files}" ;;
-  *) echo "usage: $0 build|cpu|gpu|model-here|model|summary DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 build|cpu|gpu|model-here|model|received|summary DIR" >&2; exit 2 ;;
 esac

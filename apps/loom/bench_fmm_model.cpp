@@ -60,8 +60,15 @@ void declare_fmm_model_parameters(io::Parameters& p) {
       .at_most(1e6);
   p.add("model_remote", "device",
         "where the received field and the LET selection run at the target: device (sped up as the local FMM, by "
-        "model_target_seconds) or host (this machine's CPU rates, as distributed.hpp runs them today)")
-      .one_of({"device", "host"});
+        "model_target_seconds, times the received field's device/host cost relative to the local FMM, measured on "
+        "a probe: needs a CUDA device), device_as_local (the same factor taken as 1) or host (this machine's CPU "
+        "rates)")
+      .one_of({"device", "device_as_local", "host"});
+  p.add("model_probe_bodies", 262144,
+        "model_remote = device: bodies in each half of the probe that measures the received field's cost on the "
+        "device against the host's")
+      .at_least(1000)
+      .at_most(100000000);
   p.add("ranks_bodies", 0,
         "bodies per MPI rank: run the FMM over the ranks of mpiexec -n N instead of the benchmark (weak scaling)")
       .at_least(0);
@@ -77,8 +84,11 @@ void check_fmm_mode_keys(const io::Parameters& p) {
   if (p.get_string("model_ranks").empty())
     io::refuse_unread_keys(p,
                            {"model_kernel", "model_bodies_per_rank", "model_network", "model_bandwidth",
-                            "model_latency", "model_target_bodies", "model_target_seconds", "model_remote"},
+                            "model_latency", "model_target_bodies", "model_target_seconds", "model_remote",
+                            "model_probe_bodies"},
                            "unless model_ranks is given");
+  else if (p.get_string("model_remote") != "device")
+    io::refuse_unread_keys(p, {"model_probe_bodies"}, "unless model_remote is device");
   if (p.get_int("ranks_bodies") == 0 && comm::Communicator::world().size() == 1)
     io::refuse_unread_keys(p, {"ranks_kernel", "ranks_dist", "parallel.repartition_threshold"},
                            "unless ranks_bodies is given (or mpiexec -n N)");
@@ -118,11 +128,29 @@ int run_fmm_model(const io::Parameters& p) {
   if (p.get_real("model_latency") >= 0) net.latency = p.get_real("model_latency");
   const auto m = static_cast<Index>(p.get_int("model_bodies_per_rank"));
   const double target = double(p.get_int("model_target_bodies")), target_seconds = p.get_real("model_target_seconds");
-  const bool remote_on_host = p.get_string("model_remote") == "host";
+  const std::string where = p.get_string("model_remote");
+  const bool remote_on_host = where == "host", probe = where == "device";
+  if (probe && !core::backend_available(core::Backend::cuda))
+    throw UsageError(io::invalid_value_message("model_remote", p.value("model_remote"),
+                                               "device_as_local or host: no CUDA device here to measure the probe on"));
   fmm::Options o;
   o.order = static_cast<int>(p.get_int("p"));
   o.ncrit = static_cast<int>(p.get_int("ncrit_cpu"));
   const int ncomp = kernel == fmm::Kernel::laplace ? 1 : 3;
+  double factor = 1;
+  nlohmann::json probe_json;
+  if (probe) {
+    const auto r = fmm::parallel::probe_remote(kernel, o, p.get_int("model_probe_bodies"));
+    factor = r.factor();
+    std::cout << fmt::format(
+        "probe (5), two halves of {} bodies: host local {:.4f} s, remote {:.4f} s (walk {:.4f}); device local "
+        "{:.4f} s, remote {:.4f} s (walk {:.4f}); the received field's factor on the device f = {:.3f}\n",
+        r.bodies, r.host_local, r.host_remote, r.host_walk, r.device_local, r.device_remote, r.device_walk, factor);
+    probe_json = {{"bodies", r.bodies},          {"host_local", r.host_local},
+                  {"host_remote", r.host_remote}, {"device_local", r.device_local},
+                  {"device_remote", r.device_remote}, {"host_walk", r.host_walk},
+                  {"device_walk", r.device_walk},   {"factor", factor}};
+  }
   std::cout << fmt::format(
       "model of {} on P ranks: {} bodies per rank (uniform cube), p {}, theta {}, ncrit {}; network {:.3g} GB/s, "
       "{:.3g} us per message\n",
@@ -138,7 +166,8 @@ int run_fmm_model(const io::Parameters& p) {
     if (ncomp == 3) sigma.assign(static_cast<std::size_t>(n), 2 / std::cbrt(double(n)));  // the mean spacing
     const auto r = fmm::parallel::model_ranks(kernel, o, x, strength, sigma, P);
     const auto here = fmm::parallel::model_step(r, net, 1);
-    const auto there = fmm::parallel::model_step(r, net, target / double(m), target_seconds, remote_on_host);
+    const auto there =
+        fmm::parallel::model_step(r, net, target / double(m), target_seconds, remote_on_host, factor);
     std::cout << fmt::format(
         "{:>5} {:>12} {:>10.3f} {:>9.0f} {:>11.3f} {:>12.3f} {:>10} {:>11} {:>8.4f} {:>8.4f} {:>8.4f} {:>8.5f} "
         "{:>8.4f} {:>10.1f}%  | {:>14.3f} {:>10.1f}%\n",
@@ -176,6 +205,8 @@ int run_fmm_model(const io::Parameters& p) {
     nlohmann::json j;
     j["model"] = runs;
     j["network"] = {{"bandwidth", net.bandwidth}, {"latency", net.latency}};
+    j["model_remote"] = where;
+    if (probe) j["probe"] = probe_json;
     io::write_file_atomically(path, j.dump(2) + "\n");
     std::cerr << "wrote " << path << "\n";
   }

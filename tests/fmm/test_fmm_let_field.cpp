@@ -2,10 +2,12 @@
 // at x = 0 into a receiving part A and a sending part B; B's local essential tree for A's patches, parsed and
 // evaluated at A's bodies, against a direct sum over B's bodies only (A's strengths zero), for Laplace and
 // Biot-Savart; and the same received field on the GPU (let_field_device.hpp, double precision) against the
-// CPU's (skips without a device).
+// CPU's (skips without a device). Then the way the ranks' FMM runs it (received_sources.hpp): A's own
+// evaluation with B's LET as extra sources, against a direct sum over all bodies at A's, on both backends.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "backends.hpp"
@@ -16,6 +18,7 @@
 #include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/let_field.hpp"
 #include "loom/fmm/parallel/local_tree.hpp"
+#include "loom/fmm/parallel/received_sources.hpp"
 
 namespace loom::fmm::parallel {
 namespace {
@@ -153,6 +156,103 @@ TEST(FmmLetField, GpuEqualsCpu) {
   if (IsSkipped()) return;
   expect_gpu_equals_cpu<LaplaceKernel>(1, false);
   expect_gpu_equals_cpu<BiotSavartKernel>(3, true);
+}
+
+// A's evaluation (its own bodies' sum) with B's LET as received sources: the sum over every body at A's bodies.
+template <class K>
+std::vector<double> merged(const Options& o, const Part& a, const Part& b, bool guarded) {
+  const Tree ta = cubic_tree(a.x, o.ncrit), tb = cubic_tree(b.x, o.ncrit);
+  auto sigma = [&](const Part& p) { return guarded ? std::span<const double>(p.sigma) : std::span<const double>(); };
+  const LocalTree lb = local_tree(tb, o.order, K::ncomp, b.strength, sigma(b));
+  std::vector<double> patches, wire;
+  append_patches(ta, patches_per_rank, patches);
+  select_let(lb.source(), read_patches(patches), {o.theta, guarded ? o.guard : 0.0}, &wire);
+  const Let let = parse_let(wire, o.order, K::ncomp);
+  ReceivedSources<K> received(o, [&]() -> const Let& { return let; }, nullptr);
+  Evaluator e(o);
+  e.set_tree(ta);
+  std::vector<double> out;
+  if constexpr (K::ncomp == 1) {
+    LaplaceResult r;
+    e.laplace(a.strength, r, &received);
+    out = r.potential;
+    for (const Vec3d& g : r.gradient) out.insert(out.end(), {g.x, g.y, g.z});
+  } else {
+    BiotSavartResult r;
+    e.biot_savart(vectors(a.strength), a.sigma, r, &received);
+    out = flat(r.velocity);
+    const std::vector<double> s = flat(r.stretching);
+    out.insert(out.end(), s.begin(), s.end());
+  }
+  EXPECT_GT(received.counts().m2l, 0);
+  EXPECT_GT(received.counts().p2p, 0);
+  return out;  // per body: potential, then gradients (x, y, z); or velocities, then stretchings
+}
+
+// 200 sampled bodies of A: their indices in A and in the whole set.
+struct Sample {
+  std::vector<Index> in_a, in_all;
+};
+
+Sample sample_of_a(const Split& s) {
+  Sample t;
+  t.in_a = sample_targets(static_cast<Index>(s.a.x.size()), 200);
+  for (Index i : t.in_a) t.in_all.push_back(s.a.id[static_cast<std::size_t>(i)]);
+  return t;
+}
+
+// Relative L2 difference at the sampled bodies of the vectors stored from `first` on, 3 per body (or of the
+// scalars, 1 per body, with exact.size() == sample size).
+template <class V>
+double sampled_difference(const std::vector<double>& got, std::size_t first, const std::vector<Index>& sample,
+                          const std::vector<V>& exact) {
+  constexpr int width = std::is_same_v<V, Vec3d> ? 3 : 1;
+  double e = 0, norm = 0;
+  for (std::size_t t = 0; t < sample.size(); ++t)
+    for (int k = 0; k < width; ++k) {
+      double want = 0;
+      if constexpr (width == 3) want = exact[t][k];
+      else want = exact[t];
+      e += std::pow(got[first + width * static_cast<std::size_t>(sample[t]) + static_cast<std::size_t>(k)] - want, 2);
+      norm += want * want;
+    }
+  return std::sqrt(e / norm);
+}
+
+void expect_merged_laplace_equals_direct_sum(const Options& o, double bound) {
+  const Split s = split_cube(6000, 1);
+  const std::vector<double> got = merged<LaplaceKernel>(o, s.a, s.b, false);
+  const Sample t = sample_of_a(s);
+  std::vector<double> phi;
+  std::vector<Vec3d> grad;
+  direct_laplace(s.x, s.strength, t.in_all, phi, grad);
+  EXPECT_LT(sampled_difference(got, 0, t.in_a, phi), bound);
+  EXPECT_LT(sampled_difference(got, s.a.x.size(), t.in_a, grad), bound);
+}
+
+void expect_merged_biot_savart_equals_direct_sum(const Options& o, double bound_u, double bound_s) {
+  const Split s = split_cube(4000, 3);
+  const std::vector<double> got = merged<BiotSavartKernel>(o, s.a, s.b, true);
+  const Sample t = sample_of_a(s);
+  std::vector<Vec3d> u, st;
+  direct_biot_savart(s.x, vectors(s.strength), s.sigma, t.in_all, u, st);
+  EXPECT_LT(sampled_difference(got, 0, t.in_a, u), bound_u);
+  EXPECT_LT(sampled_difference(got, 3 * s.a.x.size(), t.in_a, st), bound_s);
+}
+
+TEST(FmmLetField, ReceivedSourcesInTheLocalEvaluationEqualTheDirectSum) {
+  expect_merged_laplace_equals_direct_sum({}, 1e-6);
+  expect_merged_biot_savart_equals_direct_sum({}, 1e-6, 1e-5);
+}
+
+TEST(FmmLetField, ReceivedSourcesInTheLocalEvaluationOnTheGpu) {
+  test::skip_unless_available(core::Backend::cuda);
+  if (IsSkipped()) return;
+  Options gpu;
+  gpu.backend = core::Backend::cuda;
+  gpu.precision = Precision::double_;
+  expect_merged_laplace_equals_direct_sum(gpu, 1e-6);
+  expect_merged_biot_savart_equals_direct_sum(gpu, 1e-6, 1e-5);
 }
 
 }  // namespace

@@ -1,12 +1,14 @@
 // One evaluation, the same order of passes for every kernel and backend: stage the lists and strengths, the
 // upward pass (P2M, M2M), M2L (plus the periodic image levels), the downward pass (L2L, L2P: writes the far
 // field), P2P (adds the near field); a P2P-only kernel (!K::far_field) runs P2P alone. Each phase is timed
-// apart (device time on the GPU), so that no phase's time includes another's or a transfer.
+// apart (device time on the GPU), so that no phase's time includes another's or a transfer. Extra sources
+// (extra_sources.hpp; null: none) add their far field between M2L and L2L and their near field after P2P.
 #pragma once
 
 #include <memory>
 
 #include "loom/core/timer.hpp"
+#include "loom/fmm/engine/extra_sources.hpp"
 #include "loom/fmm/engine/pass_engine.hpp"
 #include "loom/fmm/engine/passes.hpp"
 #include "loom/fmm/engine/periodic_images.hpp"
@@ -16,7 +18,8 @@ namespace loom::fmm::detail {
 template <class K>
 void evaluate(PassEngine& engine, const Options& o, const TreeData& t, const InteractionLists& lists,
               std::unique_ptr<StagedLists>& staged, const core::Array<double>& strength,
-              const core::Array<double>& sigma, core::Array<double>& out, Timings& time) {
+              const core::Array<double>& sigma, core::Array<double>& out, Timings& time,
+              ExtraSources* extra = nullptr) {
   core::Stopwatch watch(o.backend);
   engine.stage(lists, staged, strength, sigma, time);
   if constexpr (!K::far_field) {
@@ -24,6 +27,7 @@ void evaluate(PassEngine& engine, const Options& o, const TreeData& t, const Int
     fill_zero(o.backend, out);
     engine.p2p(K{}, lists, strength, sigma, out);
     time.p2p = watch.stop();
+    if (extra) extra->add_near(t, strength, sigma, out);
   } else {
     const std::size_t terms = t.tree.cells().size() * static_cast<std::size_t>(K::ncomp * term_count(o.order));
     core::Array<C> multipoles(terms), locals(terms);
@@ -36,6 +40,7 @@ void evaluate(PassEngine& engine, const Options& o, const TreeData& t, const Int
     engine.m2l(K::ncomp, lists, multipoles, locals);
     if (o.periodic) add_periodic_far_field(o, t, K::ncomp, strength, locals);
     time.m2l = watch.stop();
+    if (extra) extra->add_far(t, locals);
 
     watch.start();
     engine.local_to_local(K::ncomp, locals);
@@ -45,6 +50,7 @@ void evaluate(PassEngine& engine, const Options& o, const TreeData& t, const Int
     watch.start();
     engine.p2p(K{}, lists, strength, sigma, out);
     time.p2p = watch.stop();
+    if (extra) extra->add_near(t, strength, sigma, out);
   }
 }
 

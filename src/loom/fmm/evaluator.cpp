@@ -156,7 +156,7 @@ LaplaceResult Evaluator::laplace(std::span<const double> charges) {
   return r;
 }
 
-void Evaluator::laplace(std::span<const double> charges, LaplaceResult& r) {
+void Evaluator::laplace(std::span<const double> charges, LaplaceResult& r, detail::ExtraSources* extra) {
   State& s = *s_;
   LOOM_REQUIRE(static_cast<Index>(charges.size()) == s.n(), "fmm::Evaluator::laplace: one charge per body");
   CallTimer call(s.o.backend);
@@ -169,7 +169,7 @@ void Evaluator::laplace(std::span<const double> charges, LaplaceResult& r) {
   auto strength = s.engine->to_tree_order(charges, 1, 1);
   r.time.transfer += upload_seconds(s.o.backend, up);
   core::Array<double> out(static_cast<std::size_t>(LaplaceKernel::nout * n)), none;
-  detail::evaluate<LaplaceKernel>(*s.engine, s.o, s.t, lists.lists, lists.staged, strength, none, out, r.time);
+  detail::evaluate<LaplaceKernel>(*s.engine, s.o, s.t, lists.lists, lists.staged, strength, none, out, r.time, extra);
   core::WallTimer back;
   const detail::ResultPart parts[] = {{0, 1, sized(r.potential, n)}, {1, 3, doubles(sized(r.gradient, n))}};
   s.engine->to_user_order(out, parts, 1.0);
@@ -184,7 +184,8 @@ BiotSavartResult Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<
   return r;
 }
 
-void Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma, BiotSavartResult& r) {
+void Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma, BiotSavartResult& r,
+                            detail::ExtraSources* extra) {
   State& s = *s_;
   const Index n = s.n();
   LOOM_REQUIRE(static_cast<Index>(alpha.size()) == n && static_cast<Index>(sigma.size()) == n,
@@ -201,7 +202,8 @@ void Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<const double
   auto& lists = s.cache.lists<BiotSavartKernel>(s.o, s.t.tree, std::move(cell_sigma));
   r.time.traversal = lists.traversal_seconds;
   core::Array<double> out(static_cast<std::size_t>(BiotSavartKernel::nout * n));
-  detail::evaluate<BiotSavartKernel>(*s.engine, s.o, s.t, lists.lists, lists.staged, strength, sigma_tree, out, r.time);
+  detail::evaluate<BiotSavartKernel>(*s.engine, s.o, s.t, lists.lists, lists.staged, strength, sigma_tree, out, r.time,
+                                     extra);
   core::WallTimer back;
   constexpr double inv_4pi = 0.079577471545947667884;
   const detail::ResultPart parts[] = {{0, 3, doubles(sized(r.velocity, n))}, {3, 3, doubles(sized(r.stretching, n))}};

@@ -84,6 +84,10 @@ struct BiotSavartResult {
   Statistics stats;
 };
 
+namespace detail {
+class ExtraSources;
+}
+
 // An FMM over one set of bodies (sources and targets). The tree is built once by set_positions() and reused
 // by every evaluation until the positions change (the vortex method reinitialises onto the same lattice).
 class Evaluator {
@@ -102,8 +106,11 @@ class Evaluator {
   // The same into an earlier result, whose vectors keep their memory when the body count is unchanged: a time
   // stepper's repeated calls then write no freshly allocated pages (faulting in hundreds of MB of new pages,
   // on one thread, cost more than their transfer from the GPU).
-  void laplace(std::span<const double> charges, LaplaceResult& result);
-  void biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma, BiotSavartResult& result);
+  // extra: sources beyond these bodies whose field is added in the same passes (engine/extra_sources.hpp; the
+  // FMM over ranks adds the received cells and bodies so); null: none.
+  void laplace(std::span<const double> charges, LaplaceResult& result, detail::ExtraSources* extra = nullptr);
+  void biot_savart(std::span<const Vec3d> alpha, std::span<const double> sigma, BiotSavartResult& result,
+                   detail::ExtraSources* extra = nullptr);
   // The Gaussian RBF sum w_i = sum_j alpha_j zeta_sigma_j(x_i - x_j) (P2P only, pairs within cutoff * sigma).
   std::vector<Vec3d> gaussian_sum(std::span<const Vec3d> alpha, std::span<const double> sigma, double cutoff = 8);
 

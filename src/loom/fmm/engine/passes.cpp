@@ -6,6 +6,7 @@
 #include "loom/core/parallel_for.hpp"
 #include "loom/fmm/engine/l2p_at_bodies.hpp"
 #include "loom/fmm/expansions/operators.hpp"
+#include "loom/fmm/gpu/kernels.hpp"
 
 namespace loom::fmm::detail {
 namespace {
@@ -54,6 +55,20 @@ void upward(core::Backend backend, int p, int ncomp, const TreeData& t, const co
   }
 }
 
+void device_upward(int p, int ncomp, const TreeData& t, const core::Array<double>& strength,
+                   core::Array<C>& multipoles) {
+  constexpr core::Where dev = core::Where::device;
+  const Tree& tree = t.tree;
+  gpu::TreeView v;  // the passes read the cells alone
+  v.cells = t.cells.read(dev);
+  v.cell_count = static_cast<int>(tree.cells().size());
+  gpu::p2m(v, p, ncomp, t.leaves.read(dev), static_cast<int>(tree.leaves().size()), t.n(), t.pos.read(dev),
+           strength.read(dev), multipoles.write(dev));
+  for (int level = tree.levels() - 2; level >= 0; --level)
+    gpu::m2m_level(v, p, ncomp, tree.level_begin(level), tree.level_begin(level + 1) - tree.level_begin(level),
+                   multipoles.read_write(dev));
+}
+
 void local_to_local(core::Backend backend, int p, int ncomp, const TreeData& t, core::Array<C>& locals) {
   const auto where = core::where(backend);
   const int nt = term_count(p);
@@ -78,6 +93,13 @@ void local_to_bodies(LaplaceKernel, core::Backend backend, int p, const TreeData
 void local_to_bodies(BiotSavartKernel, core::Backend backend, int p, const TreeData& t,
                      const core::Array<double>& strength, const core::Array<C>& locals, core::Array<double>& out) {
   l2p_at_bodies<BiotSavartKernel>(backend, p, t.n(), t, strength, locals, out);
+}
+
+void add_rows(core::Backend backend, int rows, Index n, const core::Array<double>& src_a, Index stride,
+              core::Array<double>& dst_a) {
+  const double* src = src_a.read(core::where(backend));
+  double* dst = dst_a.read_write(core::where(backend));
+  core::parallel_for(backend, rows * n, [=] LOOM_HOST_DEVICE(Index k) { dst[k] += src[(k / n) * stride + k % n]; });
 }
 
 void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std::vector<int>& cells,

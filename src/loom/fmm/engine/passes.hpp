@@ -19,6 +19,8 @@ void fill_zero(core::Backend backend, core::Array<double>& a);
 // P2M for every leaf, then M2M level by level from the leaves up (writes every multipole).
 void upward(core::Backend backend, int p, int ncomp, const TreeData& t, const core::Array<double>& strength,
             core::Array<C>& multipoles);
+// The same by the CUDA engine's tuned kernels (gpu/kernels.hpp), on the device.
+void device_upward(int p, int ncomp, const TreeData& t, const core::Array<double>& strength, core::Array<C>& multipoles);
 // L2L level by level from the root down (the locals must already hold every M2L).
 void local_to_local(core::Backend backend, int p, int ncomp, const TreeData& t, core::Array<C>& locals);
 // L2P for every body with the kernel's K::l2p: writes (not adds) the far field into out.
@@ -26,6 +28,10 @@ void local_to_bodies(LaplaceKernel, core::Backend backend, int p, const TreeData
                      const core::Array<double>& strength, const core::Array<C>& locals, core::Array<double>& out);
 void local_to_bodies(BiotSavartKernel, core::Backend backend, int p, const TreeData& t,
                      const core::Array<double>& strength, const core::Array<C>& locals, core::Array<double>& out);
+// dst[r * n + i] += src[r * stride + i] for `rows` rows of n values (on the backend): the first n of each row of
+// a wider component-major array into a narrower one.
+void add_rows(core::Backend backend, int rows, Index n, const core::Array<double>& src, Index stride,
+              core::Array<double>& dst);
 // Adds host terms (ncomp * nt per cell, in the order of `cells`) to those cells' expansions.
 void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std::vector<int>& cells,
                             const std::vector<C>& terms);

@@ -58,13 +58,7 @@ class CudaEngine final : public PassEngine {
              const core::Array<double>& sigma, Timings& time) override;
 
   void upward(int ncomp, const core::Array<double>& strength, core::Array<C>& multipoles) override {
-    const int p = o_.order;
-    const Tree& tree = t_.tree;
-    gpu::p2m(view_, p, ncomp, t_.leaves.read(dev), static_cast<int>(tree.leaves().size()), t_.n(), t_.pos.read(dev),
-             strength.read(dev), multipoles.write(dev));
-    for (int level = tree.levels() - 2; level >= 0; --level)
-      gpu::m2m_level(view_, p, ncomp, tree.level_begin(level), tree.level_begin(level + 1) - tree.level_begin(level),
-                     multipoles.read_write(dev));
+    detail::device_upward(o_.order, ncomp, t_, strength, multipoles);
   }
   void m2l(int ncomp, const InteractionLists&, const core::Array<C>& multipoles, core::Array<C>& locals) override {
     const int p = o_.order;

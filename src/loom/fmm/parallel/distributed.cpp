@@ -77,13 +77,6 @@ detail::BoxMoments global_moments(const comm::Communicator& comm, const Options&
   return m;
 }
 
-// The received cells' field at this rank's bodies: tree order, component-major, unscaled; order[i] is body i's
-// index in the caller's order.
-struct RemoteField {
-  std::vector<double> values;
-  std::vector<Index> order;
-};
-
 // Every body's cost (4) from the local lists, the received work and the local kernels' times.
 void measure_cost(const comm::Communicator& comm, const Options& o, const LocalTree& tree, const RankReport& report,
                   BodyCost& cost) {
@@ -94,11 +87,11 @@ void measure_cost(const comm::Communicator& comm, const Options& o, const LocalT
   cost.seconds = body_cost(t, work, cost.rates);
 }
 
-// The pipeline for kernel K: `local` runs the local FMM (Evaluator&) while the LETs travel, returning its times.
+// The pipeline for kernel K: `local` runs the local FMM (Evaluator&) with the received sources, returning its
+// times; the LETs travel during its upward pass and M2L.
 template <class K, class Local>
-RemoteField run(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
-                std::span<const double> strength, std::span<const double> sigma, RankReport& report, BodyCost* cost,
-                Local&& local) {
+void run(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
+         std::span<const double> sigma, RankReport& report, BodyCost* cost, Local&& local) {
   core::WallTimer build;
   Evaluator e(local_options(o));
   if (o.tree_on_backend) {
@@ -106,7 +99,7 @@ RemoteField run(const comm::Communicator& comm, const Options& o, std::span<cons
   } else {
     e.set_tree(cubic_tree(x, o.ncrit));  // a rank's domain is often elongated; its cells need not be
   }
-  const LocalTree tree = local_tree(e.tree(), o.order, K::ncomp, strength, sigma);
+  const LocalTree tree = local_tree(e.tree(), o.order, K::ncomp, strength, sigma, o.backend);
   std::optional<detail::BoxMoments> far;
   if (o.periodic) far = global_moments(comm, o, tree);
   std::vector<int> counts;
@@ -115,22 +108,31 @@ RemoteField run(const comm::Communicator& comm, const Options& o, std::span<cons
   core::WallTimer post;
   comm::AllToAll exchange(comm, std::move(send), std::move(counts));
   report.communication = post.seconds();
+  std::optional<Let> let;
+  double wait = 0;
+  ReceivedSources<K> received(
+      o,
+      [&]() -> const Let& {
+        core::WallTimer waiting;
+        const std::vector<double>& data = exchange.wait();
+        wait = waiting.seconds();
+        let = parse_let(data, o.order, K::ncomp);
+        return *let;
+      },
+      far ? &*far : nullptr);
   core::WallTimer local_timer;
-  report.local_time = local(e);
-  report.local = local_timer.seconds();
-  core::WallTimer wait;
-  const std::vector<double>& received = exchange.wait();
-  report.communication += wait.seconds();
-  core::WallTimer remote;
-  const Let let = parse_let(received, o.order, K::ncomp);
-  report.let_cells_received = static_cast<Index>(let.cells.size());
-  report.let_bodies_received = static_cast<Index>(let.x.size());
-  RemoteField field{let_field<K>(o, tree.t, tree.strength, tree.sigma, let, &report.remote_pairs, far ? &*far : nullptr),
-                    e.tree().order()};
-  report.remote = remote.seconds();
+  report.local_time = local(e, received);
+  received.let();  // a rank without bodies evaluates nothing but completes the exchange
+  const double call = local_timer.seconds();
+  report.remote_time = received.times();
+  report.communication += wait;
+  report.remote = report.remote_time.total() + report.remote_time.wait - wait;  // with the parsing
+  report.local = call - report.remote_time.wait - report.remote_time.total();
+  report.let_cells_received = static_cast<Index>(let->cells.size());
+  report.let_bodies_received = static_cast<Index>(let->x.size());
+  report.remote_pairs = received.counts();
   report.bodies = static_cast<Index>(x.size());
   if (cost) measure_cost(comm, local_options(o), tree, report, *cost);
-  return field;
 }
 
 }  // namespace
@@ -141,20 +143,11 @@ LaplaceResult laplace(const comm::Communicator& comm, const Options& o, std::spa
   RankReport& r = report ? *report : own;
   r = RankReport{};
   LaplaceResult result;
-  const RemoteField f = run<LaplaceKernel>(comm, o, x, charges, {}, r, cost, [&](Evaluator& e) {
-    if (!x.empty()) e.laplace(charges, result);
+  run<LaplaceKernel>(comm, o, x, charges, {}, r, cost, [&](Evaluator& e, ReceivedSources<LaplaceKernel>& received) {
+    if (!x.empty()) e.laplace(charges, result, &received);
     r.local_stats = result.stats;
     return result.time;
   });
-  const auto n = static_cast<Index>(x.size());
-  result.potential.resize(x.size());
-  result.gradient.resize(x.size());
-  for (Index i = 0; i < n; ++i) {
-    const auto u = static_cast<std::size_t>(f.order[static_cast<std::size_t>(i)]);
-    result.potential[u] += f.values[static_cast<std::size_t>(i)];
-    result.gradient[u] += Vec3d{f.values[static_cast<std::size_t>(n + i)], f.values[static_cast<std::size_t>(2 * n + i)],
-                                f.values[static_cast<std::size_t>(3 * n + i)]};
-  }
   return result;
 }
 
@@ -166,21 +159,12 @@ BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& o, s
   r = RankReport{};
   BiotSavartResult result;
   const std::span<const double> strength(alpha.empty() ? nullptr : &alpha[0].x, 3 * alpha.size());
-  const RemoteField f = run<BiotSavartKernel>(comm, o, x, strength, sigma, r, cost, [&](Evaluator& e) {
-    if (!x.empty()) e.biot_savart(alpha, sigma, result);
-    r.local_stats = result.stats;
-    return result.time;
-  });
-  const auto n = static_cast<Index>(x.size());
-  result.velocity.resize(x.size());
-  result.stretching.resize(x.size());
-  constexpr double inv_4pi = 0.079577471545947667884;  // the kernel's outputs are 4 pi u and 4 pi stretching
-  auto at = [&](int k, Index i) { return inv_4pi * f.values[static_cast<std::size_t>(k * n + i)]; };
-  for (Index i = 0; i < n; ++i) {
-    const auto u = static_cast<std::size_t>(f.order[static_cast<std::size_t>(i)]);
-    result.velocity[u] += Vec3d{at(0, i), at(1, i), at(2, i)};
-    result.stretching[u] += Vec3d{at(3, i), at(4, i), at(5, i)};
-  }
+  run<BiotSavartKernel>(comm, o, x, strength, sigma, r, cost,
+                        [&](Evaluator& e, ReceivedSources<BiotSavartKernel>& received) {
+                          if (!x.empty()) e.biot_savart(alpha, sigma, result, &received);
+                          r.local_stats = result.stats;
+                          return result.time;
+                        });
   return result;
 }
 

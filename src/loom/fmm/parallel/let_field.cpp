@@ -1,225 +1,14 @@
+// The received field alone (let_field.hpp): the received sources (received_sources.hpp) added to zero locals
+// and a zero near field, with the downward pass between them.
 #include "loom/fmm/parallel/let_field.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <type_traits>
-#include <utility>
 
-#include "loom/core/error.hpp"
 #include "loom/fmm/engine/passes.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
-#include "loom/fmm/expansions/m2l_batch.hpp"
-#include "loom/fmm/expansions/operators.hpp"
-#include "loom/fmm/parallel/let_field_device.hpp"
+#include "loom/fmm/parallel/received_sources.hpp"
 
 namespace loom::fmm::parallel {
-namespace {
-
-constexpr core::Backend cpu = core::Backend::cpu;
-
-struct Pair {
-  int target, source;
-};
-
-LetPairs group(std::vector<Pair> pairs, std::size_t cells) {
-  std::sort(pairs.begin(), pairs.end(),
-            [](Pair a, Pair b) { return a.target != b.target ? a.target < b.target : a.source < b.source; });
-  LetPairs g;
-  g.offset.assign(cells + 1, 0);
-  for (const Pair& p : pairs) ++g.offset[static_cast<std::size_t>(p.target) + 1];
-  for (std::size_t c = 0; c < cells; ++c) g.offset[c + 1] += g.offset[c];
-  for (const Pair& p : pairs) g.source.push_back(p.source);
-  return g;
-}
-
-// The dual traversal of the local tree (A) and the received one (B), from the pairs (a, b) of `frontier`: M2L
-// where the MAC of tree/traversal.cpp accepts (with the guard on B's sigma); otherwise the larger cell is
-// opened, B's only while it has children, A's down to the leaves, where a received leaf's bodies meet A's by
-// P2P (a multipole-only cell is accepted by every local leaf, let.hpp).
-struct Walk {
-  const Options& o;
-  const std::vector<Cell>& cells;
-  const Let& let;
-  std::vector<Pair> m2l, p2p;
-  bool complete = true;
-
-  void run(int a0, int b0) {
-    std::vector<std::pair<int, int>> stack{{a0, b0}};
-    while (!stack.empty()) {
-      const auto [c, s] = stack.back();
-      stack.pop_back();
-      const Cell& a = cells[static_cast<std::size_t>(c)];
-      const LetCell& b = let.cells[static_cast<std::size_t>(s)];
-      if (a.count == 0) continue;
-      const double distance = std::sqrt(norm2(a.center - b.center)), radii = a.radius + b.radius;
-      if (distance * o.theta > radii && distance - radii > o.guard * b.sigma) {
-        m2l.push_back({c, s});
-      } else if (!b.leaf(s) && (a.leaf() || b.radius >= a.radius)) {
-        for (int k = s + 1; k < b.end; k = let.cells[static_cast<std::size_t>(k)].end) stack.emplace_back(c, k);
-      } else if (!a.leaf()) {
-        for (int k = 0; k < a.child_count; ++k) stack.emplace_back(a.child_begin + k, s);
-      } else {
-        if (b.body_count == 0) complete = false;  // the sender broke let.hpp's criterion
-        p2p.push_back({c, s});
-      }
-    }
-  }
-};
-
-// The pairs to start from: the local cells two levels down (and the leaves above them) against the received
-// roots, so that the threads share the walk; the M2L this forgoes into the top two levels is a few pairs per
-// received root.
-std::vector<std::pair<int, int>> frontier(const Tree& tree, const Let& let) {
-  const auto& cells = tree.cells();
-  const int depth = std::min(2, tree.levels() - 1);
-  std::vector<std::pair<int, int>> out;
-  for (int c = 0; c < tree.level_begin(depth + 1); ++c) {
-    const Cell& a = cells[static_cast<std::size_t>(c)];
-    if (a.level != depth && !a.leaf()) continue;
-    for (int s = 0; s < static_cast<int>(let.cells.size()); s = let.cells[static_cast<std::size_t>(s)].end)
-      out.emplace_back(c, s);
-  }
-  return out;
-}
-
-LetLists walk(const Options& o, const Tree& tree, const Let& let) {
-  std::vector<Pair> m2l, p2p;
-  const std::vector<std::pair<int, int>> start = frontier(tree, let);
-  bool complete = true;
-#pragma omp parallel
-  {
-    Walk w{o, tree.cells(), let, {}, {}, true};
-#pragma omp for schedule(dynamic, 1) nowait
-    for (std::size_t k = 0; k < start.size(); ++k) w.run(start[k].first, start[k].second);
-#pragma omp critical
-    {
-      m2l.insert(m2l.end(), w.m2l.begin(), w.m2l.end());
-      p2p.insert(p2p.end(), w.p2p.begin(), w.p2p.end());
-      complete = complete && w.complete;
-    }
-  }
-  LOOM_REQUIRE(complete, "fmm::parallel: a received multipole-only cell is not accepted by a local leaf");
-  return {group(std::move(m2l), tree.cells().size()), group(std::move(p2p), tree.cells().size())};
-}
-
-// M2L of the accepted pairs into the local cells' expansions, eight sources at a time in the SIMD lanes of
-// M2lBatch (as the local FMM's CPU engine).
-void m2l_pairs(const Options& o, int ncomp, const Tree& tree, const Let& let, const LetPairs& g, detail::C* L) {
-  const int p = o.order, nt = term_count(p);
-  const auto& cells = tree.cells();
-  const auto ncells = static_cast<std::int64_t>(cells.size());
-#pragma omp parallel
-  {
-    M2lBatch<8> batch(p);
-    constexpr int lanes = decltype(batch)::lanes;
-#pragma omp for schedule(dynamic, 4)
-    for (std::int64_t c = 0; c < ncells; ++c) {
-      const Index first = g.offset[static_cast<std::size_t>(c)], last = g.offset[static_cast<std::size_t>(c) + 1];
-      for (Index k0 = first; k0 < last; k0 += lanes) {
-        const int count = static_cast<int>(std::min<Index>(lanes, last - k0));
-        Vec3d D[lanes];
-        std::size_t source[lanes];
-        for (int s = 0; s < count; ++s) {
-          source[s] = static_cast<std::size_t>(g.source[static_cast<std::size_t>(k0 + s)]);
-          D[s] = cells[static_cast<std::size_t>(c)].center - let.cells[source[s]].center;
-        }
-        for (int comp = 0; comp < ncomp; ++comp) {
-          const detail::C* M[lanes];
-          for (int s = 0; s < count; ++s)
-            M[s] = let.multipoles.data() + (source[s] * static_cast<std::size_t>(ncomp) + static_cast<std::size_t>(comp)) *
-                                               static_cast<std::size_t>(nt);
-          batch.apply(count, D, M, L + (c * ncomp + comp) * nt);
-        }
-      }
-    }
-  }
-}
-
-// P2P with the received bodies: local and received bodies side by side in one set of rows, so that the
-// kernels' own CPU loops (K::p2p_cpu) evaluate the pairs.
-template <class K>
-void p2p_pairs(const detail::TreeData& t, const double* strength, std::span<const double> sigma, const Let& let,
-               const LetPairs& g, double* out) {
-  const Index n = t.n(), m = static_cast<Index>(let.x.size()), all = n + m;
-  const auto size = static_cast<std::size_t>(all);
-  std::vector<double> x(size), y(size), z(size), q(size * K::ncomp), sg(size, 0.0), inv_sg(size, 0.0),
-      rows_out(size * K::nout, 0.0);
-  const auto& pos = t.tree.positions();
-  for (Index i = 0; i < all; ++i) {
-    const auto u = static_cast<std::size_t>(i);
-    const Vec3d v = i < n ? pos[u] : let.x[static_cast<std::size_t>(i - n)];
-    x[u] = v.x;
-    y[u] = v.y;
-    z[u] = v.z;
-    for (int d = 0; d < K::ncomp; ++d)
-      q[static_cast<std::size_t>(d * all + i)] =
-          i < n ? strength[d * n + i] : let.strength[static_cast<std::size_t>((i - n) * K::ncomp + d)];
-    if (!sigma.empty() || i >= n) sg[u] = i < n ? sigma[u] : let.sigma[static_cast<std::size_t>(i - n)];
-    inv_sg[u] = sg[u] > 0 ? 1 / sg[u] : 0.0;
-  }
-  P2pRows rows;
-  rows.n = all;
-  rows.x = x.data();
-  rows.y = y.data();
-  rows.z = z.data();
-  rows.strength = q.data();
-  rows.sigma = sg.data();
-  rows.inv_sigma = inv_sg.data();
-  rows.out = rows_out.data();
-  const auto& cells = t.tree.cells();
-  const auto ncells = static_cast<std::int64_t>(cells.size());
-#pragma omp parallel for schedule(dynamic, 2)
-  for (std::int64_t c = 0; c < ncells; ++c) {
-    const Cell& a = cells[static_cast<std::size_t>(c)];
-    for (Index k = g.offset[static_cast<std::size_t>(c)]; k < g.offset[static_cast<std::size_t>(c) + 1]; ++k) {
-      const LetCell& b = let.cells[static_cast<std::size_t>(g.source[static_cast<std::size_t>(k)])];
-      for (Index i = a.begin; i < a.begin + a.count; ++i)
-        K::p2p_cpu(rows, i, x[static_cast<std::size_t>(i)], y[static_cast<std::size_t>(i)],
-                   z[static_cast<std::size_t>(i)], n + b.body_begin, n + b.body_begin + b.body_count);
-    }
-    for (Index i = a.begin; a.leaf() && i < a.begin + a.count; ++i)
-      for (int d = 0; d < K::nout; ++d) out[d * n + i] += rows_out[static_cast<std::size_t>(d * all + i)];
-  }
-}
-
-// The received work per local cell (body_cost.hpp) and the body-body interactions in all.
-CellWork received_work(const Tree& tree, const Let& let, const LetLists& lists, double& interactions) {
-  const auto& cells = tree.cells();
-  CellWork w{std::vector<double>(cells.size(), 0.0), std::vector<double>(cells.size(), 0.0)};
-  interactions = 0;
-  for (std::size_t c = 0; c < cells.size(); ++c) {
-    w.m2l[c] = double(lists.m2l.offset[c + 1] - lists.m2l.offset[c]);
-    for (Index k = lists.p2p.offset[c]; k < lists.p2p.offset[c + 1]; ++k)
-      w.sources[c] += double(let.cells[static_cast<std::size_t>(lists.p2p.source[static_cast<std::size_t>(k)])].body_count);
-    interactions += double(cells[c].count) * w.sources[c];
-  }
-  return w;
-}
-
-// The received field on the CPU: M2L into the locals, the far images, L2L and L2P, then the P2P pairs.
-template <class K>
-void host_let_field(const Options& o, const detail::TreeData& t, const core::Array<double>& strength,
-                    std::span<const double> sigma, const Let& let, const LetLists& lists,
-                    const detail::BoxMoments* far_images, std::vector<double>& out) {
-  const int nt = term_count(o.order);
-  if (lists.m2l.size() > 0 || far_images) {
-    core::Array<detail::C> locals(t.tree.cells().size() * static_cast<std::size_t>(K::ncomp * nt));
-    detail::fill_zero(cpu, locals);
-    m2l_pairs(o, K::ncomp, t.tree, let, lists.m2l, locals.read_write(core::Where::host));
-    if (far_images) {
-      Options on_host = o;
-      on_host.backend = cpu;
-      detail::add_far_images(on_host, t, K::ncomp, *far_images, locals);
-    }
-    detail::local_to_local(cpu, o.order, K::ncomp, t, locals);
-    core::Array<double> far(out.size());
-    detail::local_to_bodies(K{}, cpu, o.order, t, strength, locals, far);
-    std::copy_n(far.read(core::Where::host), out.size(), out.begin());
-  }
-  if (lists.p2p.size() > 0) p2p_pairs<K>(t, strength.read(core::Where::host), sigma, let, lists.p2p, out.data());
-}
-
-}  // namespace
 
 template <class K>
 std::vector<double> let_field(const Options& o, const detail::TreeData& t, const core::Array<double>& strength,
@@ -228,17 +17,18 @@ std::vector<double> let_field(const Options& o, const detail::TreeData& t, const
   const Index n = t.n();
   std::vector<double> out(static_cast<std::size_t>(K::nout * n), 0.0);
   if (n == 0 || (let.cells.empty() && !far_images)) return out;
-  const LetLists lists = walk(o, t.tree, let);
-  if (o.backend == core::Backend::cuda) {
-    out = device_let_field<K>(o, t, strength, sigma, let, lists, far_images);
-  } else {
-    host_let_field<K>(o, t, strength, sigma, let, lists, far_images, out);
-  }
-  if (counts) {
-    counts->m2l = lists.m2l.size();
-    counts->p2p = lists.p2p.size();
-    counts->work = received_work(t.tree, let, lists, counts->p2p_interactions);
-  }
+  ReceivedSources<K> received(o, [&]() -> const Let& { return let; }, far_images);
+  const core::Backend b = o.backend;
+  core::Array<detail::C> locals(t.tree.cells().size() * static_cast<std::size_t>(K::ncomp * term_count(o.order)));
+  detail::fill_zero(b, locals);
+  received.add_far(t, locals);
+  detail::local_to_local(b, o.order, K::ncomp, t, locals);
+  core::Array<double> field(out.size());
+  detail::local_to_bodies(K{}, b, o.order, t, strength, locals, field);
+  const core::Array<double> sg = core::Array<double>::from(sigma);
+  received.add_near(t, strength, sg, field);
+  std::copy_n(field.read(core::Where::host), out.size(), out.begin());
+  if (counts) *counts = received.counts();
   return out;
 }
 

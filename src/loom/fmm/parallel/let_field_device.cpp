@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <type_traits>
+#include <vector>
 
+#include "loom/core/cuda_api.hpp"
 #include "loom/fmm/engine/passes.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
 #include "loom/fmm/gpu/kernels.hpp"
@@ -15,19 +17,21 @@ namespace {
 constexpr core::Backend cuda = core::Backend::cuda;
 constexpr core::Where dev = core::Where::device;
 
-// The local and the received bodies as one set on the device: cells (the received ones' bodies after the n
-// local ones), positions, strengths (component-major rows of n + m) and core radii.
-struct Joined {
-  core::Array<Cell> cells;
-  core::Array<Vec3d> x;
-  core::Array<double> strength, sigma;
-  core::Array<detail::C> multipoles;  // zero for the local cells (never a source here), then the received
-};
+// A device array of `local.size() + more.size()` values: the local ones copied on the device, then `more` from
+// the host.
+template <class T>
+core::Array<T> joined(const core::Array<T>& local, const std::vector<T>& more) {
+  core::Array<T> a(local.size() + more.size());
+  T* d = a.write(dev);
+  if (!local.empty()) cuda::copy_device_to_device(d, local.read(dev), local.bytes());
+  if (!more.empty()) cuda::copy_host_to_device(d + local.size(), more.data(), more.size() * sizeof(T));
+  return a;
+}
 
-Joined join(const detail::TreeData& t, int ncomp, int nt, const core::Array<double>& strength,
-            std::span<const double> sigma, const Let& let) {
-  const Index n = t.n(), m = static_cast<Index>(let.x.size()), all = n + m;
-  std::vector<Cell> cells = t.tree.cells();
+// The received cells as the kernels' cells: their bodies after the n local ones.
+std::vector<Cell> received_cells(const Let& let, Index n) {
+  std::vector<Cell> cells;
+  cells.reserve(let.cells.size());
   for (const LetCell& b : let.cells) {
     Cell c;
     c.center = b.center;
@@ -36,22 +40,7 @@ Joined join(const detail::TreeData& t, int ncomp, int nt, const core::Array<doub
     c.count = b.body_count;
     cells.push_back(c);
   }
-  std::vector<Vec3d> x = t.tree.positions();
-  x.insert(x.end(), let.x.begin(), let.x.end());
-  std::vector<double> q(static_cast<std::size_t>(ncomp * all)), sg(static_cast<std::size_t>(all), 0.0);
-  const double* local = strength.read(core::Where::host);
-  for (int d = 0; d < ncomp; ++d) {
-    std::copy_n(local + d * n, n, q.begin() + d * all);
-    for (Index j = 0; j < m; ++j)
-      q[static_cast<std::size_t>(d * all + n + j)] = let.strength[static_cast<std::size_t>(j * ncomp + d)];
-  }
-  std::copy(sigma.begin(), sigma.end(), sg.begin());
-  std::copy(let.sigma.begin(), let.sigma.end(), sg.begin() + n);
-  std::vector<detail::C> M(t.tree.cells().size() * static_cast<std::size_t>(ncomp * nt), detail::C{});
-  M.insert(M.end(), let.multipoles.begin(), let.multipoles.end());
-  return {core::Array<Cell>::from(std::span<const Cell>(cells)), core::Array<Vec3d>::from(std::span<const Vec3d>(x)),
-          core::Array<double>::from(std::span<const double>(q)), core::Array<double>::from(std::span<const double>(sg)),
-          core::Array<detail::C>::from(std::span<const detail::C>(M))};
+  return cells;
 }
 
 // One list of pairs as the kernels see it: offsets over every cell of the joined set (the received cells have
@@ -66,83 +55,97 @@ DeviceList device_list(const LetPairs& pairs, std::size_t local_cells, std::size
   std::vector<Index> offset = pairs.offset;
   offset.resize(local_cells + received_cells + 1, pairs.offset.back());
   std::vector<int> source, targets;
+  source.reserve(pairs.source.size());
   for (int s : pairs.source) source.push_back(static_cast<int>(local_cells) + s);
   for (std::size_t c = 0; c < local_cells; ++c)
     if (pairs.offset[c + 1] > pairs.offset[c]) targets.push_back(static_cast<int>(c));
-  DeviceList d{core::Array<Index>::from(std::span<const Index>(offset)),
-               core::Array<int>::from(std::span<const int>(source)), core::Array<int>::from(std::span<const int>(targets)),
-               static_cast<int>(targets.size())};
-  return d;
+  return {core::Array<Index>::from(std::span<const Index>(offset)), core::Array<int>::from(std::span<const int>(source)),
+          core::Array<int>::from(std::span<const int>(targets)), static_cast<int>(targets.size())};
 }
 
-gpu::TreeView view(const Joined& j, std::size_t cells, const DeviceList& m2l, const DeviceList& p2p, int max_leaf) {
+int largest_leaf(const Tree& tree) {
+  int most = 0;
+  for (int c : tree.leaves()) most = std::max(most, static_cast<int>(tree.cells()[static_cast<std::size_t>(c)].count));
+  return most;
+}
+
+// The joined cells and one list (M2L or P2P) as a TreeView; period 0: the received cells are the senders'
+// images already (let.hpp's shift).
+gpu::TreeView view(const core::Array<Cell>& cells, const DeviceList& list, bool m2l, int max_leaf) {
   gpu::TreeView v;
-  v.cells = j.cells.read(dev);
-  v.cell_count = static_cast<int>(cells);
-  v.m2l_offset = m2l.offset.read(dev);
-  v.m2l_source = m2l.source.size() ? m2l.source.read(dev) : nullptr;
-  v.m2l_targets = m2l.targets.size() ? m2l.targets.read(dev) : nullptr;
-  v.m2l_target_count = m2l.target_count;
-  v.p2p_offset = p2p.offset.read(dev);
-  v.p2p_source = p2p.source.size() ? p2p.source.read(dev) : nullptr;
-  v.p2p_targets = p2p.targets.size() ? p2p.targets.read(dev) : nullptr;
-  v.p2p_target_count = p2p.target_count;
+  v.cells = cells.read(dev);
+  v.cell_count = static_cast<int>(cells.size());
+  const Index* offset = list.offset.read(dev);
+  const int* source = list.source.size() ? list.source.read(dev) : nullptr;
+  const int* targets = list.targets.size() ? list.targets.read(dev) : nullptr;
+  (m2l ? v.m2l_offset : v.p2p_offset) = offset;
+  (m2l ? v.m2l_source : v.p2p_source) = source;
+  (m2l ? v.m2l_targets : v.p2p_targets) = targets;
+  (m2l ? v.m2l_target_count : v.p2p_target_count) = list.target_count;
   v.max_leaf = max_leaf;
-  v.period = 0;  // the received cells are the senders' images already (let.hpp's shift)
+  v.period = 0;
   return v;
+}
+
+// The received bodies' strengths as ncomp rows after the local rows: component-major rows of n + m.
+core::Array<double> joined_strength(const core::Array<double>& local, Index n, const Let& let, int ncomp) {
+  const auto m = static_cast<Index>(let.x.size()), all = n + m;
+  core::Array<double> a(static_cast<std::size_t>(ncomp * all));
+  double* d = a.write(dev);
+  std::vector<double> row(static_cast<std::size_t>(m));
+  for (int k = 0; k < ncomp; ++k) {
+    if (n > 0) cuda::copy_device_to_device(d + k * all, local.read(dev) + k * n, static_cast<std::size_t>(n) * sizeof(double));
+    for (Index j = 0; j < m; ++j) row[static_cast<std::size_t>(j)] = let.strength[static_cast<std::size_t>(j * ncomp + k)];
+    if (m > 0) cuda::copy_host_to_device(d + k * all + n, row.data(), row.size() * sizeof(double));
+  }
+  return a;
 }
 
 }  // namespace
 
-template <class K>
-std::vector<double> device_let_field(const Options& o, const detail::TreeData& t, const core::Array<double>& strength,
-                                     std::span<const double> sigma, const Let& let, const LetLists& lists,
-                                     const detail::BoxMoments* far_images) {
-  Options on_device = o;
-  on_device.backend = cuda;
-  const int p = o.order, nt = term_count(p), ncomp = K::ncomp;
-  const Index n = t.n(), all = n + static_cast<Index>(let.x.size());
-  const std::size_t local_cells = t.tree.cells().size(), cells = local_cells + let.cells.size();
-  const Joined j = join(t, ncomp, nt, strength, sigma, let);
-  const DeviceList m2l = device_list(lists.m2l, local_cells, let.cells.size());
-  const DeviceList p2p = device_list(lists.p2p, local_cells, let.cells.size());
-  int max_leaf = 0;
-  for (int c : t.tree.leaves()) max_leaf = std::max(max_leaf, static_cast<int>(t.tree.cells()[static_cast<std::size_t>(c)].count));
-  const gpu::TreeView v = view(j, cells, m2l, p2p, max_leaf);
-  std::vector<double> out(static_cast<std::size_t>(K::nout * n), 0.0);
-  if (m2l.target_count > 0 || far_images) {
-    core::Array<detail::C> locals(local_cells * static_cast<std::size_t>(ncomp * nt));
-    detail::fill_zero(cuda, locals);
-    gpu::m2l(v, p, ncomp, j.multipoles.read(dev), locals.read_write(dev), o.precision != Precision::double_,
-             o.m2l_block > 0 ? o.m2l_block : default_m2l_block(p, ncomp));
-    if (far_images) detail::add_far_images(on_device, t, ncomp, *far_images, locals);
-    detail::local_to_local(cuda, p, ncomp, t, locals);
-    core::Array<double> far(out.size());
-    detail::local_to_bodies(K{}, cuda, p, t, strength, locals, far);
-    std::copy_n(far.read(core::Where::host), out.size(), out.begin());
-  }
-  if (p2p.target_count > 0) {
-    core::Array<double> near(static_cast<std::size_t>(K::nout * all));
-    detail::fill_zero(cuda, near);
-    if constexpr (std::is_same_v<K, LaplaceKernel>) {
-      gpu::p2p_laplace(v, all, j.x.read(dev), j.strength.read(dev), near.read_write(dev), o.precision);
-    } else {
-      gpu::p2p_biot_savart(v, all, j.x.read(dev), j.strength.read(dev), j.sigma.read(dev), near.read_write(dev),
-                           o.precision);
-    }
-    const double* h = near.read(core::Where::host);
-    for (int d = 0; d < K::nout; ++d)
-      for (Index i = 0; i < n; ++i) out[static_cast<std::size_t>(d * n + i)] += h[d * all + i];
-  }
-  return out;
+void device_received_far(const Options& o, int ncomp, const detail::TreeData& t, const Let& let,
+                         const LetPairs& pairs, core::Array<detail::C>& locals) {
+  if (pairs.size() == 0) return;
+  const int p = o.order, nt = term_count(p);
+  const std::size_t local_cells = t.tree.cells().size(), per_cell = static_cast<std::size_t>(ncomp * nt);
+  const core::Array<Cell> cells = joined(t.cells, received_cells(let, t.n()));
+  // the kernels read a source's multipoles at its joined index: the local cells' part is never read
+  core::Array<detail::C> M((local_cells + let.cells.size()) * per_cell);
+  cuda::copy_host_to_device(M.write(dev) + local_cells * per_cell, let.multipoles.data(),
+                            let.multipoles.size() * sizeof(detail::C));
+  const DeviceList list = device_list(pairs, local_cells, let.cells.size());
+  gpu::m2l(view(cells, list, true, 0), p, ncomp, M.read(dev), locals.read_write(dev),
+           o.precision != Precision::double_, o.m2l_block > 0 ? o.m2l_block : default_m2l_block(p, ncomp));
 }
 
-template std::vector<double> device_let_field<LaplaceKernel>(const Options&, const detail::TreeData&,
-                                                             const core::Array<double>&, std::span<const double>,
-                                                             const Let&, const LetLists&, const detail::BoxMoments*);
-template std::vector<double> device_let_field<BiotSavartKernel>(const Options&, const detail::TreeData&,
-                                                                const core::Array<double>&, std::span<const double>,
-                                                                const Let&, const LetLists&,
-                                                                const detail::BoxMoments*);
+template <class K>
+void device_received_near(const Options& o, const detail::TreeData& t, const Let& let, const LetPairs& pairs,
+                          const core::Array<double>& strength, const core::Array<double>& sigma,
+                          core::Array<double>& out) {
+  if (pairs.size() == 0) return;
+  const Index n = t.n(), all = n + static_cast<Index>(let.x.size());
+  const core::Array<Cell> cells = joined(t.cells, received_cells(let, n));
+  const core::Array<Vec3d> x = joined(t.pos, let.x);
+  const core::Array<double> q = joined_strength(strength, n, let, K::ncomp);
+  const DeviceList list = device_list(pairs, t.tree.cells().size(), let.cells.size());
+  const gpu::TreeView v = view(cells, list, false, largest_leaf(t.tree));
+  core::Array<double> near(static_cast<std::size_t>(K::nout * all));
+  detail::fill_zero(cuda, near);
+  if constexpr (std::is_same_v<K, LaplaceKernel>) {
+    gpu::p2p_laplace(v, all, x.read(dev), q.read(dev), near.read_write(dev), o.precision);
+  } else {
+    core::Array<double> none(static_cast<std::size_t>(n), 0.0);  // unguarded: no local core radii
+    const core::Array<double> sg = joined(sigma.empty() ? none : sigma, let.sigma);
+    gpu::p2p_biot_savart(v, all, x.read(dev), q.read(dev), sg.read(dev), near.read_write(dev), o.precision);
+  }
+  detail::add_rows(cuda, K::nout, n, near, all, out);
+}
+
+template void device_received_near<LaplaceKernel>(const Options&, const detail::TreeData&, const Let&,
+                                                  const LetPairs&, const core::Array<double>&,
+                                                  const core::Array<double>&, core::Array<double>&);
+template void device_received_near<BiotSavartKernel>(const Options&, const detail::TreeData&, const Let&,
+                                                     const LetPairs&, const core::Array<double>&,
+                                                     const core::Array<double>&, core::Array<double>&);
 
 }  // namespace loom::fmm::parallel

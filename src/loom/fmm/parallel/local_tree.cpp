@@ -20,7 +20,7 @@ LetSource LocalTree::source() const {
 }
 
 LocalTree local_tree(const Tree& tree, int order, int ncomp, std::span<const double> strength,
-                     std::span<const double> sigma) {
+                     std::span<const double> sigma, core::Backend backend) {
   constexpr core::Backend cpu = core::Backend::cpu;
   LocalTree l;
   l.order = order;
@@ -42,7 +42,9 @@ LocalTree local_tree(const Tree& tree, int order, int ncomp, std::span<const dou
     l.cell_sigma = detail::cell_max_sigma(tree, sigma);
   }
   l.multipoles = core::Array<detail::C>(tree.cells().size() * static_cast<std::size_t>(ncomp * term_count(order)));
-  if (n > 0) {
+  if (n > 0 && backend == core::Backend::cuda) {
+    detail::device_upward(order, ncomp, l.t, l.strength, l.multipoles);
+  } else if (n > 0) {
     detail::upward(cpu, order, ncomp, l.t, l.strength, l.multipoles);
   } else {
     detail::fill_zero(cpu, l.multipoles);

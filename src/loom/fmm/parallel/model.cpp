@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "loom/comm/communicator.hpp"
@@ -9,9 +10,10 @@
 #include "loom/core/timer.hpp"
 #include "loom/fmm/kernels/biot_savart.hpp"
 #include "loom/fmm/kernels/laplace.hpp"
+#include "loom/fmm/bodies.hpp"
 #include "loom/fmm/list_cache.hpp"
 #include "loom/fmm/parallel/cubic_tree.hpp"
-#include "loom/fmm/parallel/let_field.hpp"
+#include "loom/fmm/parallel/received_sources.hpp"
 #include "loom/fmm/parallel/local_tree.hpp"
 #include "loom/fmm/parallel/multisection.hpp"
 
@@ -90,46 +92,93 @@ void count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeDa
   }
 }
 
-// The local FMM's evaluation call (wall seconds, the tree built before; the least of three calls, the first
-// after one untimed call, so that thread start-up and first-touch pages are not counted) over one part.
-double local_seconds(Kernel kernel, const Options& o, const Part& q) {
-  Evaluator e(o);
-  e.set_tree(cubic_tree(q.x, o.ncrit));  // as the ranks' FMM builds it
+// One part's local FMM and received field (wall seconds) in one evaluation with the received sources, the tree
+// built before; the least of three evaluations after an untimed one (thread start-up, first-touch pages, the
+// device's first launches). Without a LET: the local FMM alone. Each evaluation on a fresh evaluator, so that
+// the local FMM pays its traversal as the received field pays its walk (the ranks' FMM builds both each step).
+struct PartTimes {
+  double local = 0, remote = 0, walk = 0;  // walk: the received field's dual traversal, on the host
+};
+
+template <class K>
+PartTimes time_part(const Options& o, const Part& q, const Let* let) {
+  const Tree tree = cubic_tree(q.x, o.ncrit);  // as the ranks' FMM builds it
   std::vector<Vec3d> alpha;
-  for (std::size_t i = 0; kernel != Kernel::laplace && i < q.x.size(); ++i)
+  for (std::size_t i = 0; K::ncomp == 3 && i < q.x.size(); ++i)
     alpha.push_back({q.strength[3 * i], q.strength[3 * i + 1], q.strength[3 * i + 2]});
-  double best = 0;
+  PartTimes best{1e300, 1e300, 0};
   for (int k = 0; k < 4; ++k) {
-    const double t = kernel == Kernel::laplace ? e.laplace(q.strength).time.call : e.biot_savart(alpha, q.sigma).time.call;
-    if (k == 1 || (k > 1 && t < best)) best = t;
+    Evaluator e(o);
+    e.set_tree(tree);
+    ReceivedSources<K> received(o, [&]() -> const Let& { return *let; }, nullptr);
+    detail::ExtraSources* extra = let ? &received : nullptr;
+    double call = 0;
+    if constexpr (K::ncomp == 1) {
+      LaplaceResult r;
+      e.laplace(q.strength, r, extra);
+      call = r.time.call;
+    } else {
+      BiotSavartResult r;
+      e.biot_savart(alpha, q.sigma, r, extra);
+      call = r.time.call;
+    }
+    const double remote = received.times().total();
+    if (k > 0 && call < best.local + best.remote) best = {call - remote, remote, received.times().walk};
   }
   return best;
 }
 
-// For part r: the time to select its LETs for all others, and to evaluate the LET it receives (built for real).
-void measure_let(Kernel kernel, const Options& o, const std::vector<Part>& parts,
-                 const std::vector<detail::TreeData>& trees, std::size_t r, int ncomp, ModelRanks& m) {
-  auto tree_of = [&](std::size_t s) {
-    return local_tree(trees[s].tree, o.order, ncomp, parts[s].strength, parts[s].sigma);
-  };
-  const LocalTree mine = tree_of(r);
+PartTimes time_part(Kernel kernel, const Options& o, const Part& q, const Let* let) {
+  return kernel == Kernel::laplace ? time_part<LaplaceKernel>(o, q, let) : time_part<BiotSavartKernel>(o, q, let);
+}
+
+// The LET that part r receives from all the others (built for real, with every sender's multipoles).
+Let received_let(const Options& o, const std::vector<Part>& parts, const std::vector<detail::TreeData>& trees,
+                 std::size_t r, int ncomp) {
+  const LetCriterion criterion{o.theta, ncomp == 3 ? o.guard : 0.0};
+  const auto patches = part_patches(trees);
+  std::vector<double> received;
+  for (std::size_t s = 0; s < parts.size(); ++s)
+    if (s != r && !parts[s].x.empty())
+      select_let(local_tree(trees[s].tree, o.order, ncomp, parts[s].strength, parts[s].sigma).source(), patches[r],
+                 criterion, &received);
+  return parse_let(received, o.order, ncomp);
+}
+
+// For part r: the time to select its LETs for all others.
+double selection_seconds(const Options& o, const std::vector<Part>& parts, const std::vector<detail::TreeData>& trees,
+                         std::size_t r, int ncomp) {
+  const LocalTree mine = local_tree(trees[r].tree, o.order, ncomp, parts[r].strength, parts[r].sigma);
   const LetCriterion criterion{o.theta, ncomp == 3 ? o.guard : 0.0};
   const auto patches = part_patches(trees);
   core::WallTimer select;
   std::vector<double> scratch;
   for (std::size_t s = 0; s < parts.size(); ++s)
     if (s != r && !parts[s].x.empty()) select_let(mine.source(), patches[s], criterion, &scratch);
-  m.select = select.seconds();
-  std::vector<double> received;
-  for (std::size_t s = 0; s < parts.size(); ++s)
-    if (s != r && !parts[s].x.empty()) select_let(tree_of(s).source(), patches[r], criterion, &received);
-  core::WallTimer remote;
-  const Let let = parse_let(received, o.order, ncomp);
-  if (kernel == Kernel::laplace)
-    let_field<LaplaceKernel>(o, mine.t, mine.strength, mine.sigma, let);
-  else
-    let_field<BiotSavartKernel>(o, mine.t, mine.strength, mine.sigma, let);
-  m.remote = remote.seconds();
+  return select.seconds();
+}
+
+struct Parts {
+  std::vector<Part> parts;
+  std::vector<detail::TreeData> trees;
+  std::vector<std::vector<double>> cell_sigma;
+  std::size_t largest = 0;
+};
+
+Parts make_parts(const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
+                 std::span<const double> sigma, int ranks, int ncomp) {
+  const auto world = comm::Communicator::world();
+  const Partition partition = multisection(world.split(world.rank()), x, {}, ranks);
+  Parts p;
+  p.parts = split_parts(partition, x, strength, sigma, ncomp);
+  p.trees.resize(p.parts.size());
+  p.cell_sigma.resize(p.parts.size());
+  for (std::size_t s = 0; s < p.parts.size(); ++s) {
+    p.trees[s].tree = cubic_tree(p.parts[s].x, o.ncrit);
+    if (ncomp == 3 && !p.parts[s].x.empty()) p.cell_sigma[s] = detail::cell_max_sigma(p.trees[s].tree, p.parts[s].sigma);
+    if (p.parts[s].x.size() > p.parts[p.largest].x.size()) p.largest = s;
+  }
+  return p;
 }
 
 }  // namespace
@@ -138,29 +187,41 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
                        std::span<const double> sigma, int ranks) {
   LOOM_REQUIRE(ranks >= 1, "model_ranks: ranks must be >= 1");
   const int ncomp = kernel == Kernel::laplace ? 1 : 3;
-  const auto world = comm::Communicator::world();
-  const Partition partition = multisection(world.split(world.rank()), x, {}, ranks);
-  const std::vector<Part> parts = split_parts(partition, x, strength, sigma, ncomp);
-  std::vector<detail::TreeData> trees(parts.size());
-  std::vector<std::vector<double>> cell_sigma(parts.size());
-  for (std::size_t s = 0; s < parts.size(); ++s) {
-    trees[s].tree = cubic_tree(parts[s].x, o.ncrit);
-    if (ncomp == 3 && !parts[s].x.empty()) cell_sigma[s] = detail::cell_max_sigma(trees[s].tree, parts[s].sigma);
-  }
+  const Parts p = make_parts(o, x, strength, sigma, ranks, ncomp);
   ModelRanks m;
   m.ranks = ranks;
   m.ncrit = o.ncrit;
   m.bodies = static_cast<Index>(x.size());
-  std::size_t largest = 0;
-  for (std::size_t s = 0; s < parts.size(); ++s)
-    if (parts[s].x.size() > parts[largest].x.size()) largest = s;
-  m.max_bodies = static_cast<Index>(parts[largest].x.size());
+  m.max_bodies = static_cast<Index>(p.parts[p.largest].x.size());
   m.imbalance = double(m.max_bodies) * ranks / double(std::max<Index>(1, m.bodies));
-  count_lets(parts, trees, cell_sigma, o, ncomp, m);
-  m.local = local_seconds(kernel, o, parts[largest]);
+  count_lets(p.parts, p.trees, p.cell_sigma, o, ncomp, m);
+  std::optional<Let> let;
+  if (ranks > 1) {
+    m.select = selection_seconds(o, p.parts, p.trees, p.largest, ncomp);
+    let = received_let(o, p.parts, p.trees, p.largest, ncomp);
+  }
+  const PartTimes t = time_part(kernel, o, p.parts[p.largest], let ? &*let : nullptr);
+  m.local = t.local;
+  m.remote = t.remote;
   m.one_rank_local = m.local / m.imbalance;  // the local FMM's time is linear in its bodies (the mean load)
-  if (ranks > 1) measure_let(kernel, o, parts, trees, largest, ncomp, m);
   return m;
+}
+
+RemoteProbe probe_remote(Kernel kernel, const Options& o, Index bodies_per_part) {
+  const int ncomp = kernel == Kernel::laplace ? 1 : 3;
+  const Index n = 2 * bodies_per_part;
+  const auto x = make_positions(Distribution::cube, n, 1);
+  const auto strength = make_uniform(n * ncomp, -1, 1, 2);
+  std::vector<double> sigma;
+  if (ncomp == 3) sigma.assign(static_cast<std::size_t>(n), 2 / std::cbrt(double(n)));  // the mean spacing
+  const Parts p = make_parts(o, x, strength, sigma, 2, ncomp);
+  const Let let = received_let(o, p.parts, p.trees, p.largest, ncomp);
+  Options host = o, device = o;
+  host.backend = core::Backend::cpu;
+  device.backend = core::Backend::cuda;
+  const PartTimes h = time_part(kernel, host, p.parts[p.largest], &let);
+  const PartTimes d = time_part(kernel, device, p.parts[p.largest], &let);
+  return {static_cast<Index>(p.parts[p.largest].x.size()), h.local, h.remote, d.local, d.remote, h.walk, d.walk};
 }
 
 double received_growth(const ModelRanks& m, double scale) {
@@ -174,14 +235,14 @@ double received_growth(const ModelRanks& m, double scale) {
 }
 
 ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds,
-                     bool remote_on_host) {
+                     bool remote_on_host, double remote_factor) {
   ModelStep s;
   const double surface = received_growth(m, scale);                                       // (3)
   const double speed = local_seconds > 0 ? local_seconds / (m.one_rank_local * scale) : 1;  // other machine
   const double one_rank = m.one_rank_local * scale * speed;
   s.local = m.local * scale * speed;
   s.select = m.select * surface * (remote_on_host ? 1 : speed);
-  s.remote = m.remote * surface * (remote_on_host ? 1 : speed);
+  s.remote = m.remote * surface * (remote_on_host ? 1 : speed * remote_factor);  // (5)
   s.communication = m.max_messages * net.latency + m.max_bytes * surface / net.bandwidth;
   s.step = s.select + std::max(s.local, s.communication) + s.remote;  // (1)
   s.efficiency = one_rank / s.step;                                   // (2)

@@ -16,6 +16,11 @@
 // (3) tends to the surface law (m'/m)^(2/3) once s >> w; from the small loads a model can afford per virtual
 // rank (2000 bodies: s = 3, w = 4) the surface law overstated the received volume at 1.68e7 five-fold.
 // Without received bodies (one part) the surface law stands.
+// The received field's time at the target machine (a GPU) is this machine's scaled by the local FMM's speed-up
+// there (model_target_seconds) times a factor f measured on a probe, two halves of a cube of bodies, each part
+// timed in one local evaluation with its received sources (received_sources.hpp) on the host and on the device:
+//   f = (T_remote / T_local)_device / (T_remote / T_local)_host                                         (5)
+// f = 1 is the assumption that the received field gains on the device what the local FMM gains.
 #pragma once
 
 #include <span>
@@ -41,7 +46,8 @@ struct ModelRanks {
   // Received per rank (the most loaded receiver by bytes, and the mean): bytes, messages, cells, bodies.
   double max_bytes = 0, mean_bytes = 0, max_messages = 0, mean_messages = 0;
   Index max_cells = 0, max_let_bodies = 0;
-  // Measured here for the most loaded part: its local FMM's kernels, its LETs' selection, the received field.
+  // Measured here for the most loaded part, in one evaluation: its local FMM, the selection of its LETs, the
+  // received field.
   double local = 0, select = 0, remote = 0;
   double one_rank_local = 0;  // the local FMM of a part of the mean size alone (T_local of (2))
   int ncrit = 64;             // the leaves' size, for (3)
@@ -54,13 +60,23 @@ double received_growth(const ModelRanks& m, double scale);
 ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
                        std::span<const double> sigma, int ranks);
 
+// (5): the probe's two parts of `bodies_per_part`, the larger part's local FMM and received field (least of
+// three evaluations after one) on the CPU and on the CUDA device (`o`'s other options for both).
+struct RemoteProbe {
+  Index bodies = 0;
+  double host_local = 0, host_remote = 0, device_local = 0, device_remote = 0;
+  double host_walk = 0, device_walk = 0;  // the remote's dual traversal (on the host in both)
+  double factor() const { return (device_remote / device_local) / (host_remote / host_local); }
+};
+RemoteProbe probe_remote(Kernel kernel, const Options& o, Index bodies_per_part);
+
 struct ModelStep {
   double local = 0, select = 0, remote = 0, communication = 0, step = 0, efficiency = 0;
 };
 // (1)-(3) for the measured ranks, at `scale` = m'/m times the load per rank; local_seconds > 0 replaces the
 // scaled local time, and scales select and remote with it unless `remote_on_host` (the received field and the
-// LET selection run on the host's CPU today, distributed.hpp: they keep this machine's rates).
+// LET selection on the host's CPU: they keep this machine's rates); the remote time also by `remote_factor` (5).
 ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds = 0,
-                     bool remote_on_host = false);
+                     bool remote_on_host = false, double remote_factor = 1);
 
 }  // namespace loom::fmm::parallel

@@ -1,0 +1,25 @@
+// Sources other than the tree's own bodies whose field an evaluation adds (issue 22: the cells and bodies that
+// other ranks send, fmm/parallel/received_sources.hpp). The pipeline (evaluate.hpp) hands them its own arrays:
+// their M2L goes into the tree's locals before its one L2L and L2P, their P2P into its near field, and the one
+// transfer back serves both, so that they run through the same passes as the local FMM instead of a second
+// downward pass and a second set of transfers. Their time is their own: no phase of the local Timings holds it.
+#pragma once
+
+#include "loom/core/array.hpp"
+#include "loom/fmm/engine/tree_data.hpp"
+
+namespace loom::fmm::detail {
+
+class ExtraSources {
+ public:
+  virtual ~ExtraSources() = default;
+  // After the local M2L: adds the extra sources' far field into `locals` (ncomp * term_count(p) per cell of t,
+  // on the options' backend).
+  virtual void add_far(const TreeData& t, core::Array<C>& locals) = 0;
+  // After the local P2P: adds their near field into `out` (the kernel's nout rows of t's n bodies, tree order,
+  // on the backend); strength and sigma are t's bodies' (tree order, on the backend; sigma may be empty).
+  virtual void add_near(const TreeData& t, const core::Array<double>& strength, const core::Array<double>& sigma,
+                        core::Array<double>& out) = 0;
+};
+
+}  // namespace loom::fmm::detail

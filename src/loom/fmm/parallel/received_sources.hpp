@@ -1,0 +1,57 @@
+// The received cells and bodies as extra sources of a rank's local evaluation (engine/extra_sources.hpp; issue
+// 22): the local FMM runs its upward pass and M2L while the LETs travel, then asks for the received field's far
+// part (the exchange is waited for here, the received tree walked against the local one, let_pairs.hpp, and its
+// M2L pairs added into the local locals, with the periodic far images), runs its one L2L, L2P and P2P, and asks
+// for the near part (the received leaves' P2P into its near field). The pairs run on the evaluation's backend
+// (CPU: let_pairs.hpp; CUDA: let_field_device.hpp) and land in its arrays, so the received field shares the
+// local FMM's downward pass and transfers instead of paying its own.
+#pragma once
+
+#include <functional>
+
+#include "loom/fmm/engine/extra_sources.hpp"
+#include "loom/fmm/engine/periodic_images.hpp"
+#include "loom/fmm/parallel/let_field.hpp"
+#include "loom/fmm/parallel/let_pairs.hpp"
+
+namespace loom::fmm::parallel {
+
+// Wall seconds of the received field's parts (the device's work synchronised at the end of each part).
+struct ReceivedTimes {
+  double wait = 0;  // for the exchange, once the local M2L is done
+  double walk = 0;  // the dual traversal, on the host
+  double far = 0;   // the received M2L and far images (with the transfers of their cells)
+  double near = 0;  // the received P2P (with the transfers of their bodies)
+  double total() const { return walk + far + near; }
+};
+
+template <class K>
+class ReceivedSources final : public detail::ExtraSources {
+ public:
+  using Receive = std::function<const Let&()>;  // waits for the exchange, returns the parsed LET
+  ReceivedSources(const Options& o, Receive receive, const detail::BoxMoments* far_images)
+      : o_(o), receive_(std::move(receive)), far_images_(far_images) {}
+
+  void add_far(const detail::TreeData& t, core::Array<detail::C>& locals) override;
+  void add_near(const detail::TreeData& t, const core::Array<double>& strength, const core::Array<double>& sigma,
+                core::Array<double>& out) override;
+
+  // The received LET (waited for here when no evaluation asked, e.g. on a rank without bodies).
+  const Let& let();
+  const LetFieldCounts& counts() const { return counts_; }
+  const ReceivedTimes& times() const { return times_; }
+
+ private:
+  const LetLists& lists(const Tree& tree);  // the dual traversal, once
+
+  Options o_;
+  Receive receive_;
+  const detail::BoxMoments* far_images_;
+  const Let* let_ = nullptr;
+  LetLists lists_;
+  bool walked_ = false;
+  LetFieldCounts counts_;
+  ReceivedTimes times_;
+};
+
+}  // namespace loom::fmm::parallel
