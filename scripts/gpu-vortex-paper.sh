@@ -14,6 +14,8 @@
 #                                             eddy turnovers; ~3 minutes each on the H200: 0.25 s per vortex step)
 #   PAPER_RE=50 PAPER_T_END=0.2 scripts/gpu-vortex-paper.sh   a short check (about 3 minutes with the build)
 # Environment: PAPER_RE (the list of Re_lambda, each 50 or 100), PAPER_T_END, PAPER_N (128), PAPER_REINIT (5),
+# PAPER_REFINE (particles per grid spacing and direction, particles.refine: 1 puts n^3 particles on hit's grid, 2 puts
+# 8 n^3; 2), PAPER_DT (the vortex run's time step, 0.01; hit's stays 0.01), PAPER_THETA (the FMM's theta, 0.5),
 # PAPER_TIMEOUT (seconds per vortex run, 240), PAPER_EVERY (steps between the statistics, 20; 2.5 s each at 128^3:
 # the grid's velocity by the FMM and hit's measurement run on the host), OUT (the output folder, default gpu-paper-out), BUILD_DIR.
 set -uo pipefail
@@ -41,14 +43,15 @@ runs=()
 for re in ${PAPER_RE:-50 100}; do
   nu=${nu_of[$re]:-}
   if [[ -z $nu ]]; then echo "PAPER_RE = $re: expected 50 or 100"; exit 2; fi
-  common=(--initial.seed 7 --initial.k_peak 3 --physics.nu "$nu" --time.t_end "$t_end" --time.dt 0.01 --backend cuda
+  common=(--initial.seed 7 --initial.k_peak 3 --physics.nu "$nu" --time.t_end "$t_end" --backend cuda
           --quiet --output.fields false --output.overwrite true)
   dir="$out/re$re"
-  timeout 120 "$loom" hit --grid.n "$n" --initial.type random "${common[@]}" --output.every 0.05 \
+  timeout 120 "$loom" hit --grid.n "$n" --initial.type random "${common[@]}" --time.dt 0.01 --output.every 0.05 \
     --output.dir "$dir/hit" > "$dir-hit.log" 2>&1
   echo "hit Re_lambda $re: rc $?"
-  timeout "${PAPER_TIMEOUT:-240}" "$loom" vortex --particles.n "$n" --initial.type hit "${common[@]}" \
-    --reinit.every "${PAPER_REINIT:-5}" --fmm.order 8 --fmm.theta 0.5 --output.every "$every" \
+  timeout "${PAPER_TIMEOUT:-240}" "$loom" vortex --particles.n "$n" --particles.refine "${PAPER_REFINE:-2}" \
+    --initial.type hit "${common[@]}" --time.dt "${PAPER_DT:-0.01}" \
+    --reinit.every "${PAPER_REINIT:-5}" --fmm.order 8 --fmm.theta "${PAPER_THETA:-0.5}" --output.every "$every" \
     --output.checkpoint_every 0 --output.dir "$dir/vortex" --compare "$dir/hit" > "$dir-vortex.log" 2>&1
   echo "vortex Re_lambda $re: rc $? ($(( $(date +%s) - t0 )) s since the start)"
   runs+=("$re:$dir")

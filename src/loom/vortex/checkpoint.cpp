@@ -34,6 +34,7 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
   h5.attribute("step", std::int64_t(c.step));
   h5.attribute("periodic", std::int64_t(c.periodic ? 1 : 0));
   h5.attribute("lattice_n", std::int64_t(c.lattice_n));
+  h5.attribute("grid_n", std::int64_t(c.grid_n));
   h5.attribute("input", c.input);
   h5.commit();
 }
@@ -52,6 +53,7 @@ Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string&
     c.step = h5.attribute_int64("/", "step");
     c.periodic = h5.attribute_int64("/", "periodic") != 0;
     c.lattice_n = h5.attribute_int64("/", "lattice_n");
+    c.grid_n = h5.has_attribute("/", "grid_n") ? h5.attribute_int64("/", "grid_n") : c.lattice_n;
     c.input = h5.attribute_string("/", "input");
     if (c.particles.alpha.size() != c.particles.x.size() || c.particles.sigma.size() != c.particles.x.size())
       throw UsageError(fmt::format("{} = \"{}\": particle arrays of different lengths", key, path.string()));

@@ -17,6 +17,7 @@ struct Checkpoint {
   Index step = 0;
   bool periodic = false;
   Index lattice_n = 0;  // periodic: particles per direction of the run's lattice
+  Index grid_n = 0;     // periodic: the statistics' grid (particles.n; lattice_n in files written before it)
   std::string input;
 };
 

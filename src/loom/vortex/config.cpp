@@ -40,9 +40,16 @@ void declare_initial_keys(io::Parameters& p) {
 }
 
 void declare_method_keys(io::Parameters& p) {
-  p.add("particles.n", 32, "periodic box: particles per direction on the lattice (and the statistics' grid)")
+  p.add("particles.n", 32,
+        "periodic box: loom hit's grid n, on which the initial field is made and the statistics are measured; the "
+        "particles sit on a lattice of particles.refine n per direction")
       .at_least(8)
       .at_most(hit::max_grid_n);
+  p.add("particles.refine", 1,
+        "periodic box: particles per grid spacing and direction (2: 8 n^3 particles for loom hit's n^3 grid, finer "
+        "cores that resolve the grid's modes to its 2/3 cut)")
+      .at_least(1)
+      .at_most(4);
   p.add("particles.overlap", 1.0, "core radius over spacing, sigma / h").greater_than(0).at_most(4);
   p.add("physics.nu", 0.0, "kinematic viscosity (core spreading sigma^2 += 2 nu dt)").at_least(0).at_most(1e3);
   p.add("time.t_end", 0.5, "end time").greater_than(0);
@@ -140,7 +147,13 @@ VortexConfig make_vortex_config(const io::Parameters& p) {
   c.ring_spacing = p.get_real("ring.spacing");
   c.field = hit::initial_config(p);  // the same keys; refuses file and checkpoint without initial.file
   c.checkpoint = c.initial == InitialType::checkpoint ? c.field.file : "";
-  c.lattice_n = p.get_int("particles.n");
+  c.grid_n = p.get_int("particles.n");
+  c.refine = static_cast<int>(p.get_int("particles.refine"));
+  c.lattice_n = c.refine * c.grid_n;
+  if (c.lattice_n > hit::max_grid_n)
+    throw UsageError(fmt::format("particles.refine = {}: expected particles.refine particles.n <= {} (particles.n = "
+                                 "{})",
+                                 c.refine, hit::max_grid_n, c.grid_n));
   c.overlap = p.get_real("particles.overlap");
   c.nu = p.get_real("physics.nu");
   c.dt = p.get_real("time.dt");

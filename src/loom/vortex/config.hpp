@@ -30,7 +30,9 @@ struct VortexConfig {
   double ring_spacing = 0.05;  // the ring's particle spacing h
   hit::InitialConfig field;    // taylor_green, hit, file: loom hit's initial-field settings (amplitude, spectrum, seed)
   std::string checkpoint;      // initial.type = checkpoint: its file
-  Index lattice_n = 32;        // periodic: particles (and statistics grid points) per direction
+  Index grid_n = 32;           // periodic: loom hit's grid n (the initial field's modes, the statistics' grid)
+  int refine = 1;              // particles per grid spacing and direction
+  Index lattice_n = 32;        // periodic: particles per direction, refine grid_n
   double overlap = 1;          // sigma / h
   double nu = 0;
   TimeScheme scheme = TimeScheme::ab2;

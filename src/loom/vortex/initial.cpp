@@ -34,16 +34,40 @@ void keep_resolved_modes(hit::Solver& solver) {
       for (int c = 0; c < 3; ++c) u[c * stride + m] = hit::Complex{};
 }
 
-// loom hit's field on its n^3 grid (the modes the particles resolve), and its vorticity by the spectral curl, per
-// lattice node.
+// loom hit's modes of grid `from` on the finer grid `to` (the same Fourier coefficients, 1/n^3 being folded into
+// them; the new modes zero): the spectral interpolation of the field onto the finer grid's points.
+core::Array<hit::Complex> padded_modes(const core::Array<hit::Complex>& modes, hit::SpectralGrid from,
+                                       hit::SpectralGrid to) {
+  const hit::Complex* u = modes.read(core::Where::host);
+  core::Array<hit::Complex> out(3 * std::size_t(to.modes()), hit::Complex{});
+  hit::Complex* v = out.write(core::Where::host);
+  const auto wrapped = [&](Index k) { return k < 0 ? k + to.n : k; };
+  for (Index m = 0; m < from.modes(); ++m) {
+    const hit::Wavevector k = from.wavevector(m);
+    if (2 * std::abs(Index(k.y)) == from.n || 2 * std::abs(Index(k.z)) == from.n || 2 * Index(k.x) == from.n)
+      continue;  // the Nyquist planes (empty under loom hit's truncations) have no one mode on the finer grid
+    const Index to_m = Index(k.x) + to.half() * (wrapped(Index(k.y)) + to.n * wrapped(Index(k.z)));
+    for (Index c = 0; c < 3; ++c) v[c * to.modes() + to_m] = u[c * from.modes() + m];
+  }
+  return out;
+}
+
+// loom hit's field on its grid of particles.n (the modes the particles resolve: the same seeded noise as loom
+// hit's run on that grid), interpolated spectrally onto the particle lattice, and its vorticity by the spectral curl,
+// per lattice node.
 std::vector<Vec3d> hit_vorticity(const VortexConfig& c) {
-  const hit::SpectralGrid grid{c.lattice_n};
+  const hit::SpectralGrid field_grid{c.grid_n}, grid{c.lattice_n};
+  core::Array<hit::Complex> modes;
+  if (c.initial == InitialType::file) {
+    hit::Solver reader(core::Backend::cpu, field_grid, hit::SolverOptions{c.nu});
+    reader.set_velocity(hit::read_velocity_file(c.field.file, field_grid));
+    modes = reader.modes().clone();
+  } else {
+    modes = hit::random_solenoidal(field_grid, hit::Dealiasing::two_thirds, c.field.spectrum, c.field.k_peak,
+                                   c.field.energy, c.field.seed);
+  }
   hit::Solver solver(core::Backend::cpu, grid, hit::SolverOptions{c.nu});
-  if (c.initial == InitialType::file)
-    solver.set_velocity(hit::read_velocity_file(c.field.file, grid));
-  else
-    solver.set_modes(hit::random_solenoidal(grid, hit::Dealiasing::two_thirds, c.field.spectrum, c.field.k_peak,
-                                            c.field.energy, c.field.seed));
+  solver.set_modes(grid.n == field_grid.n ? std::move(modes) : padded_modes(modes, field_grid, grid));
   keep_resolved_modes(solver);
   const double* r = hit::velocity_and_vorticity(solver);
   const Index N = grid.points();
@@ -63,11 +87,15 @@ InitialState from_lattice(const VortexConfig& c) {
   } else {
     omega = hit_vorticity(c);
   }
-  ReinitResult r = particles_from_vorticity(lattice, omega, c.reinit);
+  // the GPU's solve where the run's FMM is there (the host's is the reference the tests use)
+  ReinitResult r = c.backend == core::Backend::cuda
+                       ? periodic_particles_from_vorticity(c.backend, lattice, omega, c.reinit)
+                       : particles_from_vorticity(lattice, omega, c.reinit);
   InitialState s;
   s.state.particles = std::move(r.particles);
   s.state.periodic = true;
   s.state.lattice_n = c.lattice_n;
+  s.state.grid_n = c.grid_n;
   s.cg = r.cg;
   return s;
 }
@@ -80,13 +108,14 @@ InitialState initial_state(VortexConfig& c) {
     if (n > hit::max_grid_n)
       throw UsageError(fmt::format("initial.file = \"{}\": a grid of {}^3, expected at most {}^3", c.field.file, n,
                                    hit::max_grid_n));
-    c.lattice_n = n;
+    c.grid_n = n;
+    c.lattice_n = c.refine * n;
   }
   if (c.initial == InitialType::checkpoint) {
     InitialState s;
     s.state = read_checkpoint(c.checkpoint);
     c.periodic = c.fmm.periodic = s.state.periodic;
-    if (s.state.periodic) c.lattice_n = s.state.lattice_n;
+    if (s.state.periodic) c.lattice_n = s.state.lattice_n, c.grid_n = s.state.grid_n;
     if (s.state.time >= c.t_end)
       throw UsageError(fmt::format("time.t_end = {}: expected a time after the checkpoint's t = {}", c.t_end,
                                    s.state.time));

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "loom/core/array.hpp"
+#include "loom/core/error.hpp"
+#include "loom/vortex/device_reinit.hpp"
+
 namespace loom::vortex {
 
 ReinitResult particles_from_vorticity(const Lattice& lattice, const std::vector<Vec3d>& omega,
@@ -26,6 +30,27 @@ ReinitResult particles_from_vorticity(const Lattice& lattice, const std::vector<
     out.particles.x.push_back(lattice.node(m));
     out.particles.alpha.push_back(alpha[i]);
     out.particles.sigma.push_back(sigma);
+  }
+  return out;
+}
+
+ReinitResult periodic_particles_from_vorticity(core::Backend b, const Lattice& lattice, const std::vector<Vec3d>& omega,
+                                               const ReinitOptions& options) {
+  LOOM_REQUIRE(lattice.periodic && omega.size() == std::size_t(lattice.size()),
+               "vortex::periodic_particles_from_vorticity: omega on every node of a periodic lattice");
+  const double sigma = options.overlap * lattice.h, volume = lattice.h * lattice.h * lattice.h;
+  core::Array<Vec3d> w(omega.size()), a(omega.size());
+  Vec3d *wh = w.write(core::Where::host), *ah = a.write(core::Where::host);
+  for (std::size_t i = 0; i < omega.size(); ++i) wh[i] = omega[i], ah[i] = volume * omega[i];  // the first guess
+  const core::Where where = core::where(b);
+  ReinitResult out;
+  out.cg = solve_rbf_on_backend(b, lattice, sigma, options.cutoff, w.read(where), a.read_write(where),
+                                options.tolerance, options.max_iterations);
+  const Vec3d* alpha = a.read(core::Where::host);
+  out.particles.resize(lattice.size());
+  for (Index m = 0; m < lattice.size(); ++m) {
+    const auto i = static_cast<std::size_t>(m);
+    out.particles.x[i] = lattice.node(m), out.particles.alpha[i] = alpha[i], out.particles.sigma[i] = sigma;
   }
   return out;
 }

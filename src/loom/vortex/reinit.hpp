@@ -4,6 +4,7 @@
 // |omega| exceeds a fraction of its largest value; in a periodic box it is the box's whole lattice.
 #pragma once
 
+#include "loom/core/backend.hpp"
 #include "loom/vortex/lattice.hpp"
 #include "loom/vortex/rbf.hpp"
 
@@ -25,6 +26,11 @@ struct ReinitResult {
 // New particles on the nodes of `lattice` (see covering_lattice for free space) reproducing `omega` there.
 ReinitResult particles_from_vorticity(const Lattice& lattice, const std::vector<Vec3d>& omega,
                                       const ReinitOptions& options);
+
+// The same on the periodic box's whole lattice, the RBF solve on backend b (device_reinit.hpp): a start of 256^3
+// particles solves in a second on the GPU, in minutes on the host.
+ReinitResult periodic_particles_from_vorticity(core::Backend b, const Lattice& lattice, const std::vector<Vec3d>& omega,
+                                               const ReinitOptions& options);
 
 // The same for the vorticity of the particles `p` (free space: on a lattice of spacing h covering them).
 ReinitResult reinitialise(const Particles& p, const Domain& domain, double h, Index periodic_n,

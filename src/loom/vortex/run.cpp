@@ -69,7 +69,7 @@ VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(conf
   } else if (!s.state.previous.velocity.empty()) {
     integrator_->set_previous(std::move(s.state.previous));
   }
-  if (c_.periodic) statistics_.emplace(c_.lattice_n, c_.nu, box_period, c_.backend);
+  if (c_.periodic) statistics_.emplace(c_.grid_n, c_.nu, box_period, c_.backend);
 }
 
 std::vector<std::string> VortexRun::columns() const {
@@ -228,8 +228,7 @@ void VortexRun::snapshot() {
 
 void VortexRun::checkpoint() {
   fetch_particles();
-  Checkpoint c{p_, previous(), t_, step_, c_.periodic, c_.lattice_n,
-               input_};
+  Checkpoint c{p_, previous(), t_, step_, c_.periodic, c_.lattice_n, c_.grid_n, input_};
   write_checkpoint(run_->file("checkpoint.h5"), c);
 }
 
@@ -271,7 +270,7 @@ nlohmann::json VortexRun::summary() const {
                  {"spacing", c_.ring_spacing}};
   }
   if (c_.periodic) {
-    j["grid"] = {{"n", c_.lattice_n}, {"box", "[0, 2 pi)^3"}};
+    j["grid"] = {{"n", c_.grid_n}, {"box", "[0, 2 pi)^3"}, {"particles_per_direction", c_.lattice_n}};
     j["initial"] = to_json(turbulence0_);
     j["final"] = to_json(turbulence_);
   }
