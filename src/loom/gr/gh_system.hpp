@@ -42,14 +42,21 @@ struct Norms {
 
 // The outer boundary condition: the incoming characteristic fields frozen to the analytic solution, or the
 // constraint-preserving Bjorhus conditions on u^psi, u^0 and the gauge-constraint part of u^-, the rest of u^-
-// frozen (bjorhus.hpp).
-enum class OuterBoundary { frozen, bjorhus };
+// frozen (bjorhus.hpp; both of these act on the rates and reset the incoming values after the filter:
+// frozen, bjorhus), or in penalty form: the incoming modes' rates pulled towards the analytic solution's values
+// (penalty_merge in characteristics.hpp), the values never reset.
+enum class OuterBoundary { frozen, bjorhus, penalty };
+
+// The shell interface: the incoming characteristic rates replaced by the other side's (upwind; both shells then
+// carry identical values there), or the penalty (SAT) form, each shell keeping its own values.
+enum class InterfaceCoupling { upwind, penalty };
 
 struct GhGeometry {
   std::array<int, 3> extents{10, 19, 38};  // per shell: N_r, N_theta, N_phi = 2 N_theta
   std::vector<double> radii{1.62, 6, 12};  // shell boundaries, increasing
   OuterBoundary outer = OuterBoundary::frozen;
   Damping damping{};
+  InterfaceCoupling interface = InterfaceCoupling::upwind;
 };
 
 class GhSystem {
@@ -100,6 +107,7 @@ class GhSystem {
   spectral::Strategy strategy_;
   KerrSchild bh_;
   OuterBoundary outer_;
+  InterfaceCoupling interface_;
   double gamma1_;
   mutable spectral::OperatorCache cache_;
   std::vector<std::unique_ptr<ShellData>> shells_;
