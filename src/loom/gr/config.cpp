@@ -41,14 +41,14 @@ io::Parameters bh_parameters() {
   p.add("damping.gamma2", 1.0, "three-index damping gamma2 = 0.001 + damping.gamma2 exp(-r^2/128) (LSKOR eq. 37)")
       .at_least(0)
       .at_most(100);
-  p.add("boundary.outer", "frozen",
+  p.add("boundary.outer", "penalty",
         "outer boundary: frozen (incoming characteristic fields held at Kerr-Schild) or bjorhus (constraint-"
         "preserving conditions on u^psi, u^0 and the gauge-constraint part of u^-, the rest frozen; docs/gr.md) or "
-        "penalty (the frozen data imposed in penalty form on the rates)")
+        "penalty (the default: the frozen data imposed in penalty form on the rates)")
       .one_of({"frozen", "bjorhus", "penalty"});
-  p.add("boundary.interface", "upwind",
-        "shell interface: upwind (the incoming characteristic rates replaced by the other shell's) or penalty "
-        "(SAT: those rates pulled towards the other shell's values at |speed| / w, w the radial end weight)")
+  p.add("boundary.interface", "penalty",
+        "shell interface: penalty (the default; SAT: the incoming characteristic rates pulled towards the other "
+        "shell's values at |speed| / w, w the radial end weight) or upwind (those rates replaced by the other's)")
       .one_of({"upwind", "penalty"});
   p.add("initial.type", "kerr_schild", "initial data: kerr_schild (the exact solution) or checkpoint")
       .one_of({"kerr_schild", "checkpoint"});
