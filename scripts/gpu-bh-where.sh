@@ -55,6 +55,6 @@ for name in "${names[@]}"; do
     END { printf "  psi error %s / %s / %.2e\n", a ? sprintf("%.2e", a) : "-", b ? sprintf("%.2e", b) : "-", e }' \
     "$runs/$name/series.csv" 2> /dev/null || echo
 done
-find "$runs" -name 'fields_*.h5' -delete
+find "$runs" \( -name 'fields_*.h5' -o -name 'checkpoint*.h5' \) -delete  # only the text outputs travel
 tar -czf "$out/bh-where.tar.gz" -C "$(dirname "$runs")" bh-where
 echo "total: $(( $(date +%s) - t0 )) s"
