@@ -41,7 +41,8 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
        "error: grid.radii = \"1.62,12,6\": expected at least two increasing positive numbers (the shells' "
        "boundaries)\n"},
       {"--grid.radii 6", ""},
-      {"--boundary.outer penalty", ""},
+      {"--boundary.outer sommerfeld", ""},
+      {"--boundary.interface strong", ""},
       {"--damping.gamma1 -2", ""},
       {"--damping.gamma2 -0.5", ""},
       {"--initial.type checkpoint", ""},

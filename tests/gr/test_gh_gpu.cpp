@@ -16,9 +16,10 @@ bool same(core::TransferCounts a, core::TransferCounts b) {
   return a.host_to_device == b.host_to_device && a.device_to_host == b.device_to_host;
 }
 
-void hundred_steps_agree(OuterBoundary outer) {
+void hundred_steps_agree(OuterBoundary outer, InterfaceCoupling interface) {
   const KerrSchild hole{1.0, {0.2, 0.3, 0.4}};
-  const GhGeometry geometry{{10, 19, 38}, {1.62, 6, 12}, outer};
+  GhGeometry geometry{{10, 19, 38}, {1.62, 6, 12}, outer};
+  geometry.interface = interface;
   GhSystem cpu(hole, geometry, {}, core::Backend::cpu), gpu(hole, geometry, {}, core::Backend::cuda);
   State u_cpu = cpu.exact_state(), u_gpu = gpu.exact_state();
   DormandPrince step_cpu(cpu), step_gpu(gpu);
@@ -49,13 +50,19 @@ void hundred_steps_agree(OuterBoundary outer) {
 
 TEST(GhGpu, HundredStepsAgreeWithTheCpu) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
-  hundred_steps_agree(OuterBoundary::frozen);
+  hundred_steps_agree(OuterBoundary::frozen, InterfaceCoupling::upwind);
+}
+
+// The penalty interface and outer boundary (penalty_merge, the defaults) on both backends.
+TEST(GhGpu, HundredStepsWithPenaltiesAgreeWithTheCpu) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  hundred_steps_agree(OuterBoundary::penalty, InterfaceCoupling::penalty);
 }
 
 // The Bjorhus outer boundary (bjorhus.hpp) from the same per-point function on both backends.
 TEST(GhGpu, HundredStepsWithBjorhusAgreeWithTheCpu) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
-  hundred_steps_agree(OuterBoundary::bjorhus);
+  hundred_steps_agree(OuterBoundary::bjorhus, InterfaceCoupling::penalty);
 }
 
 // The GPU filter (SpectralFilter::apply: the whole 50-component state in one fused sweep, its radial step the

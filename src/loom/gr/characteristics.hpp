@@ -101,6 +101,38 @@ LOOM_HOST_DEVICE inline void upwind_merge(double* inner, double* outer, const Bo
   from_characteristic(m, f, gamma2, outer);
 }
 
+// The interface of two shells at one point in penalty (SAT) form: the shells keep their own values, and the rate
+// of each characteristic field incoming to a side is pulled towards the other side's value,
+//   d_t U_k += (|v_k| / w) (U_k(other side) - U_k(this side))   for v_k incoming to this side,
+// w the side's radial quadrature weight of its end point (Legendre-Gauss-Lobatto, L / (N (N - 1)) for a shell of
+// thickness L and N radial points). For the linearised symmetric-hyperbolic system this is the upwind flux of a
+// discontinuous Galerkin method: the boundary terms of the energy estimate of both sides sum to -sum_k |v_k| w
+// (U_k jump)^2 <= 0 (Carpenter, Gottlieb, Abarbanel; Hesthaven), where replacing the rates (upwind_merge) has no
+// such estimate. Rates and values in the same layout; `values_*` are the states the rates were computed from.
+LOOM_HOST_DEVICE inline void penalty_merge(const double* values_inner, const double* values_outer, double* rates_inner,
+                                           double* rates_outer, const BoundaryFrame& f, double gamma2,
+                                           double weight_inner, double weight_outer) {
+  const CharacteristicFields a = to_characteristic(values_inner, f, gamma2), b = to_characteristic(values_outer, f, gamma2);
+  CharacteristicFields da = to_characteristic(rates_inner, f, gamma2), db = to_characteristic(rates_outer, f, gamma2);
+  // Along the outward normal of the inner shell: v < 0 enters the inner shell, v > 0 the outer one.
+  auto penalise = [&](int mode, double x, double y, double& dx, double& dy) {
+    const double v = f.speed[mode];
+    if (v < -zero_speed) dx += -v / weight_inner * (y - x);
+    if (v > zero_speed) dy += v / weight_outer * (x - y);
+  };
+  for (int ab = 0; ab < pairs; ++ab) {
+    penalise(mode_psi, a.psi[ab], b.psi[ab], da.psi[ab], db.psi[ab]);
+    penalise(mode_plus, a.plus[ab], b.plus[ab], da.plus[ab], db.plus[ab]);
+    penalise(mode_minus, a.minus[ab], b.minus[ab], da.minus[ab], db.minus[ab]);
+    for (int i = 0; i < 3; ++i) {
+      const int k = i * pairs + ab;
+      penalise(mode_zero, a.zero[k], b.zero[k], da.zero[k], db.zero[k]);
+    }
+  }
+  from_characteristic(da, f, gamma2, rates_inner);
+  from_characteristic(db, f, gamma2, rates_outer);
+}
+
 // An outer boundary point: every incoming mode (speed < 0) takes the value of `data` (the analytic solution's
 // values, or its time derivative 0 when acting on rates); with `constraint_modes` false only u^+- (the modes the
 // Bjorhus conditions, bjorhus.hpp, leave frozen).

@@ -22,12 +22,13 @@ io::Parameters bh_parameters() {
   p.add("physics.spin", "0.2,0.3,0.4", "dimensionless spin vector chi (three numbers, |chi| < 1)");
   p.add("grid.extents", "10,19,38", "points per shell N_r,N_theta,N_phi (N_phi = 2 N_theta)");
   p.add("grid.radii", "1.62,6,12", "shell boundaries in units of m, increasing (n + 1 numbers for n shells)");
-  p.add("filter.alpha", 0.0,
-        "radial exponential filter: the highest mode is damped by exp(-alpha); 0: none (SpEC's production runs "
-        "filter in angle only; a radial filter moves the exact solution by its truncation, docs/gr.md)")
+  p.add("filter.alpha", 36.0,
+        "radial exponential filter exp(-alpha (k/k_max)^(2 order)) every step: the highest Chebyshev mode damped by "
+        "exp(-alpha); 0: none. The default (alpha 36, order 32: SpEC's Chebyshev filter, only the top modes) removes "
+        "a growing mode of the excision surface (docs/gr.md, \"The late burst\")")
       .at_least(0)
       .at_most(700);  // exp(-700) is near the smallest normal double: every mode above the first is gone
-  p.add("filter.order", 8, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
+  p.add("filter.order", 32, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
   p.add("filter.l_keep", -1, "Y_lm truncation keeps l <= l_keep (-1: l_max - 1)").at_least(-1);
   p.add("damping.gamma0", 3.0, "gauge-constraint damping gamma0 = 0.001 + damping.gamma0 exp(-r^2/128) (LSKOR eq. 36)")
       .at_least(0)
@@ -40,10 +41,15 @@ io::Parameters bh_parameters() {
   p.add("damping.gamma2", 1.0, "three-index damping gamma2 = 0.001 + damping.gamma2 exp(-r^2/128) (LSKOR eq. 37)")
       .at_least(0)
       .at_most(100);
-  p.add("boundary.outer", "frozen",
+  p.add("boundary.outer", "penalty",
         "outer boundary: frozen (incoming characteristic fields held at Kerr-Schild) or bjorhus (constraint-"
-        "preserving conditions on u^psi, u^0 and the gauge-constraint part of u^-, the rest frozen; docs/gr.md)")
-      .one_of({"frozen", "bjorhus"});
+        "preserving conditions on u^psi, u^0 and the gauge-constraint part of u^-, the rest frozen; docs/gr.md) or "
+        "penalty (the default: the frozen data imposed in penalty form on the rates)")
+      .one_of({"frozen", "bjorhus", "penalty"});
+  p.add("boundary.interface", "penalty",
+        "shell interface: penalty (the default; SAT: the incoming characteristic rates pulled towards the other "
+        "shell's values at |speed| / w, w the radial end weight) or upwind (those rates replaced by the other's)")
+      .one_of({"upwind", "penalty"});
   p.add("initial.type", "kerr_schild", "initial data: kerr_schild (the exact solution) or checkpoint")
       .one_of({"kerr_schild", "checkpoint"});
   p.add("initial.file", "", "checkpoint.h5 of loom bh for initial.type = checkpoint");
@@ -98,7 +104,9 @@ GhGeometry geometry(const io::Parameters& p) {
   g.extents = {int(e[0]), int(e[1]), int(e[2])};
   const char* radii_what = "at least two increasing positive numbers (the shells' boundaries)";
   g.radii = numbers(p, "grid.radii", radii_what);
-  g.outer = p.get_string("boundary.outer") == "bjorhus" ? OuterBoundary::bjorhus : OuterBoundary::frozen;
+  const std::string outer = p.get_string("boundary.outer");
+  g.outer = outer == "bjorhus" ? OuterBoundary::bjorhus : outer == "penalty" ? OuterBoundary::penalty : OuterBoundary::frozen;
+  g.interface = p.get_string("boundary.interface") == "penalty" ? InterfaceCoupling::penalty : InterfaceCoupling::upwind;
   g.damping.gamma0 = p.get_real("damping.gamma0");
   g.damping.gamma1 = p.get_real("damping.gamma1");
   g.damping.gamma2 = p.get_real("damping.gamma2");

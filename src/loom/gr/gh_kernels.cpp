@@ -110,6 +110,40 @@ void merge_interface(core::Backend b, const BoundarySlice& inner, const Boundary
   });
 }
 
+void penalty_interface(core::Backend b, const BoundarySlice& inner, const BoundarySlice& outer, const double* inner_state,
+                       const double* outer_state, double* inner_rates, double* outer_rates, double weight_inner,
+                       double weight_outer) {
+  boundary_for(b, inner.angular, [=] LOOM_HOST_DEVICE(Index q) {
+    double radial[3], u_in[state_size], u_out[state_size], du_in[state_size], du_out[state_size];
+    const Index pi = boundary_point(inner, q, radial), po = outer.ir + Index{outer.n_r} * q;
+    load(inner_state, inner.points, pi, u_in);
+    load(outer_state, outer.points, po, u_out);
+    load(inner_rates, inner.points, pi, du_in);
+    load(outer_rates, outer.points, po, du_out);
+    const BoundaryFrame frame = boundary_frame(u_in, radial, inner.gamma1);
+    penalty_merge(u_in, u_out, du_in, du_out, frame, inner.gamma2[pi], weight_inner, weight_outer);
+    store(du_in, inner.points, pi, inner_rates);
+    store(du_out, outer.points, po, outer_rates);
+  });
+}
+
+void penalty_outer(core::Backend b, const BoundarySlice& outer, const double* state, const double* data, double* rates,
+                   double weight) {
+  boundary_for(b, outer.angular, [=] LOOM_HOST_DEVICE(Index q) {
+    double radial[3], u[state_size], d[state_size], du[state_size], unused[state_size];
+    const Index p = boundary_point(outer, q, radial);
+    load(state, outer.points, p, u);
+    load(data, outer.points, p, d);
+    load(rates, outer.points, p, du);
+    const BoundaryFrame frame = boundary_frame(u, radial, outer.gamma1);
+    // The data as the far side of an interface whose own rates are discarded: only the modes entering the shell
+    // (v < 0 along its outward normal) are penalised.
+    for (int c = 0; c < state_size; ++c) unused[c] = 0;
+    penalty_merge(u, d, du, unused, frame, outer.gamma2[p], weight, 1.0);
+    store(du, outer.points, p, rates);
+  });
+}
+
 void freeze_outer(core::Backend b, const BoundarySlice& outer, const double* frame_state, const double* data,
                   double* field, bool constraint_modes) {
   boundary_for(b, outer.angular, [=] LOOM_HOST_DEVICE(Index q) {

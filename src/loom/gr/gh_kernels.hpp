@@ -42,6 +42,15 @@ struct BoundarySlice {
 // the normal and speeds from `frame_state` of the inner shell.
 void merge_interface(core::Backend b, const BoundarySlice& inner, const BoundarySlice& outer, const double* frame_state,
                      double* inner_field, double* outer_field);
+// The shell interface in penalty form (penalty_merge): the rates of both shells' interface points pulled towards
+// the other side's incoming characteristic values; `weight_*` each side's radial end-point quadrature weight.
+void penalty_interface(core::Backend b, const BoundarySlice& inner, const BoundarySlice& outer, const double* inner_state,
+                       const double* outer_state, double* inner_rates, double* outer_rates, double weight_inner,
+                       double weight_outer);
+// The outer boundary in penalty form: the rates of the incoming modes pulled towards those of `data` (the
+// analytic solution), d_t U_k += (|v_k| / weight) (U_k(data) - U_k).
+void penalty_outer(core::Backend b, const BoundarySlice& outer, const double* state, const double* data, double* rates,
+                   double weight);
 // The outer boundary: incoming modes of `field` take those of `data` (nullptr: 0, for rates of the static solution);
 // with `constraint_modes` false only u^+- (freeze_incoming).
 void freeze_outer(core::Backend b, const BoundarySlice& outer, const double* frame_state, const double* data,

@@ -20,6 +20,7 @@ struct GhSystem::ShellData {
   std::unique_ptr<spectral::SpectralFilter> fused_filter;  // the GPU's: the whole state in one call
   std::unique_ptr<CpuOperators> cpu;  // CPU backend: d_r, d_theta, d_phi, filter, by components over threads
   Index n = 0;
+  double end_weight = 0;  // the radial Legendre-Gauss-Lobatto weight of an end point, L / (N (N - 1)): penalties
   core::Array<double> coords, inverse_jacobian, weights, gamma0, gamma2, gauge, dgauge, exact;
   core::Array<double> logical, gradient, scratch;  // 150 N, 150 N, 50 N
 
@@ -57,6 +58,7 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
       strategy_(backend == core::Backend::cuda ? spectral::Strategy::fused : spectral::Strategy::blas),
       bh_(bh),
       outer_(g.outer),
+      interface_(g.interface),
       gamma1_(g.damping.gamma1) {
   const auto separable = spectral::AngularMethod::separable;
   for (std::size_t s = 0; s + 1 < g.radii.size(); ++s) {
@@ -73,6 +75,7 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
       d->fused_filter = std::make_unique<spectral::SpectralFilter>(*d->shell, filter, separable);
     const Index n = d->shell->size();
     d->n = n;
+    d->end_weight = (g.radii[s + 1] - g.radii[s]) / (double(g.extents[0]) * (g.extents[0] - 1));
     const auto x = d->shell->cartesian();
     std::vector<double> coords(3 * n), g0(n), g2(n), exact(state_size * n), gauge(4 * n);
     for (Index p = 0; p < n; ++p) {
@@ -175,10 +178,23 @@ void GhSystem::rhs(const State& u, State& du) {
 
 void GhSystem::apply_boundaries(const State& frame, State& field, bool values) {
   const core::Where w = core::where(backend_);
-  for (int s = 0; s + 1 < shells(); ++s)
-    merge_interface(backend_, shells_[s]->slice(true, w, gamma1_), shells_[s + 1]->slice(false, w, gamma1_),
-                    frame[s].read(w), field[s].read_write(w), field[s + 1].read_write(w));
+  for (int s = 0; s + 1 < shells(); ++s) {
+    const ShellData &a = *shells_[s], &b = *shells_[s + 1];
+    if (interface_ == InterfaceCoupling::upwind)
+      merge_interface(backend_, a.slice(true, w, gamma1_), b.slice(false, w, gamma1_), frame[s].read(w),
+                      field[s].read_write(w), field[s + 1].read_write(w));
+    else if (!values)  // penalties act on rates only; each shell keeps its values
+      penalty_interface(backend_, a.slice(true, w, gamma1_), b.slice(false, w, gamma1_), frame[s].read(w),
+                        frame[s + 1].read(w), field[s].read_write(w), field[s + 1].read_write(w), a.end_weight,
+                        b.end_weight);
+  }
   const ShellData& last = *shells_.back();
+  if (outer_ == OuterBoundary::penalty) {
+    if (!values)
+      penalty_outer(backend_, last.slice(true, w, gamma1_), frame.back().read(w), last.exact.read(w),
+                    field.back().read_write(w), last.end_weight);
+    return;
+  }
   // Bjorhus on rates reads the gradient of `frame` on the last shell, which rhs() computed last.
   if (outer_ == OuterBoundary::bjorhus && !values)
     bjorhus_outer(backend_, last.slice(true, w, gamma1_),

@@ -4,11 +4,13 @@
 // boundary treatment, the filter, the excision check and the constraint and error norms.
 //
 // Boundaries: the inner surface of the first shell lies inside the horizon (excision: every characteristic speed
-// must point into the hole, checked, never imposed). Shell interfaces couple by characteristic upwinding of the
-// time derivatives (each mode from the side it comes from, zero-speed modes averaged): both shells then carry
-// identical values at the shared Gauss-Lobatto points, and no penalty parameter needs tuning. The outer surface
-// freezes the incoming characteristic fields to the analytic solution (their time derivatives set to 0, their
-// values reset after each filter), or applies the Bjorhus conditions to the rates (OuterBoundary).
+// must point into the hole, checked, never imposed). Shell interfaces couple in penalty (SAT) form by default:
+// each shell keeps its values and the rate of every characteristic field entering it is pulled towards the other
+// side's value (penalty_merge); or by characteristic upwinding of the time derivatives (each mode from the side it
+// comes from, zero-speed modes averaged, both shells then carrying identical values at the shared points). The
+// outer surface imposes the analytic solution on the incoming characteristic fields in penalty form, or freezes
+// them (their rates set to 0, their values reset after each filter), or applies the Bjorhus conditions to the
+// rates (OuterBoundary).
 #pragma once
 
 #include <array>
@@ -42,14 +44,21 @@ struct Norms {
 
 // The outer boundary condition: the incoming characteristic fields frozen to the analytic solution, or the
 // constraint-preserving Bjorhus conditions on u^psi, u^0 and the gauge-constraint part of u^-, the rest of u^-
-// frozen (bjorhus.hpp).
-enum class OuterBoundary { frozen, bjorhus };
+// frozen (bjorhus.hpp; both of these act on the rates and reset the incoming values after the filter:
+// frozen, bjorhus), or in penalty form: the incoming modes' rates pulled towards the analytic solution's values
+// (penalty_merge in characteristics.hpp), the values never reset.
+enum class OuterBoundary { frozen, bjorhus, penalty };
+
+// The shell interface: the incoming characteristic rates replaced by the other side's (upwind; both shells then
+// carry identical values there), or the penalty (SAT) form, each shell keeping its own values.
+enum class InterfaceCoupling { upwind, penalty };
 
 struct GhGeometry {
   std::array<int, 3> extents{10, 19, 38};  // per shell: N_r, N_theta, N_phi = 2 N_theta
   std::vector<double> radii{1.62, 6, 12};  // shell boundaries, increasing
-  OuterBoundary outer = OuterBoundary::frozen;
+  OuterBoundary outer = OuterBoundary::penalty;
   Damping damping{};
+  InterfaceCoupling interface = InterfaceCoupling::penalty;
 };
 
 class GhSystem {
@@ -100,6 +109,7 @@ class GhSystem {
   spectral::Strategy strategy_;
   KerrSchild bh_;
   OuterBoundary outer_;
+  InterfaceCoupling interface_;
   double gamma1_;
   mutable spectral::OperatorCache cache_;
   std::vector<std::unique_ptr<ShellData>> shells_;

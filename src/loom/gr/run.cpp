@@ -91,7 +91,12 @@ void BhRun::open_outputs(const io::Parameters& params) {
                                         {{"initial.file", config_.initial_file}}));
   run_->write_input(params);
   series_ = run_->open_series(columns);
-  if (config_.output.fields) fields_.emplace(run_->file("fields.xdmf"));
+  if (config_.output.fields) {
+    fields_.emplace(run_->file("fields.xdmf"));
+    profile_ = run_->open_series({"t", "shell", "radial_index", "r", "gauge_constraint_max",
+                                  "three_index_constraint_max", "psi_error_max"},
+                                 "radial_profile.csv");
+  }
   since_checkpoint_.start();
 }
 
@@ -175,6 +180,23 @@ void BhRun::snapshot() {
   }
   fields_->add(io::write_curvilinear_fields(run_->file(fmt::format("fields_{:04d}.h5", snapshots_)), blocks, time_));
   ++snapshots_;
+  write_profile(per_shell);
+}
+
+// The largest |C_a|, |C_iab| and psi error over the angles at each radius of each shell: where a growing
+// constraint lives (docs/gr.md's tables of the late instability), readable without an HDF5 reader.
+void BhRun::write_profile(const std::vector<std::array<std::vector<double>, 5>>& per_shell) {
+  const int n_r = config_.geometry.extents[0];
+  for (int s = 0; s < system_->shells(); ++s) {
+    const auto& radii = system_->shell(s).radial().points();
+    const Index angular = system_->points(s) / n_r;
+    for (int ir = 0; ir < n_r; ++ir) {
+      double largest[3] = {0, 0, 0};  // point_field_names' first three: |C_a|, |C_iab|, the psi error
+      for (Index q = 0; q < angular; ++q)
+        for (int k = 0; k < 3; ++k) largest[k] = std::max(largest[k], per_shell[s][k][ir + Index{n_r} * q]);
+      profile_->append({time_, double(s), double(ir), radii[ir], largest[0], largest[1], largest[2]});
+    }
+  }
 }
 
 void BhRun::checkpoint() {
@@ -194,10 +216,15 @@ nlohmann::json BhRun::summary() const {
   j["radii"] = config_.geometry.radii;
   j["points"] = system_->total_points();
   j["strategy"] = std::string(spectral::to_string(system_->strategy()));
-  j["interface"] = "characteristic upwinding of the time derivatives";
-  j["outer_boundary"] = config_.geometry.outer == OuterBoundary::bjorhus
-                            ? "Bjorhus: constraint-preserving u^psi, u^0 and the gauge-constraint part of u^-; the rest frozen"
-                            : "incoming characteristic fields frozen to Kerr-Schild";
+  j["interface"] = config_.geometry.interface == InterfaceCoupling::penalty
+                       ? "penalty (SAT) on the incoming characteristic rates"
+                       : "characteristic upwinding of the time derivatives";
+  j["outer_boundary"] =
+      config_.geometry.outer == OuterBoundary::bjorhus
+          ? "Bjorhus: constraint-preserving u^psi, u^0 and the gauge-constraint part of u^-; the rest frozen"
+      : config_.geometry.outer == OuterBoundary::penalty
+          ? "incoming characteristic fields pulled towards Kerr-Schild in penalty form"
+          : "incoming characteristic fields frozen to Kerr-Schild";
   const Damping& d = config_.geometry.damping;
   j["damping"] = {{"gamma0_amplitude", d.gamma0}, {"gamma1", d.gamma1}, {"gamma2_amplitude", d.gamma2}};
   j["t"] = time_;
@@ -221,6 +248,7 @@ void BhRun::finish(int stop_signal) {
   if (series_->rows() == 0 || last_time_ != time_) record();
   series_->close();
   snapshot();
+  if (profile_) profile_->close();
   checkpoint();
   if (io::write_final_summary(*run_, summary(), stop_signal, "bh", step_, time_)) return;
   if (config_.output.plots) {

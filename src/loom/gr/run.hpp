@@ -1,6 +1,7 @@
 // `loom bh`: a Kerr-Schild hole evolved by the GH system on nested shells, from the typed configuration to the
 // run directory: input.toml, series.csv (constraint norms and errors per output time), summary.json, HDF5 + XDMF
-// fields of the shells, checkpoint.h5 and the plot of the constraint norms.
+// fields of the shells with radial_profile.csv (where the constraints are: their largest values over the angles
+// per shell and radial index, at each snapshot), checkpoint.h5 and the plot of the constraint norms.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -29,7 +30,7 @@ class BhRun {
   bool finished() const;
   void step();       // one Dormand-Prince step (stops with loom::Error if excision fails or a value is not finite)
   Norms record();    // a row of series.csv
-  void snapshot();   // fields_<index>.h5 and the XDMF collection
+  void snapshot();   // fields_<index>.h5, the XDMF collection and rows of radial_profile.csv
   void checkpoint();
   nlohmann::json summary() const;
   // The last row, snapshot and checkpoint, summary.json and plots; after a stop signal (its number) the summary
@@ -45,6 +46,7 @@ class BhRun {
 
  private:
   bool output_due() const;
+  void write_profile(const std::vector<std::array<std::vector<double>, 5>>& per_shell);
   void check_time_step() const;
 
   BhConfig config_;
@@ -57,6 +59,7 @@ class BhRun {
   std::optional<io::RunDirectory> run_;
   std::unique_ptr<io::SeriesWriter> series_;
   std::optional<io::FieldSeries> fields_;
+  std::unique_ptr<io::SeriesWriter> profile_;  // radial_profile.csv, with each snapshot
   int snapshots_ = 0;
   Norms initial_, last_, largest_;
   double last_time_ = -1;
