@@ -204,11 +204,16 @@ TEST(HitPruned, StepEqualsThePlainStep) {
   expect_pruned_steps_as_plain(core::Backend::cpu, 20, hit::PrunedForm::columns);
 }
 
-TEST(HitPruned, AutomaticPrunesOneGpuUnderTheTwoThirdsRuleOnly) {
+TEST(HitPruned, AutomaticPrunesOneRankUnderTheTwoThirdsRuleOnly) {
   hit::SolverOptions o{0.005};
   EXPECT_TRUE(hit::uses_pruned_transforms(core::Backend::cuda, o, 1));
   EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cuda, o, 2));
+  EXPECT_TRUE(hit::uses_pruned_transforms(core::Backend::cpu, o, 1));
+  EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cpu, o, 2));
+  o.dealiasing = Dealiasing::phase_shift;
   EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cpu, o, 1));
+  EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cuda, o, 1));
+  o.dealiasing = Dealiasing::two_thirds;
   o.pruning = hit::Pruning::on;
   EXPECT_TRUE(hit::uses_pruned_transforms(core::Backend::cpu, o, 1));
   EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cpu, o, 3));  // several ranks: the plain slabs

@@ -38,7 +38,7 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   // fft.pruned: the pruned plans' shared work area, at most about the plain plans'.
   if (c.backend == core::Backend::cuda && uses_pruned_transforms(c.backend, c.solver, ranks)) transforms += 6 * mode_bytes;
   if (c.backend == core::Backend::cpu && c.solver.planning == FftPlanning::measure)
-    transforms = 6 * (mode_bytes + point_bytes);
+    transforms = 6 * (mode_bytes + point_bytes) + kept * mode_bytes;  // the pruned z pass's kept input too
   // The transposes by MPI_Alltoall: two exchange buffers of 6 components (slab_exchange.hpp), and on the GPU
   // one component of each staged through pinned host memory.
   const double exchange_bytes = alltoall ? double(ranks) * planes * planes * half * 16 : 0;

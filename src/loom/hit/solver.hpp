@@ -32,8 +32,8 @@ struct StepRule {
 enum class SlabTransform { fftw_mpi, alltoall };
 
 // fft.pruned: the evaluations of N through the pruned transforms of kept_lines.hpp (one rank; several ranks keep
-// the plain slab transforms), or through the plain ones; automatic: pruned where measured faster, one GPU under
-// the 2/3 rule (uses_pruned_transforms(); the CPU's 16-core FFTW not measured yet).
+// the plain slab transforms), or through the plain ones; automatic: pruned where measured faster, one rank under
+// the 2/3 rule on either backend (uses_pruned_transforms(); the H200 and its host's 16-core FFTW).
 enum class Pruning { off, on, automatic };
 
 struct SolverOptions {
