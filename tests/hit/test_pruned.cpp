@@ -10,6 +10,7 @@
 #include <random>
 
 #include "hit/hit_fields.hpp"
+#include "loom/hit/forcing.hpp"
 #include "loom/hit/kept_lines.hpp"
 #include "loom/hit/traffic.hpp"
 #include "loom/hit/transforms.hpp"
@@ -173,7 +174,8 @@ TEST(HitPruned, ForwardEqualsThePlainForwardOnTheKeptModes) {
         for (int count : {1, 3}) expect_pruned_forward_as_plain(core::Backend::cpu, n, d, count, form);
 }
 
-// Steps of both schemes and masks through the pruned transforms against the plain ones, from the same field.
+// Steps of both schemes and masks through the pruned transforms against the plain ones, from the same field, the
+// low shells forced between two of them (a change of the modes between steps: fused, the fields must follow).
 void expect_pruned_steps_as_plain(core::Backend b, Index n, hit::PrunedForm form) {
   for (auto scheme : {hit::Scheme::rk4, hit::Scheme::rk2})
     for (auto d : masks) {
@@ -190,7 +192,13 @@ void expect_pruned_steps_as_plain(core::Backend b, Index n, hit::PrunedForm form
       ASSERT_EQ(pruned.writes_kept_fields(), kept);
       ASSERT_EQ(pruned.fuses_stages(), kept && d == Dealiasing::two_thirds);
       ASSERT_FALSE(plain.writes_kept_fields() || plain.fuses_stages());
-      for (int i = 0; i < 3; ++i) {
+      const hit::ShellEnergyForcing force_plain(plain, 2), force_pruned(pruned, 2);
+      for (int i = 0; i < 4; ++i) {
+        if (i == 2) {
+          const double added = force_plain.apply(plain);
+          ASSERT_NE(added, 0.0);
+          ASSERT_NEAR(force_pruned.apply(pruned), added, 1e-10 * std::fabs(added));
+        }
         const double h_plain = plain.step({0, 0.5}), h_pruned = pruned.step({0, 0.5});
         ASSERT_NEAR(h_pruned, h_plain, 1e-13 * h_plain) << i;
       }
