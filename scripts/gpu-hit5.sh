@@ -33,7 +33,7 @@ census() {  # an ncu census of the first step of `loom bench hit` at 512^3 with 
   ncu=$(command -v ncu || ls /usr/local/cuda*/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2> /dev/null | head -1)
   if [[ -z $ncu ]]; then echo "no ncu on this machine: no census"; return; fi
   timeout "$2" "$ncu" --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --csv --page raw \
-    --print-units base --print-kernel-base demangled --launch-count 110 "$loom" bench hit --backend cuda --sizes 512 \
+    --print-units base --print-kernel-base demangled --launch-count 140 "$loom" bench hit --backend cuda --sizes 512 \
     --fft.pruned "$1" --repeats 1 --warmup 0 > "$logs/ncu-$1.csv" 2> "$logs/ncu-$1.err"
   echo "ncu ($1): rc $?"
   python3 tools/hit_ncu_table.py "$logs/ncu-$1.csv" 30 | tee "$logs/ncu-$1.txt"
