@@ -89,7 +89,6 @@ void Solver::set_modes(core::Array<Complex> u_hat, double t, Index steps) {
     u[m] = u[M + m] = u[2 * M + m] = Complex{};
   });
   u_ = std::move(u_hat);
-  fields_current_ = false;
   t_ = t;
   steps_ = steps;
 }
@@ -194,7 +193,7 @@ void Solver::finish_stage(const Stage& stage, double h, int shift, int shifts) {
   p.partial = p.keep_partial ? partial_.write(where) : p.add_partial ? partial_.read_write(where) : nullptr;
   p.u = u_.read_write(where);
   p.acc = stage.writes_acc && stage.to_acc.from_acc == 0 ? acc_.write(where) : acc_.read_write(where);
-  p.fields = fused_ ? kept_.read_write(where) : nullptr;  // the last stage's: the next step's first fields
+  p.fields = fused_ && !stage.last ? kept_.read_write(where) : nullptr;
   p.next = stage.last ? p.u : p.fields != nullptr ? nullptr : w_.write(where);
   Complex* s = spectral_.write(where);
   if (options_.callbacks && fft_->fuses()) return fft_->forward_stored(physical_.read_write(where), s, p);
@@ -211,8 +210,8 @@ double Solver::step(const StepRule& rule) {
   StageTable table;
   for (int s = 0;; ++s) {
     for (int shift = 0; shift < shifts; ++shift) {
-      if (fused_ && (s > 0 || fields_current_))
-        fields_to_grid();  // the update before (this step's or the last step's last) wrote the fields
+      if (s > 0 && fused_)
+        fields_to_grid();  // the previous stage's update wrote the fields
       else
         to_physical(s == 0 ? u_.read(where) : w_.read(where), shift);
       const bool first = s == 0 && shift == 0;
@@ -225,7 +224,6 @@ double Solver::step(const StepRule& rule) {
     }
     if (table.stage[std::size_t(s)].last) break;
   }
-  fields_current_ = fused_;
   t_ += h;
   ++steps_;
   return h;

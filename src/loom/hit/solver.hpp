@@ -79,10 +79,7 @@ class Solver {
   Index steps() const { return steps_; }
   const core::Array<Complex>& modes() const { return u_; }
   // The modes on the backend for an update between steps (forcing); the caller keeps them divergence-free.
-  Complex* modes_for_update() {
-    fields_current_ = false;
-    return u_.read_write(core::where(backend_));
-  }
+  Complex* modes_for_update() { return u_.read_write(core::where(backend_)); }
   core::Backend backend() const { return backend_; }
   SpectralGrid grid() const { return grid_; }
   const SlabLayout& layout() const { return fft_->layout(); }
@@ -105,10 +102,8 @@ class Solver {
   // The transforms of the evaluations of N: the pruned ones (fft.pruned) or transforms().
   Transforms& stage_transforms() { return pruned_ ? *pruned_ : *fft_; }
   bool pruned() const { return pruned_ != nullptr; }
-  // writes_kept_fields() and fuses_stages() above, for this solver (fused, the last stage also writes the fields of
-  // the new state, which the next step's first evaluation takes unless the modes changed between the steps);
-  // kept_fields(): the six fields of the last evaluation, or of the state, when writes_kept_fields() (zero outside
-  // the kept modes), else empty.
+  // writes_kept_fields() and fuses_stages() above, for this solver; kept_fields(): the six fields of the last
+  // evaluation when writes_kept_fields() (zero outside the kept modes), else empty.
   bool writes_kept_fields() const { return kept_input_; }
   const core::Array<Complex>& kept_fields() const { return kept_; }
   bool fuses_stages() const { return fused_; }
@@ -129,7 +124,6 @@ class Solver {
   std::unique_ptr<Transforms> fft_;
   std::unique_ptr<Transforms> pruned_;  // null: N through fft_
   bool kept_input_ = false, fused_ = false;
-  bool fields_current_ = false;  // fused: the last stage left the fields of u_ in kept_ (the next step's first)
   // kept_: the six fields of an evaluation when kept_input_ (zero outside the kept modes, written once); w_, the
   // next stage's input, is not needed when fused_.
   core::Array<Complex> u_, w_, acc_, partial_, spectral_, kept_;

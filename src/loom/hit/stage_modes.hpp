@@ -43,8 +43,7 @@ struct ModeUpdate {
   Complex* acc = nullptr;
   Complex* next = nullptr;
   // Not null: the next evaluation's six fields (kernel A's output on the unshifted grid) are written from the next
-  // input in hand, beside `next` or in its place when that is null (the RK combination fused with the next curl;
-  // one grid per evaluation only).
+  // input in hand, in place of `next` (the RK combination fused with the next curl; one grid per evaluation only).
   Complex* fields = nullptr;
   Complex* partial = nullptr;  // phase-shift dealiasing: the first grid's N
   SlabLayout layout;
@@ -77,7 +76,7 @@ LOOM_HOST_DEVICE inline void update_mode(const ModeUpdate& p, Index m, Complex s
     const Complex start = p.u[i];
     if (p.stage.writes_acc) p.acc[i] = stage_value(p.stage.to_acc, e_half, &p.acc[i], start, value);
     next[c] = stage_value(p.stage.to_next, e_half, &p.acc[i], start, value);
-    if (p.next != nullptr) p.next[i] = next[c];
+    if (p.fields == nullptr) p.next[i] = next[c];
   }
   if (p.fields == nullptr || p.keep_partial) return;
   const Complex unshifted = shift_phase(k, 0.0);  // exactly 1, as kernel A's factor on that grid

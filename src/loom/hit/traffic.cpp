@@ -48,11 +48,10 @@ StepTraffic step_traffic(SpectralGrid g, const SolverOptions& o, FieldPath path,
     const bool reads_acc = stage.to_acc.from_acc != 0 || stage.to_next.from_acc != 0;
     for (int shift = 0; shift < shifts; ++shift) {
       // Inside: 1 input component read per u component, 2 per omega component, for the transforms' 6 reads. Kept:
-      // the kept modes written only; fused, the update before wrote them (the last step's last for the first stage:
-      // a run's first step, or one after the modes changed, runs kernel A once more).
+      // the kept modes written only; fused, the stage before wrote them.
       if (inside) t.to_physical += (9 * kappa - 6) * mode;
       else if (!kept) t.to_physical += (3 * kappa + 6) * mode;
-      else if (!fused) t.to_physical += 9 * kappa * mode;
+      else if (s == 0 || !fused) t.to_physical += 9 * kappa * mode;
       if (kept) t.zero_pass += 6 * zeroed * mode;
       t.cross_product += (6 + 3) * point;
       // Kept modes: N (inside: N_x and N_y stored and read back, N_z in hand), then the partial or the update.
@@ -60,8 +59,7 @@ StepTraffic step_traffic(SpectralGrid g, const SolverOptions& o, FieldPath path,
       if (shift + 1 < shifts) {
         components += 3;  // the partial written; nothing else
       } else {
-        // Fused: the next evaluation's fields in place of its input; the last stage writes both.
-        const double next = !fused ? 3 : stage.last ? 9 : 6;
+        const double next = fused && !stage.last ? 6 : 3;  // fused: the next evaluation's fields
         components += (shift > 0 ? 3 : 0) + 3 + (reads_acc ? 3 : 0) + (stage.writes_acc ? 3 : 0) + next;
       }
       t.finish_stage += (kappa * components - (inside ? 3 : 0)) * mode;  // inside: the transforms' 3 stores

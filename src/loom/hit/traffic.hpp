@@ -8,8 +8,7 @@
 // the input (1 for each of u, 2 for each of omega) in place of 6 whole components. With a kept input
 // (Transforms::reads_kept_input()) kernel A writes the kept modes only, the transforms zero part of their work
 // array instead, and with one grid per evaluation kernel C writes the next evaluation's six fields in place of its
-// three input components (the last stage both the new state and its fields), so that kernel A runs only in a run's
-// first step and after the modes change between steps (not counted: the model is a step of a running solver).
+// three input components, so that kernel A runs once per step.
 #pragma once
 
 #include "loom/hit/solver.hpp"
