@@ -34,7 +34,9 @@ StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
   Solver solver(backend, {n}, o.solver, comm);
   t.kept_fields = solver.writes_kept_fields(), t.fused = solver.fuses_stages();
   const bool one_gpu = backend == core::Backend::cuda && t.ranks == 1;
-  const FieldPath path = t.callbacks && one_gpu ? FieldPath::callbacks : t.kept_fields ? FieldPath::kept : FieldPath::whole;
+  const FieldPath path = t.callbacks && one_gpu ? FieldPath::callbacks
+                         : t.kept_fields         ? FieldPath::kept
+                                                 : FieldPath::whole;
   const double zeroed = t.kept_fields ? zeroed_fraction(kept_lines({n}, o.solver.dealiasing), one_gpu) : 0;
   const StepTraffic traffic = step_traffic({n}, o.solver, path, zeroed);
   t.kernel_bytes = traffic.total() - traffic.zero_pass;  // the zeros belong to the transforms' own time (their floor)

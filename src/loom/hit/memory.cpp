@@ -39,6 +39,10 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   if (c.backend == core::Backend::cuda && uses_pruned_transforms(c.backend, c.solver, ranks)) transforms += 6 * mode_bytes;
   if (c.backend == core::Backend::cpu && c.solver.planning == FftPlanning::measure)
     transforms = 6 * (mode_bytes + point_bytes) + kept * mode_bytes;  // the pruned z pass's kept input too
+  // FFTW's pruned passes (strided batches) buffer their lines: measured 1.5 mode components beyond the arrays above
+  // (peak RSS at 128^3, 2 threads, the tenth session).
+  if (c.backend == core::Backend::cpu && uses_pruned_transforms(c.backend, c.solver, ranks))
+    transforms += 1.5 * mode_bytes;
   // The transposes by MPI_Alltoall: two exchange buffers of 6 components (slab_exchange.hpp), and on the GPU
   // one component of each staged through pinned host memory.
   const double exchange_bytes = alltoall ? double(ranks) * planes * planes * half * 16 : 0;
