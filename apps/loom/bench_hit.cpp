@@ -101,7 +101,7 @@ int run_bench_hit(const io::Parameters& p) {
             continue;
           }
         }
-        const double need = hit::solver_bytes(n, o.solver.dealiasing);
+        const double need = hit::solver_bytes(n, b, o.solver, world.size());
         if (b == core::Backend::cuda && need > 0.9 * double(cuda::device_info(cuda::current_device()).free_memory)) {
           std::cerr << fmt::format("hit: {}^3 skipped on cuda: needs {:.1f} GiB\n", n, need / double(1 << 30));
           skipped.push_back({{"backend", "cuda"}, {"n", n}, {"memory_bytes", need}});

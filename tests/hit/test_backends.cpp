@@ -59,8 +59,10 @@ void expect_cuda_step_copies_nothing(bool callbacks) {
   hit::Solver s = random_solver(core::Backend::cuda, 32, o);
   s.step({0.01});  // the first step puts the field on the device
   const auto modes = s.modes().transfers(), spectral = s.spectral_work().transfers(),
-             physical = s.physical_work().transfers();
+             physical = s.physical_work().transfers(), kept = s.kept_fields().transfers();
   for (int i = 0; i < 5; ++i) s.step({0.01});
+  EXPECT_EQ(s.writes_kept_fields(), !callbacks);  // the default on one GPU: pruned, fields kept
+  EXPECT_TRUE(same_transfers(s.kept_fields().transfers(), kept)) << callbacks;
   EXPECT_TRUE(same_transfers(s.modes().transfers(), modes)) << callbacks;
   EXPECT_TRUE(same_transfers(s.spectral_work().transfers(), spectral)) << callbacks;
   EXPECT_TRUE(same_transfers(s.physical_work().transfers(), physical)) << callbacks;

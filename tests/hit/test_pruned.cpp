@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "hit/hit_fields.hpp"
+#include "loom/hit/forcing.hpp"
 #include "loom/hit/kept_lines.hpp"
 #include "loom/hit/traffic.hpp"
 #include "loom/hit/transforms.hpp"
@@ -112,6 +114,52 @@ void expect_pruned_forward_as_plain(core::Backend b, Index n, Dealiasing d, int 
   EXPECT_LE(diff, 1e-13 * largest) << "n " << n << " mask " << int(d) << " count " << count << " form " << int(form);
 }
 
+// inverse_from_kept() against the plain inverse, from a work array full of NaN (whatever the later passes read and
+// the z pass does not write must be zeroed), twice from the same kept input, which must stay as it was to the bit.
+void expect_inverse_from_kept_as_plain(core::Backend b, Index n, Dealiasing d, int count, hit::PrunedForm form) {
+  const hit::SpectralGrid g{n};
+  auto plain = hit::make_transforms(b, g, hit::FftPlanning::estimate);
+  auto pruned = hit::make_pruned_transforms(b, g, d, hit::FftPlanning::estimate, form);
+  ASSERT_TRUE(pruned->reads_kept_input());
+  const core::Array<hit::Complex> modes = dealiased_modes(*hit::make_transforms(core::Backend::cpu, g, {}), d, count);
+  core::Array<hit::Complex> a = modes.clone(), kept = modes.clone();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  core::Array<hit::Complex> work(std::size_t(count * g.modes()), hit::Complex{nan, nan});
+  core::Array<double> x(std::size_t(count * g.points())), y(std::size_t(count * g.points()));
+  const auto where = core::where(b);
+  plain->inverse(a.read_write(where), x.write(where), count);
+  for (int pass = 0; pass < 2; ++pass) {
+    pruned->inverse_from_kept(kept.read(where), work.read_write(where), y.write(where), count);
+    const auto xs = x.host(), ys = y.host();
+    double diff = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      const double e = std::fabs(xs[i] - ys[i]);
+      if (!(e <= diff)) diff = e;  // a NaN read from the work array stays, and fails below
+    }
+    const double size = largest({xs.begin(), xs.end()});
+    EXPECT_TRUE(diff <= 1e-13 * size) << "n " << n << " mask " << int(d) << " count " << count << " form "
+                                      << int(form) << " pass " << pass << " diff " << diff;
+    const auto ks = kept.host(), ms = modes.host();
+    std::size_t changed = 0;
+    for (std::size_t i = 0; i < ks.size(); ++i) changed += ks[i].re != ms[i].re || ks[i].im != ms[i].im ? 1 : 0;
+    EXPECT_EQ(changed, 0u) << "the kept input was written, n " << n << " form " << int(form);
+  }
+}
+
+TEST(HitPruned, InverseFromKeptInputEqualsThePlainInverseAndKeepsTheInput) {
+  for (Index n : sizes)
+    for (auto d : masks)
+      for (auto form : forms)
+        for (int count : {1, 3}) expect_inverse_from_kept_as_plain(core::Backend::cpu, n, d, count, form);
+}
+
+// The zeroed fractions by hand at n = 12 under the 2/3 rule: 7 kept rows of 12; 4 kx of 7.
+TEST(HitPruned, ZeroedFractionCountsTheModesOutsideTheZPass) {
+  const hit::KeptLines k = hit::kept_lines({12}, Dealiasing::two_thirds);
+  EXPECT_DOUBLE_EQ(hit::zeroed_fraction(k, true), 5.0 / 12);
+  EXPECT_DOUBLE_EQ(hit::zeroed_fraction(k, false), 1 - 4.0 * 7 / (7 * 12));
+}
+
 TEST(HitPruned, InverseOfDealiasedFieldsEqualsThePlainInverse) {
   for (Index n : sizes)
     for (auto d : masks)
@@ -126,7 +174,8 @@ TEST(HitPruned, ForwardEqualsThePlainForwardOnTheKeptModes) {
         for (int count : {1, 3}) expect_pruned_forward_as_plain(core::Backend::cpu, n, d, count, form);
 }
 
-// Steps of both schemes and masks through the pruned transforms against the plain ones, from the same field.
+// Steps of both schemes and masks through the pruned transforms against the plain ones, from the same field, the
+// low shells forced between two of them (a change of the modes between steps: fused, the fields must follow).
 void expect_pruned_steps_as_plain(core::Backend b, Index n, hit::PrunedForm form) {
   for (auto scheme : {hit::Scheme::rk4, hit::Scheme::rk2})
     for (auto d : masks) {
@@ -138,7 +187,18 @@ void expect_pruned_steps_as_plain(core::Backend b, Index n, hit::PrunedForm form
       hit::Solver pruned = random_solver(b, n, o);
       ASSERT_TRUE(pruned.pruned());
       ASSERT_FALSE(plain.pruned());
-      for (int i = 0; i < 3; ++i) {
+      // The kept fields wherever the transforms take them; the stages fused under the 2/3 rule.
+      const bool kept = b == core::Backend::cpu || form == hit::PrunedForm::columns;
+      ASSERT_EQ(pruned.writes_kept_fields(), kept);
+      ASSERT_EQ(pruned.fuses_stages(), kept && d == Dealiasing::two_thirds);
+      ASSERT_FALSE(plain.writes_kept_fields() || plain.fuses_stages());
+      const hit::ShellEnergyForcing force_plain(plain, 2), force_pruned(pruned, 2);
+      for (int i = 0; i < 4; ++i) {
+        if (i == 2) {
+          const double added = force_plain.apply(plain);
+          ASSERT_NE(added, 0.0);
+          ASSERT_NEAR(force_pruned.apply(pruned), added, 1e-10 * std::fabs(added));
+        }
         const double h_plain = plain.step({0, 0.5}), h_pruned = pruned.step({0, 0.5});
         ASSERT_NEAR(h_pruned, h_plain, 1e-13 * h_plain) << i;
       }
@@ -152,11 +212,16 @@ TEST(HitPruned, StepEqualsThePlainStep) {
   expect_pruned_steps_as_plain(core::Backend::cpu, 20, hit::PrunedForm::columns);
 }
 
-TEST(HitPruned, AutomaticPrunesOneGpuUnderTheTwoThirdsRuleOnly) {
+TEST(HitPruned, AutomaticPrunesOneRankUnderTheTwoThirdsRuleOnly) {
   hit::SolverOptions o{0.005};
   EXPECT_TRUE(hit::uses_pruned_transforms(core::Backend::cuda, o, 1));
   EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cuda, o, 2));
+  EXPECT_TRUE(hit::uses_pruned_transforms(core::Backend::cpu, o, 1));
+  EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cpu, o, 2));
+  o.dealiasing = Dealiasing::phase_shift;
   EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cpu, o, 1));
+  EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cuda, o, 1));
+  o.dealiasing = Dealiasing::two_thirds;
   o.pruning = hit::Pruning::on;
   EXPECT_TRUE(hit::uses_pruned_transforms(core::Backend::cpu, o, 1));
   EXPECT_FALSE(hit::uses_pruned_transforms(core::Backend::cpu, o, 3));  // several ranks: the plain slabs
@@ -196,6 +261,13 @@ TEST(HitPrunedGpu, CufftFormEqualsThePlainCufftTransforms) {
           expect_pruned_inverse_as_plain(core::Backend::cuda, n, d, count, form);
           expect_pruned_forward_as_plain(core::Backend::cuda, n, d, count, form);
         }
+}
+
+TEST(HitPrunedGpu, CufftColumnsFromKeptInputEqualThePlainInverse) {
+  LOOM_SKIP_WITHOUT_CUDA();
+  for (Index n : {Index(12), Index(14), Index(48), Index(64)})
+    for (auto d : masks)
+      for (int count : {1, 6}) expect_inverse_from_kept_as_plain(core::Backend::cuda, n, d, count, hit::PrunedForm::columns);
 }
 
 TEST(HitPrunedGpu, StepEqualsThePlainGpuStepAndTheCpu) {

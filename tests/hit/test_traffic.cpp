@@ -56,10 +56,31 @@ TEST(HitTraffic, MatchesACountByHand) {
     EXPECT_NEAR(t.to_physical, e * (3 * kappa + 6) * mode, 1e-9 * mode) << int(c.scheme) << int(c.dealiasing);
     EXPECT_EQ(t.cross_product, e * 9 * point) << int(c.scheme) << int(c.dealiasing);
     EXPECT_NEAR(t.finish_stage, kappa * c.c * mode, 1e-9 * mode) << int(c.scheme) << int(c.dealiasing);
-    const hit::StepTraffic in = hit::step_traffic(g, {0.01, c.scheme, c.dealiasing}, true);
+    const hit::StepTraffic in = hit::step_traffic(g, {0.01, c.scheme, c.dealiasing}, hit::FieldPath::callbacks);
     EXPECT_NEAR(in.to_physical, e * (9 * kappa - 6) * mode, 1e-9 * mode) << int(c.scheme) << int(c.dealiasing);
     EXPECT_EQ(in.cross_product, t.cross_product);
     EXPECT_NEAR(in.finish_stage, (kappa * (c.c + e) - 3 * e) * mode, 1e-9 * mode) << int(c.scheme);
+  }
+}
+
+TEST(HitTraffic, KeptFieldsPathMatchesACountByHand) {
+  // Kernel A writes the kept modes only (3 kappa read, 6 kappa written); the transforms zero `z` of 6 components
+  // per evaluation. Under the 2/3 rule (one grid) kernel A runs for the first stage only: the other stages' inputs
+  // come from the update before, which writes 6 kept components in place of 3 (RK4: stages 1-3; RK2: stage 1).
+  // Phase shift: kernel A every evaluation, the updates as without kept fields.
+  const Count counts[] = {{hit::Scheme::rk4, hit::Dealiasing::two_thirds, 4, 54 + 3 * 3},
+                          {hit::Scheme::rk2, hit::Dealiasing::two_thirds, 2, 24 + 3},
+                          {hit::Scheme::rk4, hit::Dealiasing::phase_shift, 8, 4 * 6 + 66}};
+  const hit::SpectralGrid g{32};
+  const double mode = 16.0 * 17 * 32 * 32, point = 8.0 * 32 * 32 * 32, z = 0.25;
+  for (const Count& c : counts) {
+    const double kappa = kept_by_count(c.dealiasing), e = c.evaluations;
+    const double a_runs = c.dealiasing == hit::Dealiasing::two_thirds ? 1 : e;
+    const hit::StepTraffic t = hit::step_traffic(g, {0.01, c.scheme, c.dealiasing}, hit::FieldPath::kept, z);
+    EXPECT_NEAR(t.to_physical, a_runs * 9 * kappa * mode, 1e-9 * mode) << int(c.scheme) << int(c.dealiasing);
+    EXPECT_NEAR(t.zero_pass, e * 6 * z * mode, 1e-9 * mode) << int(c.scheme) << int(c.dealiasing);
+    EXPECT_EQ(t.cross_product, e * 9 * point) << int(c.scheme) << int(c.dealiasing);
+    EXPECT_NEAR(t.finish_stage, kappa * c.c * mode, 1e-9 * mode) << int(c.scheme) << int(c.dealiasing);
   }
 }
 

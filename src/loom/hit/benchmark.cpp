@@ -7,16 +7,18 @@
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/hit/initial.hpp"
+#include "loom/hit/kept_lines.hpp"
 #include "loom/hit/slab_fields.hpp"
 #include "loom/hit/traffic.hpp"
 #include "loom/perf/timing.hpp"
 
 namespace loom::hit {
 
-double solver_bytes(Index n, Dealiasing dealiasing) {
+double solver_bytes(Index n, core::Backend backend, const SolverOptions& o, int ranks) {
   const SpectralGrid g{n};
   const double mode_bytes = double(g.modes()) * sizeof(Complex), point_bytes = double(g.points()) * sizeof(double);
-  return (9 + 6 + (dealiasing == Dealiasing::phase_shift ? 3 : 0)) * mode_bytes + 6 * point_bytes;
+  const double kept = writes_kept_fields(backend, o, ranks) ? 6 : 0, fused = fuses_stages(backend, o, ranks) ? 3 : 0;
+  return (9 + 6 + (o.dealiasing == Dealiasing::phase_shift ? 3 : 0) + kept - fused) * mode_bytes + 6 * point_bytes;
 }
 
 StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
@@ -24,13 +26,20 @@ StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
   StepTiming t;
   t.backend = backend;
   t.n = n;
-  t.memory_bytes = solver_bytes(n, o.solver.dealiasing);
   t.ranks = comm ? comm->size() : 1;
+  t.memory_bytes = solver_bytes(n, backend, o.solver, t.ranks);
   t.callbacks = o.solver.callbacks;
-  t.kernel_bytes = step_traffic({n}, o.solver, t.callbacks && backend == core::Backend::cuda && t.ranks == 1).total();
   const int shifts = o.solver.dealiasing == Dealiasing::phase_shift ? 2 : 1;
   t.evaluations = (o.solver.scheme == Scheme::rk4 ? 4 : 2) * shifts;
   Solver solver(backend, {n}, o.solver, comm);
+  t.kept_fields = solver.writes_kept_fields(), t.fused = solver.fuses_stages();
+  const bool one_gpu = backend == core::Backend::cuda && t.ranks == 1;
+  const FieldPath path = t.callbacks && one_gpu ? FieldPath::callbacks
+                         : t.kept_fields         ? FieldPath::kept
+                                                 : FieldPath::whole;
+  const double zeroed = t.kept_fields ? zeroed_fraction(kept_lines({n}, o.solver.dealiasing), one_gpu) : 0;
+  const StepTraffic traffic = step_traffic({n}, o.solver, path, zeroed);
+  t.kernel_bytes = traffic.total() - traffic.zero_pass;  // the zeros belong to the transforms' own time (their floor)
   t.pruned = solver.pruned();
   t.form = o.solver.pruned_form;
   const TransformWork full = transform_work({n}, o.solver, false, false),
@@ -68,16 +77,21 @@ StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& o,
     std::memset(static_cast<void*>(points), 0, solver.physical_work().bytes());
   }
   Transforms& fft = solver.transforms();
-  const auto floor_of = [&](Transforms& f) {
+  // The transforms as the step runs them: the pruned ones from the solver's kept fields when it writes them.
+  const Complex* kept = t.kept_fields ? solver.kept_fields().read(where) : nullptr;
+  const auto floor_of = [&](Transforms& f, bool from_kept) {
     return t.evaluations * perf::time_repeated(o.warmup, o.repeats, [&] {
                              watch.start();
-                             f.inverse(modes, points, 6);
+                             if (from_kept)
+                               f.inverse_from_kept(kept, modes, points, 6);
+                             else
+                               f.inverse(modes, points, 6);
                              f.forward(points, modes, 3);
                              return watch.stop();
                            }).median;
   };
-  t.floor_s = floor_of(fft);
-  if (t.pruned) t.pruned_floor_s = floor_of(solver.stage_transforms());
+  t.floor_s = floor_of(fft, false);
+  if (t.pruned) t.pruned_floor_s = floor_of(solver.stage_transforms(), t.kept_fields);
   t.pair_s = perf::time_repeated(o.warmup, o.repeats, [&] {
                watch.start();
                fft.forward(points, modes, 1);
@@ -147,6 +161,8 @@ nlohmann::json to_json(const std::vector<StepTiming>& rows) {
                    {"full_fft_bytes_model", r.full_fft_bytes},
                    {"full_fft_flops_model", r.full_fft_flops},
                    {"kernel_bytes_model", r.kernel_bytes},
+                   {"kept_fields", r.kept_fields},
+                   {"fused_stages", r.fused},
                    {"bandwidth_beyond_fft", beyond_fft_bandwidth(r)},
                    {"alltoall_s_per_step", r.exchange_s},
                    {"alltoall_share", r.exchange_share},

@@ -36,7 +36,8 @@ struct StepTiming {
   int evaluations = 0;     // evaluations of N per step
   int ranks = 1;
   bool callbacks = false;  // fft.callbacks = on (inside cuFFT's transforms on one GPU)
-  double kernel_bytes = 0; // the non-FFT passes' traffic per step (traffic.hpp), the whole grid
+  double kernel_bytes = 0; // the non-FFT passes' traffic per step (traffic.hpp, less the transforms' zero pass)
+  bool kept_fields = false, fused = false;  // the solver's writes_kept_fields() and fuses_stages()
   bool pruned = false;      // the step through the pruned transforms (fft.pruned) of `form`
   PrunedForm form = PrunedForm::planes;
   double pruned_floor_s = 0;  // those transforms alone, as floor_s (0 when not pruned)
@@ -48,8 +49,9 @@ struct StepTiming {
   double exchange_share = 0;  // of the same steps' time
 };
 
-// Bytes the solver's arrays take at grid size n (3 state arrays, 6 + 6 work components, the phase-shift partial).
-double solver_bytes(Index n, Dealiasing dealiasing);
+// Bytes the solver's arrays take at grid size n (3 state arrays, 6 + 6 work components, the phase-shift partial;
+// the kept fields' 6 and no w when the stages are fused, solver.hpp).
+double solver_bytes(Index n, core::Backend backend, const SolverOptions& options, int ranks = 1);
 
 // On the ranks of `comm` when given (collective), else on this process alone.
 StepTiming time_step(core::Backend backend, Index n, const BenchmarkOptions& options,

@@ -28,7 +28,7 @@ void declare_solver_keys(io::Parameters& p, bool both_callbacks) {
       .one_of(both_callbacks ? std::vector<std::string>{"off", "on", "both"} : std::vector<std::string>{"off", "on"});
   p.add("fft.pruned", "auto",
         std::string("the transforms of the step as 1D passes that skip the lines of modes the dealiasing drops (one "
-                    "rank): on, off, or auto (on where measured faster: one GPU under two_thirds)") +
+                    "rank): on, off, or auto (on where measured faster: one rank under two_thirds, GPU and CPU)") +
             (both_callbacks ? "; both: a row of each" : ""))
       .one_of(both_callbacks ? std::vector<std::string>{"auto", "off", "on", "both"}
                              : std::vector<std::string>{"auto", "off", "on"});

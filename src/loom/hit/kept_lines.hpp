@@ -53,4 +53,12 @@ inline PassLines pruned_pass_lines(const KeptLines& k, PrunedForm form, bool one
   return {form == PrunedForm::planes ? kx * n : h * ky, y, n * n};
 }
 
+// The fraction of the stored modes of each component that inverse_from_kept() zeroes in its work array before the z
+// pass writes the rest: the modes outside the z pass's columns, the skipped rows of jy on cuFFT (every kx of the kept
+// rows is transformed), every mode outside the box's columns on FFTW.
+inline double zeroed_fraction(const KeptLines& k, bool one_stride) {
+  const double n = double(k.grid.n), h = double(k.grid.half()), rows = double(2 * k.ky_count - 1);
+  return one_stride ? 1 - rows / n : 1 - double(k.kx_count) * rows / (h * n);
+}
+
 }  // namespace loom::hit

@@ -24,8 +24,11 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   const double modes = half * n * planes, points = (ranks > 1 && !alltoall ? 2 * half : n) * n * planes;
   const double mode_bytes = modes * 16, point_bytes = points * 8;
   const bool phase_shift = c.solver.dealiasing == Dealiasing::phase_shift;
-  // u, w, acc, the phase-shift partial and 6 spectral work components; 6 grid components.
-  const double solver = (9 + (phase_shift ? 3 : 0) + 6) * mode_bytes + 6 * point_bytes;
+  // u, w, acc, the phase-shift partial and 6 spectral work components; 6 grid components; with kept fields their 6
+  // components, and no w when the stages are fused (solver.hpp).
+  const double kept = writes_kept_fields(c.backend, c.solver, ranks) ? 6 : 0;
+  const double fused = fuses_stages(c.backend, c.solver, ranks) ? 3 : 0;
+  const double solver = (9 + (phase_shift ? 3 : 0) + 6 + kept - fused) * mode_bytes + 6 * point_bytes;
   // cuFFT's work area, about one batch of 6 components; FFTW_MEASURE plans on scratch arrays of the largest batch
   // (FFTW_ESTIMATE never touches its scratch, so its pages are never used).
   double transforms = 0;
@@ -35,7 +38,11 @@ MemoryEstimate estimate_memory(const HitConfig& c, int ranks) {
   // fft.pruned: the pruned plans' shared work area, at most about the plain plans'.
   if (c.backend == core::Backend::cuda && uses_pruned_transforms(c.backend, c.solver, ranks)) transforms += 6 * mode_bytes;
   if (c.backend == core::Backend::cpu && c.solver.planning == FftPlanning::measure)
-    transforms = 6 * (mode_bytes + point_bytes);
+    transforms = 6 * (mode_bytes + point_bytes) + kept * mode_bytes;  // the pruned z pass's kept input too
+  // FFTW's pruned passes (strided batches) buffer their lines: measured 1.5 mode components beyond the arrays above
+  // (peak RSS at 128^3, 2 threads, the tenth session).
+  if (c.backend == core::Backend::cpu && uses_pruned_transforms(c.backend, c.solver, ranks))
+    transforms += 1.5 * mode_bytes;
   // The transposes by MPI_Alltoall: two exchange buffers of 6 components (slab_exchange.hpp), and on the GPU
   // one component of each staged through pinned host memory.
   const double exchange_bytes = alltoall ? double(ranks) * planes * planes * half * 16 : 0;

@@ -12,6 +12,11 @@ namespace {
 // Half a cell in every direction: the second grid of the phase-shift dealiasing.
 double shift_of(SpectralGrid g, int shift) { return shift == 0 ? 0.0 : 0.5 * g.spacing(); }
 
+void fill_zeros(core::Backend backend, core::Array<Complex>& a) {
+  Complex* v = a.write(core::where(backend));
+  core::parallel_for(backend, Index(a.size()), [=] LOOM_HOST_DEVICE(Index i) { v[i] = Complex{}; });
+}
+
 std::unique_ptr<Transforms> plain_transforms(core::Backend backend, SpectralGrid grid, FftPlanning planning,
                                              SlabTransform slabs, const std::optional<comm::Communicator>& comm) {
   if (!comm || comm->size() == 1) return make_transforms(backend, grid, planning);
@@ -31,11 +36,23 @@ std::unique_ptr<Transforms> solver_transforms(core::Backend backend, SpectralGri
 
 }  // namespace
 
-bool uses_pruned_transforms(core::Backend backend, const SolverOptions& o, int ranks) {
+bool uses_pruned_transforms(core::Backend /*either: both measured*/, const SolverOptions& o, int ranks) {
   // The callbacks fuse the pointwise work into the plain transforms instead.
   if (ranks > 1 || o.callbacks || o.pruning == Pruning::off) return false;
   if (o.pruning == Pruning::on) return true;
-  return backend == core::Backend::cuda && o.dealiasing == Dealiasing::two_thirds;
+  // Measured faster under the 2/3 rule on the H200 and on its host's 16 cores (docs/performance.md, tenth session);
+  // the phase-shift sphere's box holds nearly every mode.
+  return o.dealiasing == Dealiasing::two_thirds;
+}
+
+bool writes_kept_fields(core::Backend backend, const SolverOptions& o, int ranks) {
+  // cuFFT's planes form runs the z and y passes as one transform in place: it needs inverse()'s whole input.
+  return uses_pruned_transforms(backend, o, ranks) &&
+         (backend == core::Backend::cpu || o.pruned_form == PrunedForm::columns);
+}
+
+bool fuses_stages(core::Backend backend, const SolverOptions& o, int ranks) {
+  return writes_kept_fields(backend, o, ranks) && o.dealiasing != Dealiasing::phase_shift;
 }
 
 Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options, std::optional<comm::Communicator> comm)
@@ -47,13 +64,18 @@ Solver::Solver(core::Backend backend, SpectralGrid grid, SolverOptions options, 
       pruned_(uses_pruned_transforms(backend, options, comm_ ? comm_->size() : 1)
                   ? make_pruned_transforms(backend, grid, options.dealiasing, options.planning, options.pruned_form)
                   : nullptr),
+      kept_input_(hit::writes_kept_fields(backend, options, comm_ ? comm_->size() : 1)),
+      fused_(hit::fuses_stages(backend, options, comm_ ? comm_->size() : 1)),
       u_(3 * std::size_t(layout().mode_stride)),
-      w_(3 * std::size_t(layout().mode_stride)),
+      w_(fused_ ? 0 : 3 * std::size_t(layout().mode_stride)),
       acc_(3 * std::size_t(layout().mode_stride)),
       partial_(options.dealiasing == Dealiasing::phase_shift ? 3 * std::size_t(layout().mode_stride) : 0),
       spectral_(6 * std::size_t(layout().mode_stride)),
+      kept_(kept_input_ ? 6 * std::size_t(layout().mode_stride) : 0),
       physical_(6 * std::size_t(layout().point_stride)) {
   LOOM_REQUIRE(grid.n >= 4 && grid.n % 2 == 0, "hit::Solver: the grid needs an even n >= 4");
+  LOOM_REQUIRE(!kept_input_ || stage_transforms().reads_kept_input(), "hit::Solver: the transforms need inverse()");
+  if (kept_input_) fill_zeros(backend_, kept_);  // the zeros the evaluations never write again
 }
 
 void Solver::set_modes(core::Array<Complex> u_hat, double t, Index steps) {
@@ -108,22 +130,34 @@ void Solver::modes_from_points(double t) {
   set_modes(std::move(modes), t, 0);
 }
 
-// Kernel A: the kept modes of u and omega = i k x u (times the shift's phase) into the 6 spectral components,
-// then to the grid; with callbacks, inside the inverse transforms' loads.
+// Kernel A: the kept modes of u and omega = i k x u (times the shift's phase) into the 6 spectral components (into
+// kept_, whose other modes stay zero, when the transforms read a kept input; every mode of the work space
+// otherwise), then to the grid; with callbacks, inside the inverse transforms' loads.
 void Solver::to_physical(const Complex* input, int shift) {
   const auto where = core::where(backend_);
   const ModeLoad load{input, layout(), options_.dealiasing, shift_of(grid_, shift)};
-  Complex* s = spectral_.write(where);
-  if (options_.callbacks && fft_->fuses()) return fft_->inverse_loaded(load, s, physical_.write(where));
+  if (options_.callbacks && fft_->fuses())
+    return fft_->inverse_loaded(load, spectral_.write(where), physical_.write(where));
   const SlabLayout L = load.layout;
   const Index M = L.mode_stride;
+  const bool zeros_kept = kept_input_;
+  Complex* s = zeros_kept ? kept_.read_write(where) : spectral_.write(where);
   core::parallel_for(backend_, L.modes(), [=] LOOM_HOST_DEVICE(Index m) {
     const Wavevector k = L.wavevector(m);
     const bool kept = retained(load.dealiasing, L.grid.n, k);
+    if (!kept && zeros_kept) return;
     const Complex factor = kept ? shift_phase(k, load.shift) : Complex{};  // one phase for the 6 components
     for (int c = 0; c < 6; ++c) s[c * M + m] = kept ? velocity_or_vorticity(k, factor, load.input, M, m, c) : Complex{};
   });
-  stage_transforms().inverse(s, physical_.write(where), 6);
+  fields_to_grid();
+}
+
+// The inverse transforms of the six fields kernel A (or, fused, the last stage's update) left.
+void Solver::fields_to_grid() {
+  const auto where = core::where(backend_);
+  if (kept_input_)
+    return stage_transforms().inverse_from_kept(kept_.read(where), spectral_.write(where), physical_.write(where), 6);
+  stage_transforms().inverse(spectral_.read_write(where), physical_.write(where), 6);
 }
 
 // Kernel B: u x omega on the grid, over the first three components; optionally the largest |u| + |v| + |w| (of
@@ -159,7 +193,8 @@ void Solver::finish_stage(const Stage& stage, double h, int shift, int shifts) {
   p.partial = p.keep_partial ? partial_.write(where) : p.add_partial ? partial_.read_write(where) : nullptr;
   p.u = u_.read_write(where);
   p.acc = stage.writes_acc && stage.to_acc.from_acc == 0 ? acc_.write(where) : acc_.read_write(where);
-  p.next = stage.last ? p.u : w_.write(where);
+  p.fields = fused_ && !stage.last ? kept_.read_write(where) : nullptr;
+  p.next = stage.last ? p.u : p.fields != nullptr ? nullptr : w_.write(where);
   Complex* s = spectral_.write(where);
   if (options_.callbacks && fft_->fuses()) return fft_->forward_stored(physical_.read_write(where), s, p);
   stage_transforms().forward(physical_.read_write(where), s, 3);
@@ -174,9 +209,11 @@ double Solver::step(const StepRule& rule) {
   double h = rule.dt;
   StageTable table;
   for (int s = 0;; ++s) {
-    const Complex* input = s == 0 ? u_.read(where) : w_.read(where);
     for (int shift = 0; shift < shifts; ++shift) {
-      to_physical(input, shift);
+      if (s > 0 && fused_)
+        fields_to_grid();  // the previous stage's update wrote the fields
+      else
+        to_physical(s == 0 ? u_.read(where) : w_.read(where), shift);
       const bool first = s == 0 && shift == 0;
       const double speed = cross_product(first && rule.dt <= 0);
       if (first) {

@@ -32,8 +32,8 @@ struct StepRule {
 enum class SlabTransform { fftw_mpi, alltoall };
 
 // fft.pruned: the evaluations of N through the pruned transforms of kept_lines.hpp (one rank; several ranks keep
-// the plain slab transforms), or through the plain ones; automatic: pruned where measured faster, one GPU under
-// the 2/3 rule (uses_pruned_transforms(); the CPU's 16-core FFTW not measured yet).
+// the plain slab transforms), or through the plain ones; automatic: pruned where measured faster, one rank under
+// the 2/3 rule on either backend (uses_pruned_transforms(); the H200 and its host's 16-core FFTW).
 enum class Pruning { off, on, automatic };
 
 struct SolverOptions {
@@ -51,6 +51,11 @@ struct SolverOptions {
 
 // Whether a solver with these options on `ranks` ranks evaluates N through the pruned transforms.
 bool uses_pruned_transforms(core::Backend backend, const SolverOptions& options, int ranks);
+// Whether it then writes only the kept modes of the fields the inverse transforms read (their reads_kept_input():
+// both pruned forms on FFTW, the columns form on cuFFT), and whether its stages' updates write the next
+// evaluation's fields themselves (one grid per evaluation: not with phase-shift dealiasing).
+bool writes_kept_fields(core::Backend backend, const SolverOptions& options, int ranks);
+bool fuses_stages(core::Backend backend, const SolverOptions& options, int ranks);
 
 // On several ranks (a communicator of more than one) each rank holds a slab of the modes and of the grid
 // (slab_layout.hpp) and the slab transforms connect them; every array below is then the rank's part.
@@ -97,9 +102,15 @@ class Solver {
   // The transforms of the evaluations of N: the pruned ones (fft.pruned) or transforms().
   Transforms& stage_transforms() { return pruned_ ? *pruned_ : *fft_; }
   bool pruned() const { return pruned_ != nullptr; }
+  // writes_kept_fields() and fuses_stages() above, for this solver; kept_fields(): the six fields of the last
+  // evaluation when writes_kept_fields() (zero outside the kept modes), else empty.
+  bool writes_kept_fields() const { return kept_input_; }
+  const core::Array<Complex>& kept_fields() const { return kept_; }
+  bool fuses_stages() const { return fused_; }
 
   // The three parts of one evaluation of N in step() (public only because nvcc's extended lambdas need it).
   void to_physical(const Complex* input, int shift);
+  void fields_to_grid();
   double cross_product(bool want_speed);
   void finish_stage(const Stage& stage, double h, int shift, int shifts);
   void modes_from_points(double t);
@@ -112,7 +123,10 @@ class Solver {
   std::optional<comm::Communicator> comm_;
   std::unique_ptr<Transforms> fft_;
   std::unique_ptr<Transforms> pruned_;  // null: N through fft_
-  core::Array<Complex> u_, w_, acc_, partial_, spectral_;
+  bool kept_input_ = false, fused_ = false;
+  // kept_: the six fields of an evaluation when kept_input_ (zero outside the kept modes, written once); w_, the
+  // next stage's input, is not needed when fused_.
+  core::Array<Complex> u_, w_, acc_, partial_, spectral_, kept_;
   core::Array<double> physical_;
   double t_ = 0;
   Index steps_ = 0;

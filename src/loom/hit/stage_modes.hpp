@@ -42,6 +42,9 @@ struct ModeUpdate {
   Complex* u = nullptr;           // the step's start (the last stage's `next` as well)
   Complex* acc = nullptr;
   Complex* next = nullptr;
+  // Not null: the next evaluation's six fields (kernel A's output on the unshifted grid) are written from the next
+  // input in hand, in place of `next` (the RK combination fused with the next curl; one grid per evaluation only).
+  Complex* fields = nullptr;
   Complex* partial = nullptr;  // phase-shift dealiasing: the first grid's N
   SlabLayout layout;
   Dealiasing dealiasing = Dealiasing::two_thirds;
@@ -52,7 +55,8 @@ struct ModeUpdate {
 
 // Mode m from the three raw forward-transform values (s_x, s_y, s_z) of u x omega: N = P(k) (u x omega)^ / n^3
 // (eq. 1) with the dealiasing mask and the conjugate of the shift's phase, averaged with the other shifted grid's N,
-// then the stage's integrating-factor update (stages.hpp) of acc and of the next input.
+// then the stage's integrating-factor update (stages.hpp) of acc and of the next input (or of the next evaluation's
+// fields, velocity_or_vorticity() of the next input on the unshifted grid, whose phase is 1).
 LOOM_HOST_DEVICE inline void update_mode(const ModeUpdate& p, Index m, Complex sx, Complex sy, Complex sz) {
   const Wavevector k = p.layout.wavevector(m);
   if (!retained(p.dealiasing, p.layout.grid.n, k)) return;
@@ -61,6 +65,7 @@ LOOM_HOST_DEVICE inline void update_mode(const ModeUpdate& p, Index m, Complex s
   const double e_half = viscous_decay(p.nu, k, p.half_step);
   const Complex* nc[3] = {&n.x, &n.y, &n.z};
   const Index M = p.layout.mode_stride;
+  Complex next[3];
   for (int c = 0; c < 3; ++c) {
     const Index i = c * M + m;
     if (p.keep_partial) {
@@ -70,8 +75,12 @@ LOOM_HOST_DEVICE inline void update_mode(const ModeUpdate& p, Index m, Complex s
     const Complex value = p.add_partial ? 0.5 * (*nc[c] + p.partial[i]) : *nc[c];
     const Complex start = p.u[i];
     if (p.stage.writes_acc) p.acc[i] = stage_value(p.stage.to_acc, e_half, &p.acc[i], start, value);
-    p.next[i] = stage_value(p.stage.to_next, e_half, &p.acc[i], start, value);
+    next[c] = stage_value(p.stage.to_next, e_half, &p.acc[i], start, value);
+    if (p.fields == nullptr) p.next[i] = next[c];
   }
+  if (p.fields == nullptr || p.keep_partial) return;
+  const Complex unshifted = shift_phase(k, 0.0);  // exactly 1, as kernel A's factor on that grid
+  for (int c = 0; c < 6; ++c) p.fields[c * M + m] = velocity_or_vorticity(k, unshifted, next, 1, 0, c);
 }
 
 // The transforms' view, as cuFFT's callbacks see the arrays: the offset of an element in the batched components

@@ -14,6 +14,10 @@ std::unique_ptr<Transforms> make_pruned_transforms(core::Backend backend, Spectr
                                         : make_fftw_pruned_transforms(grid, dealiasing, planning, form);
 }
 
+void Transforms::inverse_from_kept(const Complex*, Complex*, double*, int) {
+  throw Error("hit::Transforms::inverse_from_kept: these transforms overwrite their input");
+}
+
 void Transforms::inverse_loaded(const ModeLoad&, Complex*, double*) {
   throw Error("hit::Transforms::inverse_loaded: these transforms have no load callbacks");
 }

@@ -41,6 +41,14 @@ class Transforms {
   virtual void forward(double* points, Complex* modes, int count) = 0;
   virtual ExchangeCounts exchange_counts() const { return {}; }
 
+  // Whether inverse_from_kept() runs (fft.pruned's columns form on cuFFT, both forms on FFTW): the inverse from an
+  // input the transforms leave as it is, so that its zeros are written once and the solver writes only the kept
+  // modes each evaluation, where inverse()'s input must be written whole (complex-to-real overwrites it).
+  virtual bool reads_kept_input() const { return false; }
+  // inverse() of `count` components of `kept`, which holds zeros outside the box of kept_lines.hpp and is left
+  // unchanged; `work` (count components of modes) is the transforms' scratch.
+  virtual void inverse_from_kept(const Complex* kept, Complex* work, double* points, int count);
+
   // Whether the transforms take the pointwise work of stage_modes.hpp into their own loads and stores (cuFFT's
   // callbacks): then inverse_loaded() is inverse() of the 6 components load_mode(load, c, m) and forward_stored()
   // is forward() of 3 components followed by update_mode() on each mode, with `work` (6 components of modes)

@@ -4,11 +4,15 @@
 // component. columns: along z for every kx of the box's ky rows (one execution per block of rows and component,
 // in place), then complex-to-real over (y, x), one batch of every z plane of every component. The forward in the
 // reverse order. The plans share one work area from loom's device pool, grown to the largest plan's need.
+// inverse_from_kept() (columns): the z pass out of place from the solver's kept input into the work array, whose
+// rows the z pass skips are zeroed by one strided memset, so that nothing overwrites the kept input's zeros.
+#include <cuda_runtime.h>
 #include <cufft.h>
 
 #include <map>
 #include <vector>
 
+#include "loom/core/cuda_check.cuh"
 #include "loom/hit/cufft_plan.hpp"
 #include "loom/hit/kept_lines.hpp"
 #include "loom/hit/transforms.hpp"
@@ -37,23 +41,38 @@ class CufftPrunedTransforms final : public Transforms {
   }
   void inverse(Complex* modes, double* points, int count) override {
     auto* s = reinterpret_cast<cufftDoubleComplex*>(modes);
-    run_complex(s, count, CUFFT_INVERSE);
+    run_complex(s, s, count, CUFFT_INVERSE);
     LOOM_CUFFT_CHECK(cufftExecZ2D(real_pass(count, false), s, points));
   }
   void forward(double* points, Complex* modes, int count) override {
     auto* s = reinterpret_cast<cufftDoubleComplex*>(modes);
     LOOM_CUFFT_CHECK(cufftExecD2Z(real_pass(count, true), points, s));
-    run_complex(s, count, CUFFT_FORWARD);
+    run_complex(s, s, count, CUFFT_FORWARD);
+  }
+
+  bool reads_kept_input() const override { return form_ == PrunedForm::columns; }
+  void inverse_from_kept(const Complex* kept, Complex* work, double* points, int count) override {
+    LOOM_REQUIRE(reads_kept_input(), "hit: inverse_from_kept needs fft.pruned_form = columns on cuFFT");
+    const Index n = lines_.grid.n, h = lines_.grid.half();
+    // The rows jy in [low_rows, high_start) of every z plane of every component: one plane apart, all of them.
+    const std::size_t row = std::size_t(h) * sizeof(Complex);
+    LOOM_CUDA_CHECK(cudaMemset2DAsync(work + lines_.low_rows() * h, std::size_t(n) * row, 0,
+                                      std::size_t(lines_.high_start() - lines_.low_rows()) * row,
+                                      std::size_t(count * n)));
+    auto* s = reinterpret_cast<cufftDoubleComplex*>(work);
+    // cuFFT's complex-to-complex plans leave an out-of-place input as it was (test_hit_pruned checks it).
+    run_complex(reinterpret_cast<cufftDoubleComplex*>(const_cast<Complex*>(kept)), s, count, CUFFT_INVERSE);
+    LOOM_CUFFT_CHECK(cufftExecZ2D(real_pass(count, false), s, points));
   }
 
  private:
-  void run_complex(cufftDoubleComplex* s, int count, int direction) {
+  void run_complex(cufftDoubleComplex* in, cufftDoubleComplex* out, int count, int direction) {
     const Index offset[2] = {0, form_ == PrunedForm::planes ? 0 : lines_.high_start() * lines_.grid.half()};
     for (int c = 0; c < count; ++c)
       for (int b = 0; b < 2; ++b) {
         if (complex_[b] == 0) continue;
-        cufftDoubleComplex* at = s + c * layout().mode_stride + offset[b];
-        LOOM_CUFFT_CHECK(cufftExecZ2Z(complex_[b], at, at, direction));
+        const Index at = c * layout().mode_stride + offset[b];
+        LOOM_CUFFT_CHECK(cufftExecZ2Z(complex_[b], in + at, out + at, direction));
       }
   }
   // The real pass of `count` components: along x, line l of component c at (c n^2 + l) (n/2 + 1) modes and

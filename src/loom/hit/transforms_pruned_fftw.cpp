@@ -3,9 +3,12 @@
 // Inverse: along z for the box's (kx, ky) columns; then the planes form: along y for kx < kx_count and
 // complex-to-real along x for every line; the columns form: complex-to-real over (y, x) for every z plane. The
 // forward in the reverse order. The complex passes run in place on the modes; plans are made once per component count on scratch arrays (FFTW_MEASURE writes its arrays) and run on
-// any array of the same alignment.
+// any array of the same alignment. inverse_from_kept(): the z pass out of place from the kept input into the work
+// array (a plan of its own: FFTW's new-array execution keeps a plan's placement), whose modes outside the box's z
+// columns are zeroed first, then the other passes in place on the work array.
 #include <fftw3.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -21,6 +24,7 @@ using Dim = fftw_iodim64;
 
 struct PrunedPlans {
   std::array<fftw_plan, 2> z{};  // the low and the high block of jy (the high one null when empty)
+  std::array<fftw_plan, 2> z_from_kept{};  // the inverse's z pass out of place (inverse_from_kept)
   fftw_plan y = nullptr;          // the planes form only
   fftw_plan x = nullptr;          // the real pass: along x (planes), over (y, x) (columns)
 };
@@ -37,29 +41,52 @@ class FftwPrunedTransforms final : public Transforms {
   ~FftwPrunedTransforms() override {
     for (auto* plans : {&inverse_, &forward_})
       for (auto& [count, p] : *plans)
-        for (fftw_plan q : {p.z[0], p.z[1], p.y, p.x})
+        for (fftw_plan q : {p.z[0], p.z[1], p.z_from_kept[0], p.z_from_kept[1], p.y, p.x})
           if (q != nullptr) fftw_destroy_plan(q);
   }
   void inverse(Complex* modes, double* points, int count) override {
     const PrunedPlans& p = plans(count, false);
     auto* s = reinterpret_cast<fftw_complex*>(modes);
-    run_columns(p, s);
-    if (p.y != nullptr) fftw_execute_dft(p.y, s, s);
-    fftw_execute_dft_c2r(p.x, s, points);
+    run_columns(p.z, s, s);
+    finish_inverse(p, s, points);
+  }
+  bool reads_kept_input() const override { return true; }
+  void inverse_from_kept(const Complex* kept, Complex* work, double* points, int count) override {
+    const PrunedPlans& p = plans(count, false);
+    zero_outside_columns(work, count);
+    auto* s = reinterpret_cast<fftw_complex*>(work);
+    run_columns(p.z_from_kept, reinterpret_cast<fftw_complex*>(const_cast<Complex*>(kept)), s);
+    finish_inverse(p, s, points);
   }
   void forward(double* points, Complex* modes, int count) override {
     const PrunedPlans& p = plans(count, true);
     auto* s = reinterpret_cast<fftw_complex*>(modes);
     fftw_execute_dft_r2c(p.x, points, s);
     if (p.y != nullptr) fftw_execute_dft(p.y, s, s);
-    run_columns(p, s);
+    run_columns(p.z, s, s);
   }
 
  private:
   Index block_offset(int b) const { return b == 0 ? 0 : lines_.high_start() * lines_.grid.half(); }
-  void run_columns(const PrunedPlans& p, fftw_complex* s) const {
+  void run_columns(const std::array<fftw_plan, 2>& z, fftw_complex* in, fftw_complex* out) const {
     for (int b = 0; b < 2; ++b)
-      if (p.z[std::size_t(b)] != nullptr) fftw_execute_dft(p.z[std::size_t(b)], s + block_offset(b), s + block_offset(b));
+      if (z[std::size_t(b)] != nullptr) fftw_execute_dft(z[std::size_t(b)], in + block_offset(b), out + block_offset(b));
+  }
+  // The passes after the z pass, in place on s.
+  static void finish_inverse(const PrunedPlans& p, fftw_complex* s, double* points) {
+    if (p.y != nullptr) fftw_execute_dft(p.y, s, s);
+    fftw_execute_dft_c2r(p.x, s, points);
+  }
+  // What the z pass does not write and the later passes read: every mode outside the box's z columns (kx <
+  // kx_count in the kept rows of jy), in every z plane of `count` components.
+  void zero_outside_columns(Complex* work, int count) const {
+    const Index n = lines_.grid.n, h = lines_.grid.half(), rows = Index(count) * n * n, kx = lines_.kx_count;
+#pragma omp parallel for schedule(static)
+    for (Index r = 0; r < rows; ++r) {
+      const Index jy = r % n;
+      const bool kept_row = jy < lines_.low_rows() || jy >= lines_.high_start();
+      std::fill(work + r * h + (kept_row ? kx : 0), work + (r + 1) * h, Complex{});
+    }
   }
   const PrunedPlans& plans(int count, bool forward) {
     auto& plans = forward ? forward_ : inverse_;
@@ -68,7 +95,8 @@ class FftwPrunedTransforms final : public Transforms {
     const Index n = g.n, h = g.half(), M = g.modes(), P = g.points();
     double* real = fftw_alloc_real(std::size_t(P * count));
     fftw_complex* s = fftw_alloc_complex(std::size_t(M * count));
-    LOOM_REQUIRE(real != nullptr && s != nullptr, "fftw: out of memory while planning");
+    fftw_complex* kept = forward ? nullptr : fftw_alloc_complex(std::size_t(M * count));
+    LOOM_REQUIRE(real != nullptr && s != nullptr && (forward || kept != nullptr), "fftw: out of memory while planning");
     fftw_plan_with_nthreads(core::cpu_threads());
     const int sign = forward ? FFTW_FORWARD : FFTW_BACKWARD;
     PrunedPlans p;
@@ -78,6 +106,10 @@ class FftwPrunedTransforms final : public Transforms {
       const Dim along{n, n * h, n * h}, batch[3] = {{count, M, M}, {rows[b], h, h}, {lines_.kx_count, 1, 1}};
       fftw_complex* at = s + block_offset(b);
       p.z[std::size_t(b)] = fftw_plan_guru64_dft(1, &along, 3, batch, at, at, sign, flags_);
+      if (!forward) {
+        p.z_from_kept[std::size_t(b)] = fftw_plan_guru64_dft(1, &along, 3, batch, kept + block_offset(b), at, sign, flags_);
+        LOOM_REQUIRE(p.z_from_kept[std::size_t(b)] != nullptr, "fftw: no plan for a pruned pass");
+      }
     }
     if (form_ == PrunedForm::planes) {
       const Dim along_y{n, h, h}, planes[3] = {{count, M, M}, {n, n * h, n * h}, {lines_.kx_count, 1, 1}};
@@ -87,6 +119,7 @@ class FftwPrunedTransforms final : public Transforms {
     p.x = real_pass(count, forward, real, s);
     fftw_free(real);
     fftw_free(s);
+    fftw_free(kept);
     LOOM_REQUIRE(p.x != nullptr && p.z[0] != nullptr, "fftw: no plan for a pruned pass");
     return plans[count] = p;
   }
