@@ -5,6 +5,7 @@
 #include "backends.hpp"
 #include "loom/spectral/operations.hpp"
 #include "loom/spectral/s2_filter.hpp"
+#include "spectral/gh_fields.hpp"
 #include "spectral/random_fields.hpp"
 
 namespace loom::spectral {
@@ -104,7 +105,10 @@ TEST(SpectralGpuShellGradient, FusedEqualsTheReference) {
     d.cartesian_gradient(Strategy::reference, cache, ij, u, scratch, ref);
     d.logical_gradient(Strategy::reference, cache, u.components(), u.data.read(core::Where::host),
                        ref_logical.write(core::Where::host));
-    for (Strategy strategy : {Strategy::fused, Strategy::batched}) {  // batched: the GEMM route
+    // batched: the GEMM route; cluster: one launch, not at k = 10 (a block's buffers exceed shared memory)
+    ASSERT_EQ(d.supports(Strategy::cluster), k.n_r != 49);
+    for (Strategy strategy : {Strategy::fused, Strategy::batched, Strategy::cluster}) {
+      if (!d.supports(strategy)) continue;
       d.cartesian_gradient(strategy, cache, ij, u, scratch, gpu);
       d.logical_gradient(strategy, cache, u.components(), u.data.read(core::Where::device),
                          gpu_logical.write(core::Where::device));
@@ -120,6 +124,40 @@ TEST(SpectralGpuShellGradient, FusedEqualsTheReference) {
         EXPECT_LT(e, 1e-12 * scale) << k.n_r << "x" << k.n_theta << (cartesian ? " cartesian" : " logical") << " "
                                     << to_string(strategy);
       }
+    }
+  }
+}
+
+// The cluster route (one launch) on the GH state's three tensors in one call against the FFT reference per
+// tensor: SpEC's production shell (two components per cluster, 25 clusters) and T_aa alone on a small shell (one
+// per cluster); outputs set to NaN on the device first, so a value the route does not write fails; two calls,
+// the second on the kept plan.
+TEST(SpectralGpuClusterRoute, EqualsTheReferencePerTensor) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  for (const int n_theta : {19, 7}) {
+    Shell s(n_theta == 19 ? 10 : 6, n_theta, 1.62, 6);
+    const Index n = s.size();
+    auto f = gh::gh_fields(n);
+    if (n_theta == 7) {  // T_aa alone
+      f.tensors.resize(1);
+      f.in.resize(1);
+      f.components = 10;
+    }
+    const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+    const auto ref = gh::reference_gradients(s, f, ij);
+    const Differentiator d(s, AngularMethod::separable);
+    ASSERT_TRUE(d.supports(Strategy::cluster));
+    OperatorCache cache;
+    core::Array<double> scratch(d.gradient_scratch(f.components));
+    auto out = gh::outputs(f, 3);
+    for (int call = 0; call < 2; ++call) {
+      for (auto& o : out) {
+        o = core::Array<double>(o.size(), std::nan(""));
+        o.read(core::Where::device);
+      }
+      d.cartesian_gradient(Strategy::cluster, cache, ij, f.in, scratch, gh::pointers(out));
+      for (std::size_t t = 0; t < out.size(); ++t)
+        EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12) << n_theta << " call " << call << " tensor " << t;
     }
   }
 }

@@ -17,7 +17,8 @@ constexpr std::pair<Strategy, std::string_view> names[] = {{Strategy::reference,
                                                            {Strategy::blas, "blas"},
                                                            {Strategy::batched, "batched"},
                                                            {Strategy::streamed, "streamed"},
-                                                           {Strategy::fused, "fused"}};
+                                                           {Strategy::fused, "fused"},
+                                                           {Strategy::cluster, "cluster"}};
 
 // The row-major n_out x n_in matrix A, read column-major with leading dimension n_in, is A^T. With inner = 1 and
 // one block the whole tensor is one GEMM, Out (n_out x outer*components) = A * In; otherwise each slab X
@@ -46,8 +47,8 @@ std::string_view to_string(Strategy s) {
 Strategy parse_strategy(std::string_view text, std::string_view key) {
   for (const auto& [strategy, name] : names)
     if (name == text) return strategy;
-  throw UsageError(
-      io::invalid_value_message(key, std::string(text), "one of reference, blas, batched, streamed, fused"));
+  throw UsageError(io::invalid_value_message(key, std::string(text),
+                                            "one of reference, blas, batched, streamed, fused, cluster"));
 }
 
 core::Backend backend_of(Strategy s) {
@@ -55,6 +56,7 @@ core::Backend backend_of(Strategy s) {
 }
 
 bool supports(Strategy s, const AxisOperator& op) {
+  if (s == Strategy::cluster) return false;
   return s != Strategy::fused || op.blocks > 1 || op.shape.n_in * op.shape.n_out <= gpu::fused_max_matrix;
 }
 
@@ -68,6 +70,9 @@ std::vector<Strategy> available_strategies() {
 void apply(Strategy s, OperatorCache& cache, const AxisOperator& op, Index components, const double* in,
            double* out) {
   if (s == Strategy::reference) return apply_reference(op, components, in, out);
+  if (s == Strategy::cluster)
+    throw UsageError("strategy = \"cluster\": runs only the shell gradient on the separable route, not operator " +
+                     op.key);
   if (!supports(s, op))
     throw UsageError("strategy = \"" + std::string(to_string(s)) + "\": operator " + op.key + " of " +
                      std::to_string(op.shape.n_out) + " x " + std::to_string(op.shape.n_in) +
@@ -78,7 +83,8 @@ void apply(Strategy s, OperatorCache& cache, const AxisOperator& op, Index compo
     case Strategy::batched: return gpu::gemm_batched(a, op.shape, op.blocks, components, in, out);
     case Strategy::streamed: return gpu::gemm_streamed(a, op.shape, op.blocks, components, in, out);
     case Strategy::fused: return gpu::fused(a, op.shape, op.blocks, components, in, out);
-    case Strategy::reference: break;
+    case Strategy::reference:
+    case Strategy::cluster: break;
   }
 }
 

@@ -33,6 +33,8 @@ class FusedShell {
   Index points() const { return shapes_.n_r * shapes_.angular_points; }
   // Whether the plan is the separable route (phi DFT, per-q theta matrices, inverse DFT), from the shapes alone.
   bool separable() const { return sweep::separable_route(shapes_).has_value(); }
+  // The separable route's extents whatever its shared memory (no matrices): what the cluster route is sized by.
+  std::optional<sweep::Separable> separable_shapes() const { return sweep::separable_route(shapes_, Index{1} << 40); }
 
  private:
   FusedShell() = default;

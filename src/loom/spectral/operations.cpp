@@ -31,11 +31,21 @@ void require_size(const core::Array<double>& a, Index values, const char* what) 
   LOOM_REQUIRE(a.size() >= static_cast<std::size_t>(values), what);
 }
 
+// Opt-in shared memory per block of sm_90 (227 KB).
+constexpr Index cluster_max_shared = 227 * 1024;
+
+bool cluster_fits(const std::optional<FusedShell>& fused) {
+  const auto shapes = fused ? fused->separable_shapes() : std::nullopt;
+  return shapes && shapes->n_phi % 2 == 0 &&
+         ClusterShell::shared_bound(shapes->n_r, shapes->n_theta, shapes->n_phi, 1) <= cluster_max_shared;
+}
+
 }  // namespace
 
 Differentiator::Differentiator(const Topology& t, AngularMethod m) : topology_(t) {
   for (int j = 0; j < 3; ++j) steps_[j] = t.derivative_steps(j, m);
   fused_ = FusedShell::gradient(t, steps_);
+  cluster_fits_ = cluster_fits(fused_);
 }
 
 const sweep::Separable* Differentiator::gemm_route(Strategy s, OperatorCache& cache) const {
@@ -46,8 +56,31 @@ const sweep::Separable* Differentiator::gemm_route(Strategy s, OperatorCache& ca
   return route ? &*route : nullptr;
 }
 
+bool Differentiator::cluster_supported() const { return cluster_fits_; }
+
+const cluster::Plan* Differentiator::cluster_route(Strategy s, OperatorCache& cache, Index components) const {
+  if (s != Strategy::cluster) return nullptr;
+  if (!cluster_supported())
+    throw UsageError(
+        "strategy = \"cluster\": needs a shell on the separable angular route whose blocks fit in "
+        "shared memory");
+  const int wanted = ClusterShell::components_for(components);
+  if (cluster_ && cluster_cache_ == cache.id() && cluster_wanted_ == wanted)
+    return &cluster_->plan(core::Where::device);
+  const auto route = sweep::separable_route(fused_->plan(cache, core::Where::host), Index{1} << 40);
+  LOOM_REQUIRE(route, "cluster route: the plan is not separable");
+  cluster_.reset();
+  for (int g = wanted; g >= 1 && !cluster_; --g) cluster_ = ClusterShell::make(*route, g, cluster_max_shared);
+  if (!cluster_) throw Error("cluster route: the phi DFT matrices lack the half-period symmetry");
+  cluster_cache_ = cache.id();
+  cluster_wanted_ = wanted;
+  return &cluster_->plan(core::Where::device);
+}
+
 void Differentiator::logical_gradient(Strategy s, OperatorCache& cache, Index components, const double* in,
                                       double* out) const {
+  if (const auto* plan = cluster_route(s, cache, components))
+    return gpu::cluster_gradient(*plan, component_map(in, out, components), nullptr);
   const sweep::Separable* route = gemm_route(s, cache);
   if (fused_shell(s) || route) {
     const Index needed = (route ? 3 : 2) * components * topology_.size();
@@ -76,6 +109,8 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
   const core::Where w = core::where(backend_of(s));
   const Index n = topology_.size();
   require_size(out, 3 * components * n, "cartesian_gradient: out too small");
+  if (const auto* plan = cluster_route(s, cache, components))
+    return gpu::cluster_gradient(*plan, component_map(in.read(w), out.write(w), components), inverse_jacobian.read(w));
   if (fused_shell(s)) {
     require_size(scratch, 2 * components * n, "cartesian_gradient: scratch too small");
     const auto& plan = fused_->plan(cache, w);
@@ -95,7 +130,7 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
                                         std::span<core::Array<double>* const> out) const {
   LOOM_REQUIRE(in.size() == out.size(), "cartesian_gradient: as many outputs as tensors");
   const sweep::Separable* route = gemm_route(s, cache);
-  if (!fused_shell(s) && !route) {
+  if (!fused_shell(s) && !route && s != Strategy::cluster) {
     for (std::size_t t = 0; t < in.size(); ++t)
       cartesian_gradient(s, cache, inverse_jacobian, *in[t], scratch, *out[t]);
     return;
@@ -107,6 +142,8 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
     require_size(*out[t], 3 * in[t]->components() * n, "cartesian_gradient: out too small");
     add_part(map, in[t]->data.read(w), out[t]->write(w), in[t]->components());
   }
+  if (const auto* plan = cluster_route(s, cache, map.components()))
+    return gpu::cluster_gradient(*plan, map, inverse_jacobian.read(w));
   require_size(scratch, (route ? 3 : 2) * map.components() * n, "cartesian_gradient: scratch too small");
   if (route) return gemm_.gradient(*route, map, inverse_jacobian.read(w), scratch.write(w), w);
   const auto& plan = fused_->plan(cache, w);
@@ -114,11 +151,18 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
 }
 
 bool Differentiator::supports(Strategy s) const {
+  if (s == Strategy::cluster) return cluster_supported();
   if (fused_shell(s)) return true;
   for (const auto& steps : steps_)
     for (const auto& op : steps)
       if (!spectral::supports(s, op)) return false;
   return true;
+}
+
+perf::Work Differentiator::work(Index components, Strategy s) const {
+  if (s != Strategy::cluster || !cluster_supported()) return work(components);
+  const auto shapes = fused_->separable_shapes();
+  return cluster_gradient_work(shapes->n_r, shapes->n_theta, shapes->n_phi, components, true);
 }
 
 perf::Work Differentiator::work(Index components) const {

@@ -10,6 +10,7 @@
 #include "loom/core/array.hpp"
 #include "loom/perf/work.hpp"
 #include "loom/spectral/apply.hpp"
+#include "loom/spectral/cluster_route.hpp"
 #include "loom/spectral/fused_shell.hpp"
 #include "loom/spectral/separable_gemm.hpp"
 #include "loom/spectral/tensor.hpp"
@@ -45,7 +46,7 @@ bool supports_filter(const Topology& t, Strategy s, const FilterSpec& spec, Angu
 // On a shell (either angular method) the fused strategy runs the whole gradient, or the whole filter, of any
 // number of tensors in two launches (FusedShell) instead of one launch per step and component group; with the
 // separable method the batched strategy runs the gradient as the GEMM route (separable_gemm.hpp: five cuBLAS
-// steps and the chain rule for all tensors at once).
+// steps and the chain rule for all tensors at once), and the cluster strategy as one launch (cluster_route.hpp).
 // Not thread-safe: a Differentiator keeps its fused plan and a scratch array between calls.
 class Differentiator {
  public:
@@ -68,6 +69,8 @@ class Differentiator {
   Index gradient_scratch(Index components) const { return 3 * components * topology_.size(); }
   bool supports(Strategy s) const;
   perf::Work work(Index components) const;  // the three derivatives' matrices plus DiffJac
+  // The strategy's own model where it has one (the cluster route's), else work(components).
+  perf::Work work(Index components, Strategy s) const;
   // The fused route (none for a cube), e.g. for its CPU form cpu::shell_gradient.
   const FusedShell* fused() const { return fused_ ? &*fused_ : nullptr; }
 
@@ -75,12 +78,20 @@ class Differentiator {
   bool fused_shell(Strategy s) const { return s == Strategy::fused && fused_.has_value(); }
   // The batched strategy on a separable shell: the route of separable_gemm.hpp (none otherwise).
   const sweep::Separable* gemm_route(Strategy s, OperatorCache& cache) const;
+  // The cluster strategy on a separable shell: its device plan for a call of `components` components (none
+  // otherwise); built from the cache's matrices on first use and when the components per cluster change.
+  const cluster::Plan* cluster_route(Strategy s, OperatorCache& cache, Index components) const;
+  bool cluster_supported() const;
 
   const Topology& topology_;
   std::array<std::vector<AxisOperator>, 3> steps_;
   std::optional<FusedShell> fused_;
   mutable core::Array<double> scratch_;  // logical_gradient's on the fused route, kept between calls
   SeparableGemm gemm_;                   // the GEMM route's buffers and lists, kept between calls
+  bool cluster_fits_ = false;            // the cluster route's blocks fit in shared memory (from the shapes)
+  mutable std::optional<ClusterShell> cluster_;
+  mutable std::uint64_t cluster_cache_ = 0;  // OperatorCache::id() of cluster_'s matrices
+  mutable int cluster_wanted_ = 0;           // the components per cluster asked for when it was built
 };
 
 class SpectralFilter {

@@ -52,7 +52,8 @@ CsrFilter::CsrFilter(const Shell& shell, const FilterSpec& spec, Index component
       to_physical_(shell.angular_transform(false)) {}
 
 void CsrFilter::apply(Strategy s, OperatorCache& cache, Tensor& field) const {
-  LOOM_REQUIRE(s != Strategy::fused, "filter_csr: the fused strategy cannot hold the transforms");
+  LOOM_REQUIRE(s != Strategy::fused && s != Strategy::cluster,
+               "filter_csr: the fused and cluster strategies cannot hold the transforms");
   LOOM_REQUIRE(field.components() == components_, "filter_csr: the coupling was built for another tensor");
   const core::Where w = core::where(backend_of(s));
   const Index ne = components_;

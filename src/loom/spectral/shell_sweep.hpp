@@ -22,7 +22,7 @@ struct ComponentMap {
   Index first[max_parts + 1] = {};
   int parts = 0;
 
-  Index components() const { return first[parts]; }
+  LOOM_HOST_DEVICE Index components() const { return first[parts]; }
   LOOM_HOST_DEVICE int part(Index c) const {
     int t = 0;
     while (c >= first[t + 1]) ++t;

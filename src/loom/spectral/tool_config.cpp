@@ -151,7 +151,9 @@ void declare_spectral_parameters(io::Parameters& p) {
         "shell: dense angular matrices, the separable route (phi DFT, per-m Legendre), or auto (with strategy auto: "
         "the fastest measured strategy and angular method together)")
       .one_of({"dense", "separable", "auto"});
-  p.add("strategy", "auto", "auto (fastest measured), reference, blas (cpu); batched, streamed, fused (cuda)");
+  p.add("strategy", "auto",
+        "auto (fastest measured), reference, blas (cpu); batched, streamed, fused, cluster (cuda; cluster: the shell "
+        "gradient on the separable route only)");
   p.add("choices", "", "strategy auto: a file of the strategies chosen per shape, read first and appended to");
   add_filter_parameters(p);
   p.add("calls", 1, "back-to-back calls per timed sample (the time per call of a stream of calls)").at_least(1);
@@ -188,7 +190,7 @@ SpectralToolConfig spectral_tool_config(const io::Parameters& p) {
       throw UsageError(io::invalid_value_message("strategy", strategy,
                                                  c.backend == core::Backend::cpu
                                                      ? "reference or blas with backend cpu"
-                                                     : "batched, streamed or fused with backend cuda"));
+                                                     : "batched, streamed, fused or cluster with backend cuda"));
   }
   c.choices = p.get_string("choices");
   check_choices_file(c.choices);
@@ -212,7 +214,8 @@ void declare_bench_spectral_parameters(io::Parameters& p) {
   p.add("points", "1000,10000,100000,1000000,4000000", "jacobian sweep: N_x values");
   p.add("cube_n", "8,16,24,32,40,48,56,64", "cube sweep: points per axis");
   p.add("cpu_threads", "1,0", "CPU thread counts to time (0: all cores)");
-  p.add("strategies", "all", "all, or a list of the strategies to time (reference, blas, batched, streamed, fused)");
+  p.add("strategies", "all",
+        "all, or a list of the strategies to time (reference, blas, batched, streamed, fused, cluster)");
   p.add("reference", false, "also time the FFT reference (slow)");
   add_filter_parameters(p);
   p.add("quick", false, "small sizes and few repeats (a smoke test, not a measurement)");

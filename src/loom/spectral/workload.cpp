@@ -64,7 +64,7 @@ bool Workload::supported(const Topology* t, Operation op, Strategy strategy, con
                          AngularMethod angular) {
   if (op == Operation::deriv) return supports_gradient(*t, strategy, angular);
   if (op == Operation::filter) return supports_filter(*t, strategy, filter, angular);
-  if (op == Operation::filter_csr) return strategy != Strategy::fused;
+  if (op == Operation::filter_csr) return strategy != Strategy::fused && strategy != Strategy::cluster;
   return true;
 }
 
@@ -196,7 +196,7 @@ const core::Array<double>& Workload::result(std::size_t t) const {
 
 perf::Work Workload::work() const {
   switch (op_) {
-    case Operation::deriv: return differentiator_->work(components_);
+    case Operation::deriv: return differentiator_->work(components_, strategy_);
     case Operation::filter: return spectral_filter_->work(components_);
     case Operation::filter_csr: return filter_csr_work(dynamic_cast<const Shell&>(*topology_), filter_, components_);
     case Operation::diffjac: return diff_jac_work(points_, shapes_[0].components());

@@ -1,0 +1,251 @@
+// Building the cluster route (cluster_route.hpp) from the separable route's host matrices, and its CPU form.
+#include "loom/spectral/cluster_route.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "loom/core/error.hpp"
+
+namespace loom::spectral {
+
+namespace {
+
+// F(q, phi) = forward[phi n_phi + q], B_t(phi, q) = inverse[t][q n_phi + phi] (the plan's transposed storage).
+double forward_at(const sweep::Separable& s, Index q, Index phi) { return s.forward[phi * s.n_phi + q]; }
+double inverse_at(const sweep::Separable& s, int t, Index phi, Index q) { return s.inverse[t][q * s.n_phi + phi]; }
+
+// The signs sigma with f(phi + half) = sigma f(phi) for every phi < half: bit 0 for +1, bit 1 for -1 (both for a
+// zero row, as the phi derivative of the cos(half phi) mode).
+template <class F>
+int half_period_signs(Index half, double tolerance, const F& f) {
+  bool plus = true, minus = true;
+  for (Index phi = 0; phi < half; ++phi) {
+    plus = plus && std::abs(f(phi + half) - f(phi)) <= tolerance;
+    minus = minus && std::abs(f(phi + half) + f(phi)) <= tolerance;
+  }
+  return (plus ? 1 : 0) | (minus ? 2 : 0);
+}
+
+double largest(const double* a, Index n) {
+  double m = 0;
+  for (Index i = 0; i < n; ++i) m = std::max(m, std::abs(a[i]));
+  return m;
+}
+
+// sigma_q of every Fourier coefficient, the same for F and both inverses; empty when one lacks the symmetry.
+std::vector<int> signs(const sweep::Separable& s) {
+  const Index n = s.n_phi, half = n / 2;
+  const double tf = 1e-13 * largest(s.forward, n * n);
+  const double tb[2] = {1e-13 * largest(s.inverse[0], n * n), 1e-13 * largest(s.inverse[1], n * n)};
+  std::vector<int> sigma(static_cast<std::size_t>(n));
+  for (Index q = 0; q < n; ++q) {
+    int signs = half_period_signs(half, tf, [&](Index phi) { return forward_at(s, q, phi); });
+    for (int t = 0; t < 2; ++t)
+      signs &= half_period_signs(half, tb[t], [&](Index phi) { return inverse_at(s, t, phi, q); });
+    if (signs == 0) return {};
+    sigma[static_cast<std::size_t>(q)] = signs & 1 ? 1 : -1;
+  }
+  return sigma;
+}
+
+bool same_matrices(const sweep::Separable& s, Index q, Index p) {
+  const Index square = s.n_theta * s.n_theta;
+  for (int t = 0; t < 2; ++t)
+    if (std::memcmp(s.per_q[t] + q * square, s.per_q[t] + p * square, square * sizeof(double)) != 0) return false;
+  return true;
+}
+
+// The route's order of the coefficients: sigma = +1 first, then -1; within each, groups of coefficients with the
+// same theta matrices (cos and sin of one m) one after the other. perm[q'] = q; group_q as in cluster::Plan.
+struct Order {
+  std::vector<int> perm, group_q;
+  int even = 0;
+};
+
+Order order(const sweep::Separable& s, const std::vector<int>& sigma) {
+  Order o;
+  for (int sign : {1, -1}) {
+    std::vector<std::vector<int>> groups;
+    for (int q = 0; q < static_cast<int>(s.n_phi); ++q) {
+      if (sigma[static_cast<std::size_t>(q)] != sign) continue;
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& v) { return same_matrices(s, v[0], q); });
+      if (g == groups.end())
+        groups.push_back({q});
+      else
+        g->push_back(q);
+    }
+    for (const auto& g : groups) {
+      o.group_q.push_back(static_cast<int>(o.perm.size()));
+      o.perm.insert(o.perm.end(), g.begin(), g.end());
+    }
+    if (sign == 1) o.even = static_cast<int>(o.perm.size());
+  }
+  o.group_q.push_back(static_cast<int>(o.perm.size()));
+  return o;
+}
+
+// Block b's groups: the boundary nearest b n_phi / blocks coefficients, so the blocks' q counts are balanced.
+void split_groups(cluster::Plan& p, const std::vector<int>& group_q) {
+  p.group_start[0] = 0;
+  for (int b = 1; b < cluster::blocks; ++b) {
+    const double target = double(b) * p.n_phi / cluster::blocks;
+    int best = p.group_start[b - 1];
+    for (int g = best; g <= p.groups; ++g)
+      if (std::abs(group_q[g] - target) < std::abs(group_q[best] - target)) best = g;
+    p.group_start[b] = best;
+  }
+  p.group_start[cluster::blocks] = p.groups;
+  for (int b = 0; b <= cluster::blocks; ++b) p.q_start[b] = group_q[p.group_start[b]];
+}
+
+// The largest line, coefficient and group counts of any block.
+void block_sizes(cluster::Plan& p) {
+  p.max_lines = p.max_q = p.max_groups = 0;
+  for (int b = 0; b < cluster::blocks; ++b) {
+    p.max_lines = std::max(p.max_lines, p.line_start(b + 1) - p.line_start(b));
+    p.max_q = std::max(p.max_q, p.q_start[b + 1] - p.q_start[b]);
+    p.max_groups = std::max(p.max_groups, p.group_start[b + 1] - p.group_start[b]);
+  }
+}
+
+// The shared-memory layout (cluster_shell.hpp): Z and E/O alias what is dead when they are written.
+void lay_out(cluster::Plan& p) {
+  const int g = p.components, per_line = p.n_phi * p.max_lines;
+  p.at_radial = 2 * p.n_phi * p.half;
+  p.at_forward = p.at_radial + p.n_r * p.n_r;
+  p.at_per_q = p.at_forward + p.n_phi * p.half;
+  p.at_g = p.at_per_q + 2 * p.max_groups * p.n_theta * p.n_theta;
+  p.at_scratch = p.at_g + g * per_line;
+  p.at_h = p.at_scratch + std::max(g * per_line, g * p.max_q * p.lines);
+  p.at_h = std::max(p.at_h, p.at_forward + 2 * g * per_line);  // room for Z
+  p.shared = p.at_h + std::max(2 * g * p.max_q * p.lines, 2 * g * per_line);
+}
+
+cluster::Plan shapes(Index n_r, Index n_theta, Index n_phi, int components) {
+  cluster::Plan p;
+  p.n_r = static_cast<int>(n_r);
+  p.n_theta = static_cast<int>(n_theta);
+  p.n_phi = static_cast<int>(n_phi);
+  p.half = p.n_phi / 2;
+  p.lines = p.n_r * p.n_theta;
+  p.points = Index{p.lines} * p.n_phi;
+  p.components = components;
+  return p;
+}
+
+void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& radial,
+                  const core::Array<double>& forward, const core::Array<double>& inverse,
+                  const core::Array<double>& per_q, const core::Array<int>& group_q) {
+  p.radial = radial.read(w);
+  p.forward = forward.read(w);
+  p.inverse = inverse.read(w);
+  p.per_q = per_q.read(w);
+  p.group_q = group_q.read(w);
+}
+
+}  // namespace
+
+std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
+                                               int threads) {
+  LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
+  LOOM_REQUIRE(threads == 256 || threads == 512, "cluster route: 256 or 512 threads per block");
+  if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
+  const auto sigma = signs(s);
+  if (sigma.empty()) return std::nullopt;
+  const Order o = order(s, sigma);
+  ClusterShell c;
+  cluster::Plan& p = c.shapes_;
+  p = shapes(s.n_r, s.n_theta, s.n_phi, components);
+  p.even = o.even;
+  p.threads = threads;
+  p.groups = static_cast<int>(o.group_q.size()) - 1;
+  split_groups(p, o.group_q);
+  block_sizes(p);
+  lay_out(p);
+  if (Index{p.shared} * Index{sizeof(double)} > max_shared) return std::nullopt;
+
+  const Index n = p.n_phi, half = p.half, square = Index{p.n_theta} * p.n_theta;
+  c.radial_ = core::Array<double>::from(std::span(s.radial, static_cast<std::size_t>(p.n_r * p.n_r)));
+  c.group_q_ = core::Array<int>::from(std::span<const int>(o.group_q));
+  std::vector<double> f(static_cast<std::size_t>(n * half)), b(static_cast<std::size_t>(2 * n * half));
+  std::vector<double> a(static_cast<std::size_t>(2 * p.groups * square));
+  for (Index q = 0; q < n; ++q)
+    for (Index j = 0; j < half; ++j) {
+      const Index from = o.perm[static_cast<std::size_t>(q)];
+      f[q * half + j] = forward_at(s, from, j);
+      for (int t = 0; t < 2; ++t) b[(t * n + q) * half + j] = inverse_at(s, t, j, from);
+    }
+  for (int t = 0; t < 2; ++t)
+    for (int g = 0; g < p.groups; ++g)
+      std::copy_n(s.per_q[t] + o.perm[o.group_q[g]] * square, square, a.begin() + (t * p.groups + g) * square);
+  c.forward_ = core::Array<double>::from(std::span<const double>(f));
+  c.inverse_ = core::Array<double>::from(std::span<const double>(b));
+  c.per_q_ = core::Array<double>::from(std::span<const double>(a));
+  c.host_ = p;
+  set_pointers(c.host_, core::Where::host, c.radial_, c.forward_, c.inverse_, c.per_q_, c.group_q_);
+  return c;
+}
+
+Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int components) {
+  cluster::Plan p = shapes(n_r, n_theta, n_phi, components);
+  p.groups = p.n_phi;
+  std::vector<int> group_q(static_cast<std::size_t>(p.n_phi + 1));
+  for (int q = 0; q <= p.n_phi; ++q) group_q[static_cast<std::size_t>(q)] = q;
+  split_groups(p, group_q);
+  block_sizes(p);
+  // groups of two coefficients (cos and sin of one m) move each block boundary by at most one coefficient
+  p.max_q += 2;
+  p.max_groups = p.max_q;
+  lay_out(p);
+  return Index{p.shared} * Index{sizeof(double)};
+}
+
+int ClusterShell::components_for(Index total) { return total >= 33 ? 2 : 1; }
+
+const cluster::Plan& ClusterShell::plan(core::Where w) const {
+  if (w == core::Where::host) return host_;
+  if (!device_ready_) {
+    device_ = shapes_;
+    set_pointers(device_, w, radial_, forward_, inverse_, per_q_, group_q_);
+    device_ready_ = true;
+  }
+  return device_;
+}
+
+perf::Work cluster_gradient_work(Index n_r, Index n_theta, Index n_phi, Index components, bool cartesian) {
+  const double points = double(n_r) * n_theta * n_phi, lines = double(n_r) * n_theta, c = double(components);
+  const double fma_per_component = lines * n_phi * (n_phi / 2.0)                   // forward DFT, halved
+                                   + 2.0 * n_phi * n_r * n_theta * n_theta         // per-m theta, two sequences
+                                   + 2.0 * lines * n_phi * (n_phi / 2.0)           // two inverse DFTs, halved
+                                   + points * n_r + (cartesian ? 9 * points : 0);  // radial, eq. 8
+  const double adds_per_component = lines * n_phi + 2 * points;                    // the half sums and E +- O
+  const double matrices = 3.0 * n_phi * (n_phi / 2.0) + 2.0 * n_phi * n_theta * n_theta + double(n_r) * n_r;
+  const double values = c * points * (1 + 3) + (cartesian ? 9 * points : 0) + matrices;
+  return {8.0 * values, c * (2 * fma_per_component + adds_per_component)};
+}
+
+namespace cpu {
+
+void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
+  std::vector<std::vector<double>> shared(cluster::blocks, std::vector<double>(static_cast<std::size_t>(p.shared)));
+  cluster::Peers peers;
+  for (int b = 0; b < cluster::blocks; ++b) peers.base[b] = shared[static_cast<std::size_t>(b)].data();
+  const sweep::Lanes one;
+  for (Index c0 = 0; c0 < map.components(); c0 += p.components) {
+    // each step for every block before the next: the kernel's cluster barriers
+    for (int b = 0; b < cluster::blocks; ++b) cluster::load(p, map, c0, b, peers.base[b], one);
+    for (int b = 0; b < cluster::blocks; ++b) cluster::half_sums(p, b, peers.base[b], one);
+    for (int b = 0; b < cluster::blocks; ++b) cluster::forward(p, b, peers.base[b], one);
+    for (int b = 0; b < cluster::blocks; ++b) cluster::gather_coefficients(p, b, peers, peers.base[b], one);
+    for (int b = 0; b < cluster::blocks; ++b) cluster::per_q(p, b, peers.base[b], one);
+    for (int b = 0; b < cluster::blocks; ++b) cluster::gather_derivatives(p, b, peers, peers.base[b], one);
+    for (int b = 0; b < cluster::blocks; ++b) cluster::inverse(p, b, peers.base[b], one);
+    for (int b = 0; b < cluster::blocks; ++b) cluster::radial_chain(p, map, c0, jacobian, b, peers.base[b], one);
+  }
+}
+
+}  // namespace cpu
+
+}  // namespace loom::spectral

@@ -1,0 +1,59 @@
+// The cluster route of the separable shell gradient (cluster_shell.hpp holds its arithmetic): built once from the
+// separable route's matrices (Fourier coefficients reordered by parity, the DFT matrices halved, the per-m theta
+// matrices of coefficients that share one stored once), then run by one kernel launch on the device
+// (cluster_route_cuda.cu) or by its CPU form, which the tests compare with the FFT reference.
+#pragma once
+
+#include <optional>
+
+#include "loom/core/array.hpp"
+#include "loom/perf/work.hpp"
+#include "loom/spectral/cluster_shell.hpp"
+#include "loom/spectral/shell_separable.hpp"
+
+namespace loom::spectral {
+
+class ClusterShell {
+ public:
+  // The route of a separable gradient plan whose matrices are host pointers, with `components` components per
+  // cluster and `threads` (256 or 512) per block; none when a phi DFT lacks the half-period symmetry or a block
+  // would need more than `max_shared` bytes of shared memory.
+  static std::optional<ClusterShell> make(const sweep::Separable& host, int components, Index max_shared,
+                                          int threads = 256);
+
+  // Shared bytes per block at most, from the shapes alone (every q its own matrix group): what `supports` needs
+  // before any matrix exists.
+  static Index shared_bound(Index n_r, Index n_theta, Index n_phi, int components);
+  // Components per cluster for a call of `total` components: two when that still gives every SM a block
+  // (two blocks of about 100 KB fit an SM), else one.
+  static int components_for(Index total);
+
+  // The plan with the matrices on side w (uploaded on the first device call).
+  const cluster::Plan& plan(core::Where w) const;
+  int components() const { return shapes_.components; }
+
+ private:
+  ClusterShell() = default;
+  cluster::Plan shapes_;  // no pointers
+  core::Array<double> radial_, forward_, inverse_, per_q_;
+  core::Array<int> group_q_;
+  mutable cluster::Plan host_, device_;
+  mutable bool device_ready_ = false;
+};
+
+// Minimal traffic and flops of the route's gradient of `components` components on n_r x n_theta x n_phi points
+// (with the chain rule when `cartesian`): the input, the outputs and the inverse Jacobian once; the halved DFTs,
+// the per-m theta products, the radial derivative and eq. 8.
+perf::Work cluster_gradient_work(Index n_r, Index n_theta, Index n_phi, Index components, bool cartesian);
+
+namespace cpu {
+// Every cluster's blocks one step at a time, one lane (jacobian null: the logical gradient).
+void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
+}  // namespace cpu
+
+namespace gpu {
+// One launch: map.components() / p.components clusters (rounded up) of cluster::blocks blocks. Device pointers.
+void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
+}  // namespace gpu
+
+}  // namespace loom::spectral

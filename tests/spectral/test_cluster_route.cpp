@@ -1,0 +1,156 @@
+// The cluster route of the separable shell gradient (cluster_route.hpp), its CPU form (the steps the kernel runs,
+// every block of a cluster one step at a time): the Cartesian gradient of the GH state's three tensors in one call
+// against the FFT reference applied to each tensor alone, for several components per cluster and shells whose
+// lines or matrix groups are fewer than the cluster's blocks; the logical gradient; agreement with the other CPU
+// routes; the bookkeeping of which block owns what; refusal of DFT matrices without the half-period symmetry.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "loom/spectral/cluster_route.hpp"
+#include "loom/spectral/operations.hpp"
+#include "spectral/gh_fields.hpp"
+
+namespace loom::spectral {
+namespace {
+
+using namespace gh;
+
+// The separable route of a shell's gradient with the cache's host matrices.
+sweep::Separable host_route(const Differentiator& d, OperatorCache& cache) {
+  const auto route = sweep::separable_route(d.fused()->plan(cache, core::Where::host), Index{1} << 40);
+  EXPECT_TRUE(route);
+  return *route;
+}
+
+struct ShellCase {
+  int n_r, n_theta;
+};
+
+TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
+  // 2 x 3: fewer lines (6) than blocks; 3 x 4: fewer matrix groups (5) than blocks; 10 x 19: SpEC's shell
+  for (const ShellCase k : {ShellCase{2, 3}, ShellCase{3, 4}, ShellCase{6, 7}, ShellCase{10, 19}}) {
+    Shell s(k.n_r, k.n_theta, 1.5, 4);
+    const Index n = s.size();
+    auto f = gh_fields(n);
+    const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+    const auto ref = reference_gradients(s, f, ij);
+    const Differentiator d(s, AngularMethod::separable);
+    ASSERT_TRUE(d.supports(Strategy::cluster));
+    OperatorCache cache;
+    const auto route = host_route(d, cache);
+    for (int per_cluster : {1, 2, 3}) {  // 3 does not divide the 50 components: the last cluster is partial
+      const auto c = ClusterShell::make(route, per_cluster, Index{1} << 30);
+      ASSERT_TRUE(c);
+      auto out = outputs(f, 3);
+      cpu::cluster_gradient(c->plan(core::Where::host), host_map(f.tensors, &out), ij.read(core::Where::host));
+      for (std::size_t t = 0; t < out.size(); ++t)
+        EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << k.n_r << "x" << k.n_theta << " G " << per_cluster
+                                                             << " tensor " << t;
+    }
+  }
+}
+
+// The logical gradient (no Jacobian) of one contiguous block against the reference's, and the Cartesian gradient
+// against the blas route (OpenBLAS on the dense angular matrices), the GEMM route's CPU form and the fused
+// passes' CPU form, each an independent implementation of the same operator.
+TEST(ClusterRoute, CpuFormEqualsTheOtherRoutes) {
+  Shell s(5, 6, 1, 3);
+  const Index n = s.size();
+  auto f = gh_fields(n);
+  const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+  const Differentiator d(s, AngularMethod::separable), dense(s, AngularMethod::dense);
+  OperatorCache cache;
+  const auto c = ClusterShell::make(host_route(d, cache), 2, Index{1} << 30);
+  ASSERT_TRUE(c);
+  const auto& plan = c->plan(core::Where::host);
+
+  core::Array<double> block(f.components * n), expected(3 * f.components * n), logical(3 * f.components * n);
+  double* b = block.write(core::Where::host);
+  for (const Tensor& t : f.tensors) b = std::copy_n(t.data.read(core::Where::host), t.components() * n, b);
+  const double* u = block.read(core::Where::host);
+  dense.logical_gradient(Strategy::reference, cache, f.components, u, expected.write(core::Where::host));
+  cpu::cluster_gradient(plan, component_map(u, logical.write(core::Where::host), f.components), nullptr);
+  EXPECT_LT(relative_difference(expected, logical), 1e-12);
+
+  auto mine = outputs(f, 3), blas = outputs(f, 3), gemm = outputs(f, 3), fused = outputs(f, 3);
+  cpu::cluster_gradient(plan, host_map(f.tensors, &mine), ij.read(core::Where::host));
+  core::Array<double> scratch(dense.gradient_scratch(f.components));
+  dense.cartesian_gradient(Strategy::blas, cache, ij, f.in, scratch, pointers(blas));
+  std::vector<double> work(3 * f.components * n);
+  SeparableGemm().gradient(host_route(d, cache), host_map(f.tensors, &gemm), ij.read(core::Where::host), work.data(),
+                           core::Where::host);
+  cpu::shell_gradient(d.fused()->plan(cache, core::Where::host), host_map(f.tensors, &fused),
+                      ij.read(core::Where::host), work.data());
+  for (std::size_t t = 0; t < mine.size(); ++t) {
+    EXPECT_LT(relative_difference(blas[t], mine[t]), 1e-12) << "blas " << t;
+    EXPECT_LT(relative_difference(gemm[t], mine[t]), 1e-12) << "gemm " << t;
+    EXPECT_LT(relative_difference(fused[t], mine[t]), 1e-12) << "fused " << t;
+  }
+}
+
+// Every line and every Fourier coefficient has exactly one owner, the owner's range holds it, and the blocks'
+// matrix groups tile the coefficients; the shared memory fits the bound `supports` uses.
+TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
+  for (const ShellCase k : {ShellCase{2, 3}, ShellCase{3, 4}, ShellCase{6, 7}, ShellCase{10, 19}, ShellCase{9, 6}}) {
+    Shell s(k.n_r, k.n_theta, 1.5, 4);
+    const Differentiator d(s, AngularMethod::separable);
+    OperatorCache cache;
+    const auto c = ClusterShell::make(host_route(d, cache), 1, Index{1} << 30);
+    ASSERT_TRUE(c);
+    const auto& p = c->plan(core::Where::host);
+    EXPECT_EQ(p.line_start(0), 0);
+    EXPECT_EQ(p.line_start(cluster::blocks), p.lines);
+    for (int l = 0; l < p.lines; ++l) {
+      const int o = p.line_owner(l);
+      ASSERT_TRUE(o >= 0 && o < cluster::blocks) << l;
+      EXPECT_TRUE(p.line_start(o) <= l && l < p.line_start(o + 1)) << l;
+    }
+    EXPECT_EQ(p.q_start[0], 0);
+    EXPECT_EQ(p.q_start[cluster::blocks], p.n_phi);
+    for (int q = 0; q < p.n_phi; ++q) {
+      const int o = p.q_owner(q);
+      EXPECT_TRUE(p.q_start[o] <= q && q < p.q_start[o + 1]) << q;
+    }
+    EXPECT_EQ(p.group_q[0], 0);
+    EXPECT_EQ(p.group_q[p.groups], p.n_phi);
+    // cos and sin of each 0 < m < n_phi / 2 share their theta matrices: n_phi / 2 + 1 groups
+    EXPECT_EQ(p.groups, p.n_phi / 2 + 1);
+    // sigma = (-1)^m: the coefficients of even m (cos only at m = 0 and m = n_phi / 2)
+    int even = 0;
+    for (int m = 0; m <= p.n_phi / 2; m += 2) even += m == 0 || m == p.n_phi / 2 ? 1 : 2;
+    EXPECT_EQ(p.even, even);
+    EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 1));
+  }
+}
+
+TEST(ClusterRoute, RefusesDftMatricesWithoutTheHalfPeriodSymmetry) {
+  Shell s(4, 5, 1, 3);
+  const Differentiator d(s, AngularMethod::separable);
+  OperatorCache cache;
+  auto route = host_route(d, cache);
+  EXPECT_TRUE(ClusterShell::make(route, 1, Index{1} << 30));
+  EXPECT_FALSE(ClusterShell::make(route, 1, 1024)) << "more shared memory than allowed";
+  for (int which = 0; which < 2; ++which) {
+    auto r = route;
+    const Index size = r.n_phi * r.n_phi;
+    std::vector<double> copy(which == 0 ? r.forward : r.inverse[1], (which == 0 ? r.forward : r.inverse[1]) + size);
+    copy[3 * r.n_phi + 2] += 1e-6;  // phi 3 of q 2 in F; phi 2 of q 3 in B_1
+    (which == 0 ? r.forward : r.inverse[1]) = copy.data();
+    EXPECT_FALSE(ClusterShell::make(r, 1, Index{1} << 30)) << which;
+  }
+}
+
+TEST(ClusterRoute, OnlyTheSeparableShellGradient) {
+  Shell s(4, 5, 1, 3);
+  EXPECT_TRUE(Differentiator(s, AngularMethod::separable).supports(Strategy::cluster));
+  EXPECT_FALSE(Differentiator(s, AngularMethod::dense).supports(Strategy::cluster));
+  EXPECT_FALSE(SpectralFilter(s, FilterSpec{}, AngularMethod::separable).supports(Strategy::cluster));
+  const auto cube = make_topology("cube", {8, 8, 8}, {0, 0});
+  EXPECT_FALSE(Differentiator(*cube, AngularMethod::dense).supports(Strategy::cluster));
+  // SingleBH k = 10 (49 x 26 x 52): a block's buffers exceed shared memory
+  EXPECT_FALSE(Differentiator(Shell(49, 26, 1, 3), AngularMethod::separable).supports(Strategy::cluster));
+}
+
+}  // namespace
+}  // namespace loom::spectral
