@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Variants of the single-hole run side by side on the H200, with where the constraints live (issue 19's late
-# burst): as scripts/gpu-bh-variants.sh (the paper's case, two shells of 10x19x38, dt 0.033, loom bh's defaults
-# plus each variant's keys, all at once on the GPU), and each run also writes radial_profile.csv (the largest
+# burst): the paper's case (two shells of 10x19x38, dt 0.033, loom bh's defaults) plus each variant's keys, all
+# at once on the GPU (they are launch-bound and share it), and each run also writes radial_profile.csv (the largest
 # |C_a|, |C_iab| and psi error over the angles per shell and radial index) every PROFILE_EVERY m. Everything
 # comes back in one file, $OUT/bh-where.tar.gz (the device tool returns at most 8 files).
 # Usage: [T_END=400] [LIMIT=300] [PROFILE_EVERY=20] scripts/gpu-bh-where.sh "name:keys" ["name:keys" ...]
