@@ -24,8 +24,8 @@ io::Parameters bh_parameters() {
   p.add("grid.radii", "1.62,6,12", "shell boundaries in units of m, increasing (n + 1 numbers for n shells)");
   p.add("filter.alpha", 36.0,
         "radial exponential filter exp(-alpha (k/k_max)^(2 order)) every step: the highest Chebyshev mode damped by "
-        "exp(-alpha); 0: none. The default (alpha 36, order 32: SpEC's Chebyshev filter, only the top modes) removes "
-        "a growing mode of the excision surface (docs/gr.md, \"The late burst\")")
+        "exp(-alpha); 0: none. The default (alpha 36, order 32: SpEC's Chebyshev filter, only the top modes) delays "
+        "a growing mode of the excision surface, to t ~ 318 at the paper's case (docs/gr.md, \"The late burst\")")
       .at_least(0)
       .at_most(700);  // exp(-700) is near the smallest normal double: every mode above the first is gone
   p.add("filter.order", 32, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
