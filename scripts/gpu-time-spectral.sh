@@ -128,12 +128,13 @@ if [ "$ncu_cluster" = 1 ] && command -v ncu > /dev/null; then
   # the warm-up call's and the timed call's kernel
   timeout 180 ncu --kernel-name regex:'cluster_kernel' --launch-count 2 --section SpeedOfLight --section LaunchStats \
     --section Occupancy --section SchedulerStats --section WarpStateStats --section MemoryWorkloadAnalysis \
+    --section InstructionStats --section ComputeWorkloadAnalysis \
     "$loom" spectral --extents 10,19,38 --radii 1.62,6 --tensor $gh --backend cuda --strategy cluster \
     --angular separable --repeats 1 --warmup 1 > "$out/ncu-cluster.txt" 2>&1 ||
     echo "ncu-cluster failed: $(tail -3 "$out/ncu-cluster.txt")"
   echo "== the cluster kernel (ncu) =="
-  grep -E 'Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc Active|Dynamic Shared|Cluster|Stall|Warp Cycles Per Issued|Memory Throughput|L1/TEX Hit|Block Limit' \
-    "$out/ncu-cluster.txt" | sed -E 's/ +/ /g' | head -40
+  grep -E 'Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc Active|Dynamic Shared|Cluster|Stall|Warp Cycles Per Issued|Memory Throughput|L1/TEX Hit|Block Limit|Executed Instructions  |Eligible Warps|SM Frequency' \
+    "$out/ncu-cluster.txt" | sed -E 's/ +/ /g' | head -60
 fi
 
 python3 - "$out" "${shells[@]}" << 'EOF' | tee "$out/targets.txt"

@@ -36,7 +36,7 @@ class ClusterShell {
   ClusterShell() = default;
   cluster::Plan shapes_;  // no pointers
   core::Array<double> radial_, forward_, inverse_, per_q_;
-  core::Array<int> group_q_;
+  core::Array<int> group_q_, group_of_;
   mutable cluster::Plan host_, device_;
   mutable bool device_ready_ = false;
 };
@@ -52,6 +52,8 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
 }  // namespace cpu
 
 namespace gpu {
+// Whether this device runs thread-block clusters and this build holds the kernel's sm_90 code.
+bool clusters_available();
 // One launch: map.components() / p.components clusters (rounded up) of cluster::blocks blocks. Device pointers.
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
 }  // namespace gpu
