@@ -52,8 +52,10 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
 }  // namespace cpu
 
 namespace gpu {
-// Whether this device runs thread-block clusters and this build holds the kernel's sm_90 code.
+// Whether this device runs thread-block clusters and this build holds the kernel's sm_90 code (false after
+// disable_clusters(true): the tests' stand-in for an older device).
 bool clusters_available();
+void disable_clusters(bool disabled);
 // One launch: map.components() / p.components clusters (rounded up) of cluster::blocks blocks. Device pointers.
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
 }  // namespace gpu

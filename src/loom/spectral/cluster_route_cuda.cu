@@ -20,17 +20,13 @@ namespace {
 
 namespace cg = cooperative_groups;
 
+#if defined(LOOM_CLUSTER_DEVICE)
 // The cluster's shared memory by rank: a mapped address per access (no array of pointers in local memory).
 struct DevicePeers {
   double* own;
-  __host__ __device__ double* at(int rank) const {
-#if defined(LOOM_CLUSTER_DEVICE)
-    return cg::this_cluster().map_shared_rank(own, rank);
-#else
-    return rank >= 0 ? own : nullptr;
-#endif
-  }
+  __device__ double* at(int rank) const { return cg::this_cluster().map_shared_rank(own, rank); }
 };
+#endif
 
 // The steps of one block (the kernel's body) with extents e (the plan's, or fixed at compile time).
 template <class E>
@@ -111,7 +107,14 @@ void launch_extents(const cluster::Plan& p, const sweep::ComponentMap& map, cons
 
 }  // namespace
 
+namespace {
+bool clusters_disabled = false;
+}  // namespace
+
+void disable_clusters(bool disabled) { clusters_disabled = disabled; }
+
 bool clusters_available() {
+  if (clusters_disabled) return false;
   static const bool available = [] {
     int device = 0, launch = 0;
     if (cudaGetDevice(&device) != cudaSuccess) return false;

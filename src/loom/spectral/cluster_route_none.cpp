@@ -5,6 +5,7 @@
 namespace loom::spectral::gpu {
 
 bool clusters_available() { return false; }
+void disable_clusters(bool) {}
 
 void cluster_gradient(const cluster::Plan&, const sweep::ComponentMap&, const double*) {
   throw Error("spectral: this build has no CUDA (the cluster route's device side)");
