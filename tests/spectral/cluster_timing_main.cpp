@@ -2,7 +2,8 @@
 // not the measurement of record: that is `loom spectral --strategy cluster`): the 50 GH components on SpEC's
 // production shell, 1..4 components per cluster and 256 or 512 threads per block, one call per sample and 20
 // back-to-back calls per sample, medians of `repeats` (argument 1, default 50), with each variant's error against
-// the FFT reference; the compiled fixed extents of the production shell (G = 1, 2) against the run-time ones.
+// the FFT reference; the compiled fixed extents of the production shell (G = 1, 2) against the run-time ones,
+// and the kernel built for 2 or 4 blocks per SM (wide or narrow register tiles).
 // Usage: spectral_cluster_timing [repeats]
 #include <algorithm>
 #include <cmath>
@@ -43,17 +44,18 @@ int main(int argc, char** argv) {
     add_part(map, f.tensors[t].data.read(core::Where::device), out[t].write(core::Where::device),
              f.tensors[t].components());
   const double* jacobian = ij.read(core::Where::device);
-  std::printf("%-10s %8s %8s %10s %8s %14s %18s %10s\n", "per clust", "threads", "extents", "shared KB", "blocks",
-              "one call us", "per call of 20 us", "error");
+  std::printf("%-10s %8s %7s %8s %10s %8s %14s %18s %10s\n", "per clust", "threads", "per SM", "extents",
+              "shared KB", "blocks", "one call us", "per call of 20 us", "error");
   struct Variant {
-    int components, threads;
+    int components, threads, per_sm;
     bool fixed;
   };
-  for (const Variant v : {Variant{2, 256, true}, Variant{2, 256, false}, Variant{1, 256, true},
-                          Variant{1, 256, false}, Variant{2, 512, true}, Variant{3, 256, false},
-                          Variant{4, 512, false}}) {
+  for (const Variant v : {Variant{2, 256, 2, true}, Variant{2, 256, 2, false}, Variant{1, 256, 2, true},
+                          Variant{1, 256, 4, true}, Variant{1, 256, 4, false}, Variant{2, 256, 4, true},
+                          Variant{1, 256, 2, false}, Variant{2, 512, 1, true}, Variant{3, 256, 2, false},
+                          Variant{4, 512, 1, false}}) {
     const int g = v.components;
-    const auto c = ClusterShell::make(*route, g, 227 * 1024, v.threads);
+    const auto c = ClusterShell::make(*route, g, 227 * 1024, v.threads, v.per_sm);
     if (!c) {
       std::printf("%-10d %8d does not fit\n", g, v.threads);
       continue;
@@ -80,7 +82,8 @@ int main(int argc, char** argv) {
     double error = 0;
     for (std::size_t t = 0; t < out.size(); ++t) error = std::max(error, gh::relative_difference(ref[t], out[t]));
     const Index blocks = (f.components + g - 1) / g * cluster::blocks;
-    std::printf("%-10d %8d %8s %10.1f %8lld %14.2f %18.2f %10.2e\n", g, v.threads, fixed ? "fixed" : "plan",
+    std::printf("%-10d %8d %7d %8s %10.1f %8lld %14.2f %18.2f %10.2e\n", g, v.threads, v.per_sm,
+                fixed ? "fixed" : "plan",
                 plan.shared * 8.0 / 1024,
                 static_cast<long long>(blocks), median[0] * 1e6, median[1] * 1e6, error);
   }

@@ -110,15 +110,15 @@ void block_sizes(cluster::Plan& p) {
   }
 }
 
-// The shared-memory layout (cluster_shell.hpp): E/O alias what is dead when they are written.
+// The shared-memory layout (cluster_shell.hpp): the inverse matrices and E/O alias what is dead when they are
+// written.
 void lay_out(cluster::Plan& p) {
   const int g = p.components, per_line = p.n_phi * p.max_lines;
-  p.at_radial = 2 * p.n_phi * p.half;
-  p.at_forward = p.at_radial + p.n_r * p.n_r;
+  p.at_forward = p.n_r * p.n_r;
   p.at_per_q = p.at_forward + p.n_phi * p.half;
-  p.at_y = p.at_per_q + 2 * p.max_groups * p.n_theta * p.n_theta;
+  p.at_y = p.at_per_q + std::max(2 * p.max_groups * p.n_theta * p.n_theta, 2 * p.n_phi * p.half);
   p.at_x = p.at_y + g * p.max_q * p.lines;
-  p.at_z = std::max(p.at_x + g * per_line, p.at_forward + 2 * g * per_line);  // room for E/O
+  p.at_z = std::max(p.at_x + g * per_line, p.at_y + 2 * g * per_line);  // room for E/O
   p.shared = p.at_z + 2 * g * per_line;
 }
 
@@ -149,9 +149,10 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 }  // namespace
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
-                                               int threads) {
+                                               int threads, int per_sm) {
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
-  LOOM_REQUIRE(threads == 256 || threads == 512, "cluster route: 256 or 512 threads per block");
+  LOOM_REQUIRE((threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1),
+               "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
   const auto sigma = signs(s);
   if (sigma.empty()) return std::nullopt;
@@ -161,6 +162,7 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   p = shapes(s.n_r, s.n_theta, s.n_phi, components);
   p.even = o.even;
   p.threads = threads;
+  p.per_sm = per_sm;
   p.groups = static_cast<int>(o.group_q.size()) - 1;
   split_groups(p, o.group_q);
   block_sizes(p);
@@ -238,14 +240,16 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
   cluster::Peers peers;
   for (int b = 0; b < cluster::blocks; ++b) peers.base[b] = shared[static_cast<std::size_t>(b)].data();
   const sweep::Lanes one;
-  cluster::with_extents(p, [&](const auto& e) {
+  cluster::with_extents(p, [&](const auto& e, auto tiles) {
+    using T = decltype(tiles);
     for (Index c0 = 0; c0 < map.components(); c0 += p.components) {
       // each step for every block before the next: the kernel's cluster barriers
       for (int b = 0; b < cluster::blocks; ++b) cluster::load(e, p, map, c0, b, peers.base[b], one);
       for (int b = 0; b < cluster::blocks; ++b) cluster::half_sums(e, p, b, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::forward(e, p, b, peers, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::per_q(e, p, b, peers, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::inverse(e, p, b, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::forward<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::per_q<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::load_inverse(e, p, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::inverse<T>(e, p, b, peers.base[b], one);
       for (int b = 0; b < cluster::blocks; ++b)
         cluster::radial_chain(e, p, map, c0, jacobian, b, peers.base[b], one);
     }

@@ -16,10 +16,11 @@ namespace loom::spectral {
 class ClusterShell {
  public:
   // The route of a separable gradient plan whose matrices are host pointers, with `components` components per
-  // cluster and `threads` (256 or 512) per block; none when a phi DFT lacks the half-period symmetry or a block
-  // would need more than `max_shared` bytes of shared memory.
+  // cluster, `threads` per block and a kernel built for `per_sm` blocks per SM (256 threads with 2 or 4, or 512
+  // with 1); none when a phi DFT lacks the half-period symmetry or a block would need more than `max_shared`
+  // bytes of shared memory.
   static std::optional<ClusterShell> make(const sweep::Separable& host, int components, Index max_shared,
-                                          int threads = 256);
+                                          int threads = 256, int per_sm = 2);
 
   // Shared bytes per block at most, from the shapes alone (every q its own matrix group): what `supports` needs
   // before any matrix exists.

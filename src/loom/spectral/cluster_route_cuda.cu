@@ -6,6 +6,7 @@
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "loom/core/cuda_check.cuh"
 #include "loom/spectral/cluster_route.hpp"
@@ -28,8 +29,9 @@ struct DevicePeers {
 };
 #endif
 
-// The steps of one block (the kernel's body) with extents e (the plan's, or fixed at compile time).
-template <class E>
+// The steps of one block (the kernel's body) with extents e (the plan's, or fixed at compile time) and register
+// tiles T.
+template <class T, class E>
 __device__ void run_block(const E& e, const cluster::Plan& p, const sweep::ComponentMap& map,
                           const double* jacobian) {
 #if defined(LOOM_CLUSTER_DEVICE)
@@ -47,11 +49,15 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const sweep::Compo
   cluster::half_sums(e, p, b, shared, lanes);
   __syncthreads();
   asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
-  cluster::forward(e, p, b, peers, shared, lanes);
+  cluster::forward<T>(e, p, b, peers, shared, lanes);
   group.sync();  // every block's Y is complete
-  cluster::per_q(e, p, b, peers, shared, lanes);
+  cluster::per_q<T>(e, p, b, peers, shared, lanes);
+  __syncthreads();  // this block's per-q matrices are dead: the inverse matrices take their place
+  cluster::load_inverse(e, p, shared, lanes);
   group.sync();  // every block's Z is complete (and no block stores into another any more)
-  cluster::inverse(e, p, b, shared, lanes);
+  cluster::stage_wait();
+  __syncthreads();
+  cluster::inverse<T>(e, p, b, shared, lanes);
   __syncthreads();
   cluster::radial_chain(e, p, map, c0, jacobian, b, shared, lanes);
 #else
@@ -59,30 +65,31 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const sweep::Compo
 #endif
 }
 
-// Threads per block: 256 with two blocks per SM (at most 128 registers), or 512 with one. E: the extents.
-template <int threads, class E>
-__global__ void __launch_bounds__(threads, 512 / threads)
+// `threads` per block and `per_sm` blocks per SM (65536 / (threads per_sm) registers); E: the extents; T: the
+// register tiles.
+template <int threads, int per_sm, class E, class T>
+__global__ void __launch_bounds__(threads, per_sm)
     cluster_kernel(cluster::Plan p, sweep::ComponentMap map, const double* jacobian) {
   if constexpr (E::fixed)
-    run_block(E{}, p, map, jacobian);
+    run_block<T>(E{}, p, map, jacobian);
   else
-    run_block(p, p, map, jacobian);
+    run_block<T>(p, p, map, jacobian);
 }
 
 // Raises a kernel's dynamic shared-memory limit when a plan needs more than any before.
-template <int threads, class E>
+template <int threads, int per_sm, class E, class T>
 void allow_shared(Index bytes) {
   static Index allowed = 48 * 1024;
   if (bytes <= allowed) return;
-  LOOM_CUDA_CHECK(cudaFuncSetAttribute(cluster_kernel<threads, E>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  LOOM_CUDA_CHECK(cudaFuncSetAttribute(cluster_kernel<threads, per_sm, E, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(bytes)));
   allowed = bytes;
 }
 
-template <int threads, class E>
+template <int threads, int per_sm, class E, class T>
 void launch(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian, Index clusters) {
   const Index bytes = Index{p.shared} * Index{sizeof(double)};
-  allow_shared<threads, E>(bytes);
+  allow_shared<threads, per_sm, E, T>(bytes);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(clusters * cluster::blocks));
   config.blockDim = dim3(threads);
@@ -94,15 +101,19 @@ void launch(const cluster::Plan& p, const sweep::ComponentMap& map, const double
   attribute.val.clusterDim.z = 1;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  LOOM_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_kernel<threads, E>, p, map, jacobian));
+  LOOM_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_kernel<threads, per_sm, E, T>, p, map, jacobian));
   LOOM_CUDA_CHECK_LAUNCH();
 }
 
-template <class E>
+template <class E, class T>
 void launch_extents(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian,
                     Index clusters) {
-  if (p.threads == 512) return launch<512, E>(p, map, jacobian, clusters);
-  launch<256, E>(p, map, jacobian, clusters);
+  if constexpr (std::is_same_v<T, cluster::Narrow>) {
+    launch<256, 4, E, T>(p, map, jacobian, clusters);
+  } else {
+    if (p.threads == 512) return launch<512, 1, E, T>(p, map, jacobian, clusters);
+    launch<256, 2, E, T>(p, map, jacobian, clusters);
+  }
 }
 
 }  // namespace
@@ -121,7 +132,8 @@ bool clusters_available() {
     if (cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, device) != cudaSuccess || launch == 0) return false;
     // the kernel's code for this device must be sm_90 or later (a build for sm_80 compiles an empty body)
     cudaFuncAttributes attributes{};
-    if (cudaFuncGetAttributes(&attributes, cluster_kernel<256, cluster::Plan>) != cudaSuccess) return false;
+    const auto kernel = cluster_kernel<256, 2, cluster::Plan, cluster::Wide>;
+    if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess) return false;
     return attributes.binaryVersion >= 90 && attributes.ptxVersion >= 90;
   }();
   return available;
@@ -130,11 +142,11 @@ bool clusters_available() {
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
   const Index clusters = (map.components() + p.components - 1) / p.components;
   if (clusters == 0) return;
-  LOOM_REQUIRE(p.threads == 256 || p.threads == 512, "cluster route: 256 or 512 threads per block");
+  LOOM_REQUIRE((p.threads == 256 && (p.per_sm == 2 || p.per_sm == 4)) || (p.threads == 512 && p.per_sm == 1),
+               "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
   LOOM_REQUIRE(clusters_available(), "cluster route: needs an sm_90 device and a build for it");
-  cluster::with_extents(p, [&](const auto& e) {
-    using E = std::decay_t<decltype(e)>;
-    launch_extents<E>(p, map, jacobian, clusters);
+  cluster::with_extents(p, [&](const auto& e, auto tiles) {
+    launch_extents<std::decay_t<decltype(e)>, decltype(tiles)>(p, map, jacobian, clusters);
   });
 }
 

@@ -38,7 +38,8 @@ struct Plan {
   int n_r = 0, n_theta = 0, n_phi = 0, half = 0, lines = 0;
   Index points = 0;
   int components = 1;  // per cluster
-  int threads = 256;   // per block: 256 (two blocks per SM) or 512 (one)
+  int threads = 256;   // per block: 256 (two or four blocks per SM) or 512 (one)
+  int per_sm = 2;      // blocks per SM the kernel is built for (registers); 4: the narrow register tiles
   int even = 0;        // q' < even: sigma = +1 (q' is the route's order of the Fourier coefficients)
   bool fixed_extents = true;  // run a compiled fixed instance when one matches (false: the run-time one)
   int groups = 0;      // matrix groups: q' in [group_q[g], group_q[g + 1]) share A_{t,g}
@@ -50,10 +51,11 @@ struct Plan {
   const double* radial = nullptr;                // R(r, k) at r n_r + k
   const double* forward = nullptr;               // F(q', j), j < half, at q' half + j
   const double* inverse = nullptr;               // B_t(j, q'), j < half, at (t n_phi + q') half + j
+                                                 // (staged over the per-q matrices once step 2 is done)
   const double* per_q = nullptr;                 // A_{t,g}(i, k) at ((t groups + g) n_theta + k) n_theta + i
-  // shared memory of a block, in doubles: [inverse | radial | forward | per-q | Y | X | Z]; E/O (the inverse's
-  // sums) overwrite [forward .. X] once every block is past step 2
-  int at_radial = 0, at_forward = 0, at_per_q = 0, at_y = 0, at_x = 0, at_z = 0, shared = 0;
+  // shared memory of a block, in doubles: [radial | forward | per-q, then inverse | Y | X | Z]; E/O (the
+  // inverse's sums) overwrite [Y .. X] once every block is past step 2
+  int at_forward = 0, at_per_q = 0, at_y = 0, at_x = 0, at_z = 0, shared = 0;
 
   LOOM_HOST_DEVICE int line_start(int b) const { return b * lines / blocks; }
   // The block owning line l (line_start(owner) <= l < line_start(owner + 1)).
@@ -82,12 +84,26 @@ struct Fixed {
 using Production1 = Fixed<10, 19, 38, 1, 24, 6>;
 using Production2 = Fixed<10, 19, 38, 2, 24, 6>;
 
-// Calls f with the plan's fixed extents when a compiled instance matches it, else with the plan itself.
+// Each lane's register tile (rows x columns) of the three products: wide for two blocks per SM (128 registers),
+// narrow for four (64 registers; twice the tasks, so a block of one component still has one per thread).
+struct Wide {
+  static constexpr int forward_m = 4, forward_n = 2, per_q_m = 4, per_q_n = 5, inverse_m = 4, inverse_n = 4;
+};
+struct Narrow {
+  static constexpr int forward_m = 2, forward_n = 2, per_q_m = 2, per_q_n = 5, inverse_m = 2, inverse_n = 4;
+};
+
+// Calls f(extents, tiles): the plan's fixed extents when a compiled instance matches it, else the plan itself;
+// the narrow tiles for four blocks per SM.
 template <class F>
 decltype(auto) with_extents(const Plan& p, const F& f) {
-  if (Production2::matches(p)) return f(Production2{});
-  if (Production1::matches(p)) return f(Production1{});
-  return f(p);
+  const auto tiled = [&](const auto& e) {
+    if (p.per_sm == 4) return f(e, Narrow{});
+    return f(e, Wide{});
+  };
+  if (Production2::matches(p)) return tiled(Production2{});
+  if (Production1::matches(p)) return tiled(Production1{});
+  return tiled(p);
 }
 
 template <class E>
@@ -179,8 +195,7 @@ template <class E>
 LOOM_HOST_DEVICE void load(const E& e, const Plan& p, const sweep::ComponentMap& map, Index c0, int b,
                            double* shared, sweep::Lanes lanes) {
   const int first = p.group_start[b], count = p.group_start[b + 1] - first, square = e.n_theta * e.n_theta;
-  stage(p.inverse, shared, 2 * e.n_phi * e.half, lanes);
-  stage(p.radial, shared + p.at_radial, e.n_r * e.n_r, lanes);
+  stage(p.radial, shared, e.n_r * e.n_r, lanes);
   stage(p.forward, shared + p.at_forward, e.n_phi * e.half, lanes);
   for (int t = 0; t < 2; ++t)
     stage(p.per_q + (t * p.groups + first) * square, shared + p.at_per_q + t * p.max_groups * square,
@@ -218,10 +233,10 @@ LOOM_HOST_DEVICE void half_sums(const E& e, const Plan& p, int b, double* shared
 
 // Step 1: G[c][q'][l'] = sum_j F(q', j) X[c][s(q')][j][l'] for the block's lines (two products per component),
 // each value stored as Y[c][q''][l] of the block owning q' (q'' = q' - q_start[owner], l = line_start(b) + l').
-template <class E, class PeerMap>
+template <class T, class E, class PeerMap>
 LOOM_HOST_DEVICE void forward(const E& e, const Plan& p, int b, const PeerMap& peers, double* shared,
                               sweep::Lanes lanes) {
-  constexpr int TM = 4, TN = 2;
+  constexpr int TM = T::forward_m, TN = T::forward_n;
   const int l0 = line_start(e, b), nl = line_start(e, b + 1) - l0;
   const int tm = ceil_div(std::max(e.even, e.n_phi - e.even), TM), per = tm * ceil_div(e.max_lines, TN);
   for (int task = lanes.lane; task < 2 * e.components * per; task += lanes.count) {
@@ -244,10 +259,10 @@ LOOM_HOST_DEVICE void forward(const E& e, const Plan& p, int b, const PeerMap& p
 
 // Step 2: H[t][c][q''][r + n_r i] = sum_k A_{t,g(q'')}(i, k) Y[c][q''][r + n_r k], one product per (t, c, q''),
 // each value stored as Z[t][c][q'][l'] of the block owning line l = r + n_r i.
-template <class E, class PeerMap>
+template <class T, class E, class PeerMap>
 LOOM_HOST_DEVICE void per_q(const E& e, const Plan& p, int b, const PeerMap& peers, double* shared,
                             sweep::Lanes lanes) {
-  constexpr int TM = 4, TN = 5;
+  constexpr int TM = T::per_q_m, TN = T::per_q_n;
   const int q0 = p.q_start[b], nq = p.q_start[b + 1] - q0, first = p.group_start[b];
   const int tm = ceil_div(e.n_theta, TM), per = tm * ceil_div(e.n_r, TN), square = e.n_theta * e.n_theta;
   for (int task = lanes.lane; task < 2 * e.components * e.max_q * per; task += lanes.count) {
@@ -264,11 +279,18 @@ LOOM_HOST_DEVICE void per_q(const E& e, const Plan& p, int b, const PeerMap& pee
   }
 }
 
-// Step 3: E_t (s = 0) and O_t (s = 1), [t][c][s][j][l'] = sum over q' of parity s of B_t(j, q') Z[t][c][q'][l'],
-// from the forward matrix's place on (dead once every block is past step 2).
+// Step 2b: the inverse DFT matrices over this block's per-q matrices (dead once its step 2 is done; in flight
+// during the cluster barrier, stage_wait completes them).
 template <class E>
+LOOM_HOST_DEVICE void load_inverse(const E& e, const Plan& p, double* shared, sweep::Lanes lanes) {
+  stage(p.inverse, shared + p.at_per_q, 2 * e.n_phi * e.half, lanes);
+}
+
+// Step 3: E_t (s = 0) and O_t (s = 1), [t][c][s][j][l'] = sum over q' of parity s of B_t(j, q') Z[t][c][q'][l'],
+// into Y's place on (dead once every block is past step 2).
+template <class T, class E>
 LOOM_HOST_DEVICE void inverse(const E& e, const Plan& p, int b, double* shared, sweep::Lanes lanes) {
-  constexpr int TM = 4, TN = 4;
+  constexpr int TM = T::inverse_m, TN = T::inverse_n;
   const int nl = line_start(e, b + 1) - line_start(e, b);
   const int tm = ceil_div(e.half, TM), per = tm * ceil_div(e.max_lines, TN);
   for (int task = lanes.lane; task < 4 * e.components * per; task += lanes.count) {
@@ -276,9 +298,9 @@ LOOM_HOST_DEVICE void inverse(const E& e, const Plan& p, int b, double* shared, 
     const int i0 = tile % tm * TM, j0 = tile / tm * TN;
     if (j0 >= nl) continue;
     const int q0 = s == 0 ? 0 : e.even, k = s == 0 ? e.even : e.n_phi - e.even, t = tc / e.components;
-    const Operand bt{shared + (t * e.n_phi + q0) * e.half, 1, e.half};
+    const Operand bt{shared + p.at_per_q + (t * e.n_phi + q0) * e.half, 1, e.half};
     const Operand z{shared + p.at_z + (tc * e.n_phi + q0) * e.max_lines, e.max_lines, 1};
-    double* eo = shared + p.at_forward + (tc * e.n_phi + s * e.half) * e.max_lines;
+    double* eo = shared + p.at_y + (tc * e.n_phi + s * e.half) * e.max_lines;
     tile_product<TM, TN, E::fixed>(bt, z, e.half, nl, k, i0, j0,
                                    [&](int j, int l, double v) { eo[j * e.max_lines + l] = v; });
   }
@@ -299,7 +321,7 @@ LOOM_HOST_DEVICE void radial_chain(const E& e, const Plan& p, const sweep::Compo
     const Index point = line + Index{e.lines} * phi;
     double J[9];
     if (jacobian) sweep::load_jacobian(jacobian, p.points, point, J);
-    const double* radial = shared + p.at_radial + r * e.n_r;
+    const double* radial = shared + r * e.n_r;
     LOOM_UNROLL
     for (int c = 0; c < e.components; ++c) {
       if (c >= present) break;
@@ -310,7 +332,7 @@ LOOM_HOST_DEVICE void radial_chain(const E& e, const Plan& p, const sweep::Compo
       double d[2];
       LOOM_UNROLL
       for (int t = 0; t < 2; ++t) {
-        const double* eo = shared + p.at_forward + ((t * e.components + c) * e.n_phi + j) * e.max_lines + l;
+        const double* eo = shared + p.at_y + ((t * e.components + c) * e.n_phi + j) * e.max_lines + l;
         const double even = eo[0], odd = eo[e.half * e.max_lines];
         d[t] = phi < e.half ? even + odd : even - odd;
       }
