@@ -21,7 +21,8 @@
 # CPU_REPEATS (default 3) sets the CPU rows' repeats; GPU_REPEATS (default 50) the GPU rows'. SPECTRAL_QUICK=1
 # keeps the mid-session check under 3 minutes: the tests, the ceilings, the 50-component and k = 10 rows only
 # (no per-shell sweep, no CPU rows); SPECTRAL_QUICK=2 (about 2 minutes with the build) only what concerns the
-# 50 components: the GPU tests of the shell gradient, the 50-component rows, DiffJac, the tuning table.
+# 50 components: the GPU tests of the shell gradient (and of the GH evolution, whose derivatives take the cluster
+# route), the 50-component rows, DiffJac, the tuning table.
 # Usage: scripts/gpu-time-spectral.sh [--ncu]
 set -uo pipefail
 ncu_wanted=0
@@ -49,12 +50,20 @@ tests=(test_spectral_gpu test_spectral_multi_tensor test_spectral_strategy_choic
 filter='*'
 [ "$quick" = 2 ] && tests=(test_spectral_gpu test_spectral_strategy_choice) &&
   filter='*ShellGradient*:*ClusterRoute*:*NeverPicksTheClusterRoute*'
-if ! cmake --build "$build" -j "$(nproc)" --target loom spectral_cluster_timing "${tests[@]}" > "$log" 2>&1; then
+# quick mode 2 also runs the GH evolution's GPU test: loom bh's derivatives take the cluster route on sm_90
+gr_tests=()
+[ "$quick" = 2 ] && gr_tests=(test_gr_gh_gpu)
+if ! cmake --build "$build" -j "$(nproc)" --target loom spectral_cluster_timing "${tests[@]}" "${gr_tests[@]}" \
+  > "$log" 2>&1; then
   grep -E "error|FAILED" "$log" | head -40
   exit 1
 fi
 for t in "${tests[@]}"; do
   printf '%-32s %s\n' "$t" "$(timeout 600 "$build/tests/spectral/$t" --gtest_filter="$filter" 2>&1 |
+                               grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is' | tr '\n' ' ')"
+done
+for t in "${gr_tests[@]}"; do
+  printf '%-32s %s\n' "$t" "$(timeout 300 "$build/tests/gr/$t" 2>&1 |
                                grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is' | tr '\n' ' ')"
 done
 
