@@ -21,7 +21,8 @@
 # CPU_REPEATS (default 3) sets the CPU rows' repeats; GPU_REPEATS (default 50) the GPU rows'. SPECTRAL_QUICK=1
 # keeps the mid-session check under 3 minutes: the tests, the ceilings, the 50-component and k = 10 rows only
 # (no per-shell sweep, no CPU rows); SPECTRAL_QUICK=2 (about 2 minutes with the build) only what concerns the
-# 50 components: the GPU tests of the shell gradient, the 50-component rows, DiffJac, the tuning table.
+# 50 components: the GPU tests of the shell gradient (and of the GH evolution, whose derivatives take the cluster
+# route), the 50-component rows, DiffJac, the tuning table.
 # Usage: scripts/gpu-time-spectral.sh [--ncu]
 set -uo pipefail
 ncu_wanted=0
@@ -47,13 +48,22 @@ quick=${SPECTRAL_QUICK:-0}
 scripts/configure-gpu-build.sh "$build" "$log" --if-missing || exit 1
 tests=(test_spectral_gpu test_spectral_multi_tensor test_spectral_strategy_choice test_spectral_cluster_route)
 filter='*'
-[ "$quick" = 2 ] && tests=(test_spectral_gpu) && filter='*ShellGradient*:*ClusterRoute*'
-if ! cmake --build "$build" -j "$(nproc)" --target loom spectral_cluster_timing "${tests[@]}" > "$log" 2>&1; then
+[ "$quick" = 2 ] && tests=(test_spectral_gpu test_spectral_strategy_choice) &&
+  filter='*ShellGradient*:*ClusterRoute*:*NeverPicksTheClusterRoute*'
+# quick mode 2 also runs the GH evolution's GPU test: loom bh's derivatives take the cluster route on sm_90
+gr_tests=()
+[ "$quick" = 2 ] && gr_tests=(test_gr_gh_gpu)
+if ! cmake --build "$build" -j "$(nproc)" --target loom spectral_cluster_timing "${tests[@]}" "${gr_tests[@]}" \
+  > "$log" 2>&1; then
   grep -E "error|FAILED" "$log" | head -40
   exit 1
 fi
 for t in "${tests[@]}"; do
   printf '%-32s %s\n' "$t" "$(timeout 600 "$build/tests/spectral/$t" --gtest_filter="$filter" 2>&1 |
+                               grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is' | tr '\n' ' ')"
+done
+for t in "${gr_tests[@]}"; do
+  printf '%-32s %s\n' "$t" "$(timeout 300 "$build/tests/gr/$t" 2>&1 |
                                grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is' | tr '\n' ' ')"
 done
 
@@ -128,12 +138,13 @@ if [ "$ncu_cluster" = 1 ] && command -v ncu > /dev/null; then
   # the warm-up call's and the timed call's kernel
   timeout 180 ncu --kernel-name regex:'cluster_kernel' --launch-count 2 --section SpeedOfLight --section LaunchStats \
     --section Occupancy --section SchedulerStats --section WarpStateStats --section MemoryWorkloadAnalysis \
+    --section InstructionStats --section ComputeWorkloadAnalysis \
     "$loom" spectral --extents 10,19,38 --radii 1.62,6 --tensor $gh --backend cuda --strategy cluster \
     --angular separable --repeats 1 --warmup 1 > "$out/ncu-cluster.txt" 2>&1 ||
     echo "ncu-cluster failed: $(tail -3 "$out/ncu-cluster.txt")"
   echo "== the cluster kernel (ncu) =="
-  grep -E 'Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc Active|Dynamic Shared|Cluster|Stall|Warp Cycles Per Issued|Memory Throughput|L1/TEX Hit|Block Limit' \
-    "$out/ncu-cluster.txt" | sed -E 's/ +/ /g' | head -40
+  grep -E 'Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Executed Ipc Active|Dynamic Shared|Cluster|Stall|Warp Cycles Per Issued|Memory Throughput|L1/TEX Hit|Block Limit|Executed Instructions  |Eligible Warps|SM Frequency' \
+    "$out/ncu-cluster.txt" | sed -E 's/ +/ /g' | head -60
 fi
 
 python3 - "$out" "${shells[@]}" << 'EOF' | tee "$out/targets.txt"

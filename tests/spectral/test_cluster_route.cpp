@@ -5,6 +5,7 @@
 // routes; the bookkeeping of which block owns what; refusal of DFT matrices without the half-period symmetry.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "loom/spectral/cluster_route.hpp"
@@ -39,14 +40,20 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
     ASSERT_TRUE(d.supports(Strategy::cluster));
     OperatorCache cache;
     const auto route = host_route(d, cache);
-    for (int per_cluster : {1, 2, 3}) {  // 3 does not divide the 50 components: the last cluster is partial
-      const auto c = ClusterShell::make(route, per_cluster, Index{1} << 30);
+    // 3 does not divide the 50 components: the last cluster is partial; 4 blocks per SM: the narrow tiles
+    for (const auto& [per_cluster, per_sm] : {std::pair{1, 2}, std::pair{2, 2}, std::pair{3, 2}, std::pair{1, 4},
+                                             std::pair{2, 4}}) {
+      const auto c = ClusterShell::make(route, per_cluster, Index{1} << 30, 256, per_sm);
       ASSERT_TRUE(c);
+      if (k.n_r == 10 && per_cluster < 3) {  // the compiled fixed extents run here, the plan's own elsewhere
+        EXPECT_TRUE(per_cluster == 1 ? cluster::Production1::matches(c->plan(core::Where::host))
+                                     : cluster::Production2::matches(c->plan(core::Where::host)));
+      }
       auto out = outputs(f, 3);
       cpu::cluster_gradient(c->plan(core::Where::host), host_map(f.tensors, &out), ij.read(core::Where::host));
       for (std::size_t t = 0; t < out.size(); ++t)
-        EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12) << k.n_r << "x" << k.n_theta << " G " << per_cluster
-                                                             << " tensor " << t;
+        EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12)
+            << k.n_r << "x" << k.n_theta << " G " << per_cluster << " per SM " << per_sm << " tensor " << t;
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "backends.hpp"
+#include "loom/spectral/cluster_route.hpp"
 #include "loom/spectral/operations.hpp"
 #include "loom/spectral/s2_filter.hpp"
 #include "spectral/gh_fields.hpp"
@@ -129,16 +130,22 @@ TEST(SpectralGpuShellGradient, FusedEqualsTheReference) {
 }
 
 // The cluster route (one launch) on the GH state's three tensors in one call against the FFT reference per
-// tensor: SpEC's production shell (two components per cluster, 25 clusters) and T_aa alone on a small shell (one
-// per cluster); outputs set to NaN on the device first, so a value the route does not write fails; two calls,
-// the second on the kept plan.
+// tensor: SpEC's production shell (two components per cluster, 25 clusters: the compiled fixed extents), T_aa
+// alone there (one per cluster: the other fixed instance) and on a small shell (the plan's extents); outputs set
+// to NaN on the device first, so a value the route does not write fails; two calls, the second on the kept plan.
 TEST(SpectralGpuClusterRoute, EqualsTheReferencePerTensor) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
-  for (const int n_theta : {19, 7}) {
-    Shell s(n_theta == 19 ? 10 : 6, n_theta, 1.62, 6);
+  if (!gpu::clusters_available()) GTEST_SKIP() << "no thread-block clusters on this device or build";
+  struct Case {
+    int n_r, n_theta;
+    bool all;  // the three GH tensors, else T_aa alone
+  };
+  for (const Case k : {Case{10, 19, true}, Case{10, 19, false}, Case{6, 7, false}}) {
+    const int n_theta = k.n_theta;
+    Shell s(k.n_r, n_theta, 1.62, 6);
     const Index n = s.size();
     auto f = gh::gh_fields(n);
-    if (n_theta == 7) {  // T_aa alone
+    if (!k.all) {  // T_aa alone
       f.tensors.resize(1);
       f.in.resize(1);
       f.components = 10;
@@ -157,7 +164,8 @@ TEST(SpectralGpuClusterRoute, EqualsTheReferencePerTensor) {
       }
       d.cartesian_gradient(Strategy::cluster, cache, ij, f.in, scratch, gh::pointers(out));
       for (std::size_t t = 0; t < out.size(); ++t)
-        EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12) << n_theta << " call " << call << " tensor " << t;
+        EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12) << n_theta << (k.all ? " GH" : " T_aa") << " call " << call
+                                                                 << " tensor " << t;
     }
   }
 }

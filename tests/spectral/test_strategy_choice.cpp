@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "loom/core/backend.hpp"
+#include "loom/spectral/cluster_route.hpp"
 #include "loom/spectral/strategy_choice.hpp"
 
 namespace loom::spectral {
@@ -123,6 +124,48 @@ TEST(StrategyChoice, AutoGivesTheNumbersOfEachFixedStrategyCpu) {
 TEST(StrategyChoice, AutoGivesTheNumbersOfEachFixedStrategyGpu) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   for (auto m : {AngularMethod::dense, AngularMethod::separable}) expect_auto_equals_fixed(core::Backend::cuda, m);
+}
+
+// The largest difference between two workloads' results, relative to the second's largest value.
+double relative_difference(Workload& a, Workload& b, std::size_t tensors) {
+  double e = 0, scale = 0;
+  for (std::size_t t = 0; t < tensors; ++t) {
+    const double *x = a.result(t).read(core::Where::host), *y = b.result(t).read(core::Where::host);
+    for (std::size_t i = 0; i < a.result(t).size(); ++i) {
+      e = std::max(e, std::abs(x[i] - y[i]));
+      scale = std::max(scale, std::abs(y[i]));
+    }
+  }
+  return e / scale;
+}
+
+// The cluster route needs thread-block clusters (an sm_90 device and a build for it). Without them (the test
+// stands in for an older device with disable_clusters) it is no strategy the chooser sees, the auto route on
+// SpEC's shell never picks it, and an explicit request runs the fused passes (their numbers).
+TEST(StrategyChoice, NeverPicksTheClusterRouteWithoutClusters) {
+  const auto listed = [] {
+    const auto a = available_strategies();
+    return std::find(a.begin(), a.end(), Strategy::cluster) != a.end();
+  };
+  EXPECT_EQ(listed(), gpu::clusters_available());
+  struct Disabled {
+    Disabled() { gpu::disable_clusters(true); }
+    ~Disabled() { gpu::disable_clusters(false); }
+  } disabled;
+  EXPECT_FALSE(gpu::clusters_available());
+  EXPECT_FALSE(listed());
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device for the route choice";
+  const auto shell = make_topology("shell", {10, 19, 38}, {1.62, 6});
+  const std::vector<TensorKind> kinds{TensorKind::aa, TensorKind::iaa, TensorKind::aa};
+  StrategyChooser chooser;
+  chooser.repeats = 1;
+  const Route r = chooser.choose_route(shell.get(), shell->size(), kinds, Operation::deriv, core::Backend::cuda, {});
+  EXPECT_NE(r.strategy, Strategy::cluster) << to_string(r);
+  Workload asked(shell.get(), 0, kinds, Operation::deriv, Strategy::cluster, {}, AngularMethod::separable);
+  Workload fused(shell.get(), 0, kinds, Operation::deriv, Strategy::fused, {}, AngularMethod::separable);
+  asked.run();
+  fused.run();
+  EXPECT_LT(relative_difference(asked, fused, kinds.size()), 1e-14);
 }
 
 }  // namespace

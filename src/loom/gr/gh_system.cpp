@@ -9,6 +9,7 @@
 #include "loom/gr/cpu_operators.hpp"
 #include "loom/gr/damping.hpp"
 #include "loom/gr/gh_kernels.hpp"
+#include "loom/spectral/cluster_route.hpp"
 #include "loom/spectral/jacobian.hpp"
 
 namespace loom::gr {
@@ -141,14 +142,18 @@ std::vector<double> GhSystem::coordinates(int s) const {
   return {c, c + 3 * shells_[s]->n};
 }
 
-// All 50 components in one call: on the GPU the derivatives and DiffJac together in two launches (the Jacobian
-// module's time is then inside Deriv's). The threaded CPU path spreads the components over threads instead
-// (cpu_operators.hpp), then applies DiffJac.
+// All 50 components in one call: on the GPU the derivatives and DiffJac together in one launch of the cluster
+// route where the device runs thread-block clusters (sm_90; the route `auto` picks there, docs/spectral.md),
+// else in the fused strategy's two launches (the Jacobian module's time is then inside Deriv's). The threaded
+// CPU path spreads the components over threads instead (cpu_operators.hpp), then applies DiffJac.
 void GhSystem::gradient(int s, const core::Array<double>& u) {
   ShellData& d = *shells_[s];
   if (!d.cpu) {
     ModuleTimer t(profiling_, backend_, times_.deriv);
-    d.differentiator->cartesian_gradient(strategy_, cache_, d.inverse_jacobian, state_size, u, d.logical, d.gradient);
+    const bool cluster = strategy_ == spectral::Strategy::fused && spectral::gpu::clusters_available() &&
+                         d.differentiator->supports(spectral::Strategy::cluster);
+    d.differentiator->cartesian_gradient(cluster ? spectral::Strategy::cluster : strategy_, cache_,
+                                         d.inverse_jacobian, state_size, u, d.logical, d.gradient);
     return;
   }
   const core::Where w = core::where(backend_);

@@ -7,6 +7,7 @@
 
 #include "loom/core/error.hpp"
 #include "loom/io/parameters.hpp"
+#include "loom/spectral/cluster_route.hpp"
 #include "loom/spectral/gpu_apply.hpp"
 
 namespace loom::spectral {
@@ -63,7 +64,8 @@ bool supports(Strategy s, const AxisOperator& op) {
 std::vector<Strategy> available_strategies() {
   std::vector<Strategy> out;
   for (const auto& [strategy, name] : names)
-    if (core::backend_available(backend_of(strategy))) out.push_back(strategy);
+    if (core::backend_available(backend_of(strategy)) && (strategy != Strategy::cluster || gpu::clusters_available()))
+      out.push_back(strategy);
   return out;
 }
 

@@ -110,17 +110,16 @@ void block_sizes(cluster::Plan& p) {
   }
 }
 
-// The shared-memory layout (cluster_shell.hpp): Z and E/O alias what is dead when they are written.
+// The shared-memory layout (cluster_shell.hpp): the inverse matrices and E/O alias what is dead when they are
+// written.
 void lay_out(cluster::Plan& p) {
   const int g = p.components, per_line = p.n_phi * p.max_lines;
-  p.at_radial = 2 * p.n_phi * p.half;
-  p.at_forward = p.at_radial + p.n_r * p.n_r;
+  p.at_forward = p.n_r * p.n_r;
   p.at_per_q = p.at_forward + p.n_phi * p.half;
-  p.at_g = p.at_per_q + 2 * p.max_groups * p.n_theta * p.n_theta;
-  p.at_scratch = p.at_g + g * per_line;
-  p.at_h = p.at_scratch + std::max(g * per_line, g * p.max_q * p.lines);
-  p.at_h = std::max(p.at_h, p.at_forward + 2 * g * per_line);  // room for Z
-  p.shared = p.at_h + std::max(2 * g * p.max_q * p.lines, 2 * g * per_line);
+  p.at_y = p.at_per_q + std::max(2 * p.max_groups * p.n_theta * p.n_theta, 2 * p.n_phi * p.half);
+  p.at_x = p.at_y + g * p.max_q * p.lines;
+  p.at_z = std::max(p.at_x + g * per_line, p.at_y + 2 * g * per_line);  // room for E/O
+  p.shared = p.at_z + 2 * g * per_line;
 }
 
 cluster::Plan shapes(Index n_r, Index n_theta, Index n_phi, int components) {
@@ -137,20 +136,23 @@ cluster::Plan shapes(Index n_r, Index n_theta, Index n_phi, int components) {
 
 void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& radial,
                   const core::Array<double>& forward, const core::Array<double>& inverse,
-                  const core::Array<double>& per_q, const core::Array<int>& group_q) {
+                  const core::Array<double>& per_q, const core::Array<int>& group_q,
+                  const core::Array<int>& group_of) {
   p.radial = radial.read(w);
   p.forward = forward.read(w);
   p.inverse = inverse.read(w);
   p.per_q = per_q.read(w);
   p.group_q = group_q.read(w);
+  p.group_of = group_of.read(w);
 }
 
 }  // namespace
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
-                                               int threads) {
+                                               int threads, int per_sm) {
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
-  LOOM_REQUIRE(threads == 256 || threads == 512, "cluster route: 256 or 512 threads per block");
+  LOOM_REQUIRE((threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1),
+               "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
   const auto sigma = signs(s);
   if (sigma.empty()) return std::nullopt;
@@ -160,6 +162,7 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   p = shapes(s.n_r, s.n_theta, s.n_phi, components);
   p.even = o.even;
   p.threads = threads;
+  p.per_sm = per_sm;
   p.groups = static_cast<int>(o.group_q.size()) - 1;
   split_groups(p, o.group_q);
   block_sizes(p);
@@ -169,6 +172,10 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   const Index n = p.n_phi, half = p.half, square = Index{p.n_theta} * p.n_theta;
   c.radial_ = core::Array<double>::from(std::span(s.radial, static_cast<std::size_t>(p.n_r * p.n_r)));
   c.group_q_ = core::Array<int>::from(std::span<const int>(o.group_q));
+  std::vector<int> group_of(static_cast<std::size_t>(n));
+  for (int g = 0; g < p.groups; ++g)
+    std::fill(group_of.begin() + o.group_q[g], group_of.begin() + o.group_q[g + 1], g);
+  c.group_of_ = core::Array<int>::from(std::span<const int>(group_of));
   std::vector<double> f(static_cast<std::size_t>(n * half)), b(static_cast<std::size_t>(2 * n * half));
   std::vector<double> a(static_cast<std::size_t>(2 * p.groups * square));
   for (Index q = 0; q < n; ++q)
@@ -184,7 +191,7 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   c.inverse_ = core::Array<double>::from(std::span<const double>(b));
   c.per_q_ = core::Array<double>::from(std::span<const double>(a));
   c.host_ = p;
-  set_pointers(c.host_, core::Where::host, c.radial_, c.forward_, c.inverse_, c.per_q_, c.group_q_);
+  set_pointers(c.host_, core::Where::host, c.radial_, c.forward_, c.inverse_, c.per_q_, c.group_q_, c.group_of_);
   return c;
 }
 
@@ -208,7 +215,7 @@ const cluster::Plan& ClusterShell::plan(core::Where w) const {
   if (w == core::Where::host) return host_;
   if (!device_ready_) {
     device_ = shapes_;
-    set_pointers(device_, w, radial_, forward_, inverse_, per_q_, group_q_);
+    set_pointers(device_, w, radial_, forward_, inverse_, per_q_, group_q_, group_of_);
     device_ready_ = true;
   }
   return device_;
@@ -233,17 +240,20 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
   cluster::Peers peers;
   for (int b = 0; b < cluster::blocks; ++b) peers.base[b] = shared[static_cast<std::size_t>(b)].data();
   const sweep::Lanes one;
-  for (Index c0 = 0; c0 < map.components(); c0 += p.components) {
-    // each step for every block before the next: the kernel's cluster barriers
-    for (int b = 0; b < cluster::blocks; ++b) cluster::load(p, map, c0, b, peers.base[b], one);
-    for (int b = 0; b < cluster::blocks; ++b) cluster::half_sums(p, b, peers.base[b], one);
-    for (int b = 0; b < cluster::blocks; ++b) cluster::forward(p, b, peers.base[b], one);
-    for (int b = 0; b < cluster::blocks; ++b) cluster::gather_coefficients(p, b, peers, peers.base[b], one);
-    for (int b = 0; b < cluster::blocks; ++b) cluster::per_q(p, b, peers.base[b], one);
-    for (int b = 0; b < cluster::blocks; ++b) cluster::gather_derivatives(p, b, peers, peers.base[b], one);
-    for (int b = 0; b < cluster::blocks; ++b) cluster::inverse(p, b, peers.base[b], one);
-    for (int b = 0; b < cluster::blocks; ++b) cluster::radial_chain(p, map, c0, jacobian, b, peers.base[b], one);
-  }
+  cluster::with_extents(p, [&](const auto& e, auto tiles) {
+    using T = decltype(tiles);
+    for (Index c0 = 0; c0 < map.components(); c0 += p.components) {
+      // each step for every block before the next: the kernel's cluster barriers
+      for (int b = 0; b < cluster::blocks; ++b) cluster::load(e, p, map, c0, b, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::half_sums(e, p, b, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::forward<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::per_q<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::load_inverse(e, p, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::inverse<T>(e, p, b, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b)
+        cluster::radial_chain(e, p, map, c0, jacobian, b, peers.base[b], one);
+    }
+  });
 }
 
 }  // namespace cpu

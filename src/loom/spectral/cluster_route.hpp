@@ -16,10 +16,11 @@ namespace loom::spectral {
 class ClusterShell {
  public:
   // The route of a separable gradient plan whose matrices are host pointers, with `components` components per
-  // cluster and `threads` (256 or 512) per block; none when a phi DFT lacks the half-period symmetry or a block
-  // would need more than `max_shared` bytes of shared memory.
+  // cluster, `threads` per block and a kernel built for `per_sm` blocks per SM (256 threads with 2 or 4, or 512
+  // with 1); none when a phi DFT lacks the half-period symmetry or a block would need more than `max_shared`
+  // bytes of shared memory.
   static std::optional<ClusterShell> make(const sweep::Separable& host, int components, Index max_shared,
-                                          int threads = 256);
+                                          int threads = 256, int per_sm = 2);
 
   // Shared bytes per block at most, from the shapes alone (every q its own matrix group): what `supports` needs
   // before any matrix exists.
@@ -36,7 +37,7 @@ class ClusterShell {
   ClusterShell() = default;
   cluster::Plan shapes_;  // no pointers
   core::Array<double> radial_, forward_, inverse_, per_q_;
-  core::Array<int> group_q_;
+  core::Array<int> group_q_, group_of_;
   mutable cluster::Plan host_, device_;
   mutable bool device_ready_ = false;
 };
@@ -52,6 +53,10 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
 }  // namespace cpu
 
 namespace gpu {
+// Whether this device runs thread-block clusters and this build holds the kernel's sm_90 code (false after
+// disable_clusters(true): the tests' stand-in for an older device).
+bool clusters_available();
+void disable_clusters(bool disabled);
 // One launch: map.components() / p.components clusters (rounded up) of cluster::blocks blocks. Device pointers.
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
 }  // namespace gpu

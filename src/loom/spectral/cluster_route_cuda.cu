@@ -1,13 +1,19 @@
 // The cluster route's kernel (cluster_route.hpp; the steps in cluster_shell.hpp, shared with the CPU form): one
 // launch for the gradient of every component, a cluster of cluster::blocks blocks per `components` components,
-// the steps separated by block and cluster barriers, the peers' shared memory read through sm_90's distributed
-// shared memory.
+// the steps separated by block and cluster barriers, results stored straight into the peers' shared memory
+// through sm_90's distributed shared memory. Built for an older architecture the kernel is empty and
+// clusters_available() says no, so the route is never chosen there.
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "loom/core/cuda_check.cuh"
 #include "loom/spectral/cluster_route.hpp"
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define LOOM_CLUSTER_DEVICE 1
+#endif
 
 namespace loom::spectral::gpu {
 
@@ -15,73 +21,133 @@ namespace {
 
 namespace cg = cooperative_groups;
 
+#if defined(LOOM_CLUSTER_DEVICE)
 // The cluster's shared memory by rank: a mapped address per access (no array of pointers in local memory).
 struct DevicePeers {
   double* own;
-  __host__ __device__ double* at(int rank) const {
-#if defined(__CUDA_ARCH__)
-    return cg::this_cluster().map_shared_rank(own, rank);
-#else
-    return rank >= 0 ? nullptr : own;
-#endif
-  }
+  __device__ double* at(int rank) const { return cg::this_cluster().map_shared_rank(own, rank); }
 };
+#endif
 
-// Threads per block: 256 with two blocks per SM (at most 128 registers), or 512 with one.
-template <int threads>
-__global__ void __cluster_dims__(cluster::blocks, 1, 1) __launch_bounds__(threads, 512 / threads)
-    cluster_kernel(cluster::Plan p, sweep::ComponentMap map, const double* jacobian) {
+// The steps of one block (the kernel's body) with extents e (the plan's, or fixed at compile time) and register
+// tiles T.
+template <class T, class E>
+__device__ void run_block(const E& e, const cluster::Plan& p, const sweep::ComponentMap& map,
+                          const double* jacobian) {
+#if defined(LOOM_CLUSTER_DEVICE)
   extern __shared__ double shared[];
   cg::cluster_group group = cg::this_cluster();
   const int b = static_cast<int>(group.block_rank());
   const DevicePeers peers{shared};
-  const Index c0 = Index{blockIdx.x / cluster::blocks} * p.components;
+  const Index c0 = Index{blockIdx.x / cluster::blocks} * e.components;
   const sweep::Lanes lanes{static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};
-  cluster::load(p, map, c0, b, shared, lanes);
+  // every block of the cluster has started before any stores into its shared memory
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+  cluster::load(e, p, map, c0, b, shared, lanes);
   cluster::stage_wait();
   __syncthreads();
-  cluster::half_sums(p, b, shared, lanes);
+  cluster::half_sums(e, p, b, shared, lanes);
   __syncthreads();
-  cluster::forward(p, b, shared, lanes);
-  group.sync();  // every block's G is complete
-  cluster::gather_coefficients(p, b, peers, shared, lanes);
+  asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
+  cluster::forward<T>(e, p, b, peers, shared, lanes);
+  group.sync();  // every block's Y is complete
+  cluster::per_q<T>(e, p, b, peers, shared, lanes);
+  __syncthreads();  // this block's per-q matrices are dead: the inverse matrices take their place
+  cluster::load_inverse(e, p, shared, lanes);
+  group.sync();  // every block's Z is complete (and no block stores into another any more)
+  cluster::stage_wait();
   __syncthreads();
-  cluster::per_q(p, b, shared, lanes);
-  group.sync();  // every block's H is complete, and no block reads G any more
-  cluster::gather_derivatives(p, b, peers, shared, lanes);
-  group.sync();  // no block reads H any more (nor leaves while its H may be read)
-  cluster::inverse(p, b, shared, lanes);
+  cluster::inverse<T>(e, p, b, shared, lanes);
   __syncthreads();
-  cluster::radial_chain(p, map, c0, jacobian, b, shared, lanes);
+  cluster::radial_chain(e, p, map, c0, jacobian, b, shared, lanes);
+#else
+  (void)e, (void)p, (void)map, (void)jacobian;
+#endif
+}
+
+// `threads` per block and `per_sm` blocks per SM (65536 / (threads per_sm) registers); E: the extents; T: the
+// register tiles.
+template <int threads, int per_sm, class E, class T>
+__global__ void __launch_bounds__(threads, per_sm)
+    cluster_kernel(cluster::Plan p, sweep::ComponentMap map, const double* jacobian) {
+  if constexpr (E::fixed)
+    run_block<T>(E{}, p, map, jacobian);
+  else
+    run_block<T>(p, p, map, jacobian);
 }
 
 // Raises a kernel's dynamic shared-memory limit when a plan needs more than any before.
-template <int threads>
+template <int threads, int per_sm, class E, class T>
 void allow_shared(Index bytes) {
   static Index allowed = 48 * 1024;
   if (bytes <= allowed) return;
-  LOOM_CUDA_CHECK(cudaFuncSetAttribute(cluster_kernel<threads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  LOOM_CUDA_CHECK(cudaFuncSetAttribute(cluster_kernel<threads, per_sm, E, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(bytes)));
   allowed = bytes;
 }
 
-template <int threads>
+template <int threads, int per_sm, class E, class T>
 void launch(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian, Index clusters) {
   const Index bytes = Index{p.shared} * Index{sizeof(double)};
-  allow_shared<threads>(bytes);
-  const auto grid = static_cast<unsigned>(clusters * cluster::blocks);
-  cluster_kernel<threads><<<grid, threads, static_cast<std::size_t>(bytes)>>>(p, map, jacobian);
+  allow_shared<threads, per_sm, E, T>(bytes);
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(clusters * cluster::blocks));
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = static_cast<std::size_t>(bytes);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = cluster::blocks;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  LOOM_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_kernel<threads, per_sm, E, T>, p, map, jacobian));
   LOOM_CUDA_CHECK_LAUNCH();
+}
+
+template <class E, class T>
+void launch_extents(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian,
+                    Index clusters) {
+  if constexpr (std::is_same_v<T, cluster::Narrow>) {
+    launch<256, 4, E, T>(p, map, jacobian, clusters);
+  } else {
+    if (p.threads == 512) return launch<512, 1, E, T>(p, map, jacobian, clusters);
+    launch<256, 2, E, T>(p, map, jacobian, clusters);
+  }
 }
 
 }  // namespace
 
+namespace {
+bool clusters_disabled = false;
+}  // namespace
+
+void disable_clusters(bool disabled) { clusters_disabled = disabled; }
+
+bool clusters_available() {
+  if (clusters_disabled) return false;
+  static const bool available = [] {
+    int device = 0, launch = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return false;
+    if (cudaDeviceGetAttribute(&launch, cudaDevAttrClusterLaunch, device) != cudaSuccess || launch == 0) return false;
+    // the kernel's code for this device must be sm_90 or later (a build for sm_80 compiles an empty body)
+    cudaFuncAttributes attributes{};
+    const auto kernel = cluster_kernel<256, 2, cluster::Plan, cluster::Wide>;
+    if (cudaFuncGetAttributes(&attributes, kernel) != cudaSuccess) return false;
+    return attributes.binaryVersion >= 90 && attributes.ptxVersion >= 90;
+  }();
+  return available;
+}
+
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
   const Index clusters = (map.components() + p.components - 1) / p.components;
   if (clusters == 0) return;
-  LOOM_REQUIRE(p.threads == 256 || p.threads == 512, "cluster route: 256 or 512 threads per block");
-  if (p.threads == 512) return launch<512>(p, map, jacobian, clusters);
-  launch<256>(p, map, jacobian, clusters);
+  LOOM_REQUIRE((p.threads == 256 && (p.per_sm == 2 || p.per_sm == 4)) || (p.threads == 512 && p.per_sm == 1),
+               "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
+  LOOM_REQUIRE(clusters_available(), "cluster route: needs an sm_90 device and a build for it");
+  cluster::with_extents(p, [&](const auto& e, auto tiles) {
+    launch_extents<std::decay_t<decltype(e)>, decltype(tiles)>(p, map, jacobian, clusters);
+  });
 }
 
 }  // namespace loom::spectral::gpu

@@ -1,8 +1,11 @@
-// The cluster route's device side in a build without CUDA: the entry throws (no device to run on).
+// The cluster route's device side in a build without CUDA: no clusters, and the entry throws (no device).
 #include "loom/core/error.hpp"
 #include "loom/spectral/cluster_route.hpp"
 
 namespace loom::spectral::gpu {
+
+bool clusters_available() { return false; }
+void disable_clusters(bool) {}
 
 void cluster_gradient(const cluster::Plan&, const sweep::ComponentMap&, const double*) {
   throw Error("spectral: this build has no CUDA (the cluster route's device side)");

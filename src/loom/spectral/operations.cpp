@@ -1,7 +1,9 @@
 #include "loom/spectral/operations.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <iterator>
+#include <mutex>
 #include <utility>
 
 #include "loom/core/error.hpp"
@@ -33,6 +35,19 @@ void require_size(const core::Array<double>& a, Index values, const char* what) 
 
 // Opt-in shared memory per block of sm_90 (227 KB).
 constexpr Index cluster_max_shared = 227 * 1024;
+
+// The strategy that runs a request for s: the cluster route needs thread-block clusters (an sm_90 device and a
+// build for it); without them the fused passes run instead, said once.
+Strategy runnable(Strategy s) {
+  if (s != Strategy::cluster || gpu::clusters_available()) return s;
+  static std::once_flag said;
+  std::call_once(said, [] {
+    std::fputs("spectral: strategy cluster needs thread-block clusters (an sm_90 device and a build for sm_90); "
+               "running fused instead\n",
+               stderr);
+  });
+  return Strategy::fused;
+}
 
 bool cluster_fits(const std::optional<FusedShell>& fused) {
   const auto shapes = fused ? fused->separable_shapes() : std::nullopt;
@@ -79,6 +94,7 @@ const cluster::Plan* Differentiator::cluster_route(Strategy s, OperatorCache& ca
 
 void Differentiator::logical_gradient(Strategy s, OperatorCache& cache, Index components, const double* in,
                                       double* out) const {
+  s = runnable(s);
   if (const auto* plan = cluster_route(s, cache, components))
     return gpu::cluster_gradient(*plan, component_map(in, out, components), nullptr);
   const sweep::Separable* route = gemm_route(s, cache);
@@ -106,6 +122,7 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
 void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
                                         Index components, const core::Array<double>& in, core::Array<double>& scratch,
                                         core::Array<double>& out) const {
+  s = runnable(s);
   const core::Where w = core::where(backend_of(s));
   const Index n = topology_.size();
   require_size(out, 3 * components * n, "cartesian_gradient: out too small");
@@ -129,6 +146,7 @@ void Differentiator::cartesian_gradient(Strategy s, OperatorCache& cache, const 
                                         std::span<const Tensor* const> in, core::Array<double>& scratch,
                                         std::span<core::Array<double>* const> out) const {
   LOOM_REQUIRE(in.size() == out.size(), "cartesian_gradient: as many outputs as tensors");
+  s = runnable(s);
   const sweep::Separable* route = gemm_route(s, cache);
   if (!fused_shell(s) && !route && s != Strategy::cluster) {
     for (std::size_t t = 0; t < in.size(); ++t)

@@ -66,6 +66,13 @@ LOOM_HOST_DEVICE inline double load_cached(const double* p) {
   return *p;
 #endif
 }
+LOOM_HOST_DEVICE inline int load_cached(const int* p) {
+#if defined(__CUDA_ARCH__)
+  return __ldg(p);
+#else
+  return *p;
+#endif
+}
 
 // Rows of a step's output one lane computes: each value of x read serves all of them.
 constexpr int rows_per_lane = 4;
@@ -148,21 +155,33 @@ LOOM_HOST_DEVICE inline void angular_block(const AngularSequence& first_sequence
   angular_sequence(second_sequence, skip, n_r, start, b, scratch + (components + c) * n + r, lanes);
 }
 
-// out_i = sum_j J[(3 i + j) N + p] d_j (eq. 8) into output block i of component c, or the logical d_j when
-// jacobian is null.
-LOOM_HOST_DEVICE inline void chain_rule(const double* jacobian, Index n, Index p, Index c, const ComponentMap& map,
-                                        double d0, double d1, double d2) {
-  if (!jacobian) {
+// The inverse Jacobian at point p: J[3 i + j] = jacobian[(3 i + j) N + p].
+LOOM_HOST_DEVICE inline void load_jacobian(const double* jacobian, Index n, Index p, double J[9]) {
+  LOOM_UNROLL
+  for (int k = 0; k < 9; ++k) J[k] = load_cached(jacobian + k * n + p);
+}
+
+// out_i = sum_j J[3 i + j] d_j (eq. 8) into output block i of component c at point p, or the logical d_j when J
+// is null.
+LOOM_HOST_DEVICE inline void chain_rule_with(const double* J, Index n, Index p, Index c, const ComponentMap& map,
+                                             double d0, double d1, double d2) {
+  if (!J) {
     map.output(0, c, n)[p] = d0;
     map.output(1, c, n)[p] = d1;
     map.output(2, c, n)[p] = d2;
     return;
   }
   LOOM_UNROLL
-  for (int i = 0; i < 3; ++i) {
-    const double* J = jacobian + 3 * i * n + p;
-    map.output(i, c, n)[p] = J[0] * d0 + J[n] * d1 + J[2 * n] * d2;
-  }
+  for (int i = 0; i < 3; ++i) map.output(i, c, n)[p] = J[3 * i] * d0 + J[3 * i + 1] * d1 + J[3 * i + 2] * d2;
+}
+
+// The same with the inverse Jacobian read from the (9 N) array, or the logical d_j when jacobian is null.
+LOOM_HOST_DEVICE inline void chain_rule(const double* jacobian, Index n, Index p, Index c, const ComponentMap& map,
+                                        double d0, double d1, double d2) {
+  if (!jacobian) return chain_rule_with(nullptr, n, p, c, map, d0, d1, d2);
+  double J[9];
+  load_jacobian(jacobian, n, p, J);
+  chain_rule_with(J, n, p, c, map, d0, d1, d2);
 }
 
 // Point t = c N + p of the gradient: d_r by `radial` (n_r x n_r, row-major) from the input, d_theta and d_phi
