@@ -12,6 +12,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
 #include <random>
 #include <utility>
 #include <vector>
@@ -113,6 +116,27 @@ TEST(GhLinearStability, WithoutTheRadialFilterAModeOfTheExcisionSurfaceGrows) {
   EXPECT_GT(g.rate, 0.04);
   EXPECT_EQ(g.last.shell, 0);
   EXPECT_LE(g.last.index, 1);
+}
+
+}  // namespace
+}  // namespace loom::gr
+
+namespace loom::gr {
+namespace {
+
+// A tool, not a check: the probe's growth rate for any `loom bh` keys, given as LOOM_PROBE_KEYS="key value ..."
+// (and LOOM_PROBE_T_END, default 30), e.g. to compare the filter's targets; skipped without them.
+TEST(GhLinearStability, ProbeTheKeysOfTheEnvironment) {
+  const char* keys = std::getenv("LOOM_PROBE_KEYS");
+  if (keys == nullptr) GTEST_SKIP() << "LOOM_PROBE_KEYS not set";
+  io::Parameters p = bh_parameters();
+  std::istringstream in(keys);
+  std::string key, value;
+  while (in >> key >> value) p.set_text(key, value, io::ParamSource::flag);
+  const char* t_end = std::getenv("LOOM_PROBE_T_END");
+  const Growth g = perturbation_growth(make_bh_config(p), t_end ? std::atof(t_end) : 30);
+  std::printf("keys \"%s\": rate %.4f per m, largest at shell %d, radial index %d\n", keys, g.rate, g.last.shell,
+              g.last.index);
 }
 
 }  // namespace
