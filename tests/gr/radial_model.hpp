@@ -110,6 +110,7 @@ inline void point_rhs(const Background& b, const double* u, const double (*du)[s
 // The linearised operator split as the model's filter needs it: the interior rates and the outer penalty.
 struct RadialOperator {
   Dense interior, penalty;
+  std::vector<Dense> local;  // A_i alone (50 x 50 per point): the non-principal terms
   std::vector<double> radii;
 };
 
@@ -117,7 +118,7 @@ inline RadialOperator radial_operator(const RadialModel& m) {
   const int n = m.n, size = state_size * n;
   const spectral::Basis1D basis(spectral::BasisKind::chebyshev, n, m.r_inner, m.r_outer);
   const std::vector<double> d = line_matrix(n, [&](const double* in, double* out) { basis.derivative(in, out); });
-  RadialOperator op{Dense(size), Dense(size), basis.points()};
+  RadialOperator op{Dense(size), Dense(size), std::vector<Dense>(n, Dense(state_size)), basis.points()};
   const double* e = m.direction;
   for (int i = 0; i < n; ++i) {
     const double r = basis.points()[i];
@@ -134,7 +135,10 @@ inline RadialOperator radial_operator(const RadialModel& m) {
       point_rhs(b, u, b.du, g0, g1, g2, plus);
       u[c] -= 2 * h;
       point_rhs(b, u, b.du, g0, g1, g2, minus);
-      for (int q = 0; q < state_size; ++q) op.interior(state_size * i + q, state_size * i + c) += (plus[q] - minus[q]) / (2 * h);
+      for (int q = 0; q < state_size; ++q) {
+        op.local[i](q, c) = (plus[q] - minus[q]) / (2 * h);
+        op.interior(state_size * i + q, state_size * i + c) += op.local[i](q, c);
+      }
       // B_i = e^k d(rhs)/d(d_k u_c): the rhs is linear in the gradient, so one difference of step 1 is exact.
       for (int k = 0; k < 3; ++k) std::copy_n(b.du[k], state_size, du[k]);
       for (int k = 0; k < 3; ++k) du[k][c] += e[k];

@@ -118,19 +118,18 @@ RadialModel paper_ray() {
 }
 
 TEST(GhRadialSpectrum, Explore) {
-  const double directions[2][3] = {{0, 0, 1}, {0.6, -0.8, 0}};
-  for (const auto& e : directions) {
-    std::printf("direction %.2f %.2f %.2f\n", e[0], e[1], e[2]);
-    for (double g0 : {0.0, 0.5, 1.0, 2.0, 3.0, 6.0, 12.0}) {
-      RadialModel m = paper_ray();
-      std::copy_n(e, 3, m.direction);
-      m.damping.gamma0 = g0;
-      m.n = 12;
-      char what[80];
-      std::snprintf(what, sizeof what, "gamma0 %g", g0);
-      print(what, fastest(m, 0, 32, Target::none, 0.033));
-    }
+  // The local (frozen-coefficient, k = 0) growth: the largest real part of the eigenvalues of each point's A_i.
+  RadialModel m = paper_ray();
+  m.n = 12;
+  m.direction[0] = 0.6, m.direction[1] = -0.8, m.direction[2] = 0;
+  const RadialOperator op = radial_operator(m);
+  for (int i = 0; i < m.n; ++i) {
+    const Spectrum s = eigen(op.local[i]);
+    double top = -1e300;
+    for (double v : s.re) top = std::max(top, v);
+    std::printf("r = %.3f: largest Re eig(A) %+.4f\n", op.radii[i], top);
   }
+  print("whole", fastest(m, 0, 32, Target::none, 0.033));
 }
 
 }  // namespace
