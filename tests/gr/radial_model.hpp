@@ -62,6 +62,7 @@ struct RadialModel {
   int n = 10;                       // radial points
   double r_inner = 1.62, r_outer = 6;
   Damping damping{};
+  bool gauge_terms = true;  // false: the terms with H_a left out of the linearisation (a diagnostic)
 };
 
 // The background of one point: the state, its gradient [k][c], H_a and d_a H_b.
@@ -123,7 +124,8 @@ inline RadialOperator radial_operator(const RadialModel& m) {
   for (int i = 0; i < n; ++i) {
     const double r = basis.points()[i];
     const double x[3] = {r * e[0], r * e[1], r * e[2]};
-    const Background b = background(m.hole, x);
+    Background b = background(m.hole, x);
+    if (!m.gauge_terms) std::fill_n(b.h, 4, 0.0), std::fill_n(&b.dh[0][0], 16, 0.0);
     const double g0 = damping_gamma0(m.damping, r), g1 = m.damping.gamma1, g2 = damping_gamma2(m.damping, r);
     double base[state_size], plus[state_size], minus[state_size], u[state_size], du[3][state_size];
     point_rhs(b, b.u, b.du, g0, g1, g2, base);
