@@ -231,16 +231,89 @@ TEST(GhRadialSpectrum, AModeOfTheExcisionSurfaceGrowsOnEveryRay) {
   }
 }
 
-// Against the excision radius (the horizon at r_+ = 1 + sqrt(1 - |chi|^2) = 1.843) and the damping: printed.
-TEST(GhRadialSpectrum, AgainstTheExcisionRadiusAndTheDamping) {
+// The zero-speed point of u^+ on the ray (the horizon seen along it): where -N^k n_k + N = 0, n outward.
+double plus_speed(const RadialModel& m, double r) {
+  const double x[3] = {r * m.direction[0], r * m.direction[1], r * m.direction[2]};
+  double u[state_size], h[4];
+  kerr_schild_state(m.hole, x, u, h);
+  return boundary_frame(u, {m.direction[0], m.direction[1], m.direction[2]}, 0).speed[mode_plus];
+}
+
+// The growth rates of u^+ alone at the point x: the eigenvalues of the 10 x 10 block T+^-1 A T+ of the
+// non-principal matrix A in the u^+ fields (u^+ = Pi + n^k Phi_k - gamma2 psi, and back Pi = u^+ / 2,
+// Phi_i = n_i u^+ / 2), which at zero speed is all that acts on them but the coupling to the other fields.
+double plus_block_growth(const RadialModel& m, double r) {
+  RadialModel one = m;
+  one.n = 2, one.r_inner = r, one.r_outer = r + 1;  // the point as the first of a two-point ray: A_0 only
+  const RadialOperator op = radial_operator(one);
+  const double x[3] = {r * m.direction[0], r * m.direction[1], r * m.direction[2]};
+  double u[state_size], h[4];
+  kerr_schild_state(m.hole, x, u, h);
+  const BoundaryFrame f = boundary_frame(u, {m.direction[0], m.direction[1], m.direction[2]}, 0);
+  const double g2 = damping_gamma2(m.damping, r);
+  Dense block(pairs);
+  for (int b = 0; b < pairs; ++b) {
+    double in[state_size] = {}, out[state_size] = {};
+    in[pi_offset + b] = 0.5;
+    for (int i = 0; i < 3; ++i) in[phi_offset + i * pairs + b] = 0.5 * f.n_down[i];
+    for (int q = 0; q < state_size; ++q)
+      for (int c = 0; c < state_size; ++c) out[q] += op.local[0](q, c) * in[c];
+    const CharacteristicFields c = to_characteristic(out, f, g2);
+    for (int a = 0; a < pairs; ++a) block(a, b) = c.plus[a];
+  }
+  const Spectrum s = eigen(block);
+  return *std::max_element(s.re.begin(), s.re.end());
+}
+
+// The excision surface alone makes no growing mode: a ray from r = 1.62 that ends inside the horizon (|x| = 1.80;
+// the horizon lies at |x| in [1.843, 1.919] for this spin) carries every field out through the excision surface,
+// and its discrete operator (no condition at r = 1.62, penalties at the inner end) decays at every N_r. The mode
+// appears once the ray crosses the horizon, where u^+ stands still (speed -N^k n_k + N = 0), and its rate then
+// does not depend on where the ray starts (the excision radius).
+TEST(GhRadialSpectrum, TheModeNeedsTheHorizonNotTheExcisionSurface) {
+  RadialModel m = paper_ray();
+  m.direction[0] = 0.6, m.direction[1] = -0.8, m.direction[2] = 0;
+  for (int n : {8, 12, 16}) {
+    m.n = n;
+    for (double r : {6.0, 3.0, 2.2, 1.95, 1.8, 1.75}) {
+      m.r_outer = r;
+      const double rate = fastest(m, 0, 32, Target::none, 0.033).rate;
+      std::printf("N_r %2d, ray [1.62, %.2f]: largest growth rate %+.4f\n", n, r, rate);
+      if (r < 1.843) {
+        EXPECT_LT(rate, 0);
+      }
+      if (r > 1.95) {
+        EXPECT_GT(rate, 0.1);
+      }
+    }
+  }
+  m.n = 12, m.r_outer = 6;
+  std::vector<double> rates;
+  for (double r : {1.4, 1.62, 1.7, 1.8}) {
+    m.r_inner = r;
+    rates.push_back(fastest(m, 0, 32, Target::none, 0.033).rate);
+    std::printf("excision radius %.2f: %+.4f\n", r, rates.back());
+  }
+  for (double rate : rates) EXPECT_NEAR(rate, rates[1], 0.05 * rates[1]);
+}
+
+TEST(GhRadialSpectrum, ThePlusFieldsAtTheHorizon) {
+  for (double g0 : {0.0, 1.0, 3.0, 6.0}) {
+    RadialModel m = paper_ray();
+    m.damping.gamma0 = g0;
+    m.direction[0] = 0.6, m.direction[1] = -0.8, m.direction[2] = 0;
+    double lo = 1.62, hi = 3;
+    for (int k = 0; k < 60; ++k) (plus_speed(m, 0.5 * (lo + hi)) < 0 ? lo : hi) = 0.5 * (lo + hi);
+    std::printf("gamma0 %g: u^+ speed 0 at r = %.4f; u^+ block growth there %+.4f, at 1.62 %+.4f\n", g0, lo,
+                plus_block_growth(m, lo), plus_block_growth(m, 1.62));
+  }
+}
+
+// Against the damping, the gauge source's terms and the spin: printed.
+TEST(GhRadialSpectrum, AgainstTheDamping) {
   RadialModel m = paper_ray();
   m.n = 12;
   m.direction[0] = 0.6, m.direction[1] = -0.8, m.direction[2] = 0;
-  for (double r : {1.4, 1.62, 1.7, 1.8}) {
-    m.r_inner = r;
-    std::printf("r_exc %.2f: %+.4f\n", r, fastest(m, 0, 32, Target::none, 0.033).rate);
-  }
-  m.r_inner = 1.62;
   for (double g0 : {0.0, 1.0, 3.0, 6.0}) {
     m.damping.gamma0 = g0;
     std::printf("gamma0 %g: %+.4f\n", g0, fastest(m, 0, 32, Target::none, 0.033).rate);
