@@ -297,15 +297,28 @@ TEST(GhRadialSpectrum, TheModeNeedsTheHorizonNotTheExcisionSurface) {
   for (double rate : rates) EXPECT_NEAR(rate, rates[1], 0.05 * rates[1]);
 }
 
-TEST(GhRadialSpectrum, ThePlusFieldsAtTheHorizon) {
+// At the horizon the zero-speed u^+ fields grow by themselves at the surface gravity: for Schwarzschild (chi = 0,
+// horizon r = 2m) the largest eigenvalue of their block is kappa = 1 / (4 m), the textbook value, whatever gamma0
+// (>= 1); +0.29 on the paper's Kerr ray (gamma0 = 0: 0.83). This is the rate the short ray [1.62, 1.95] shows.
+TEST(GhRadialSpectrum, ThePlusFieldsAtTheHorizonGrowAtTheSurfaceGravity) {
   for (double g0 : {0.0, 1.0, 3.0, 6.0}) {
-    RadialModel m = paper_ray();
-    m.damping.gamma0 = g0;
-    m.direction[0] = 0.6, m.direction[1] = -0.8, m.direction[2] = 0;
-    double lo = 1.62, hi = 3;
-    for (int k = 0; k < 60; ++k) (plus_speed(m, 0.5 * (lo + hi)) < 0 ? lo : hi) = 0.5 * (lo + hi);
-    std::printf("gamma0 %g: u^+ speed 0 at r = %.4f; u^+ block growth there %+.4f, at 1.62 %+.4f\n", g0, lo,
-                plus_block_growth(m, lo), plus_block_growth(m, 1.62));
+    for (bool spin : {true, false}) {
+      RadialModel m = paper_ray();
+      m.damping.gamma0 = g0;
+      if (!spin) m.hole.spin[0] = m.hole.spin[1] = m.hole.spin[2] = 0;
+      m.direction[0] = 0.6, m.direction[1] = -0.8, m.direction[2] = 0;
+      double lo = 1.62, hi = 3;
+      for (int k = 0; k < 60; ++k) (plus_speed(m, 0.5 * (lo + hi)) < 0 ? lo : hi) = 0.5 * (lo + hi);
+      const double growth = plus_block_growth(m, lo);
+      std::printf("gamma0 %g, %s: u^+ speed 0 at r = %.4f; its block's growth there %+.4f\n", g0,
+                  spin ? "chi (0.2, 0.3, 0.4)" : "chi = 0", lo, growth);
+      if (!spin) {
+        EXPECT_NEAR(lo, 2.0, 1e-9);
+        if (g0 >= 1) {
+          EXPECT_NEAR(growth, 0.25, 1e-3);
+        }
+      }
+    }
   }
 }
 
