@@ -43,6 +43,7 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
       {"--grid.radii 6", ""},
       {"--boundary.outer sommerfeld", ""},
       {"--boundary.interface strong", ""},
+      {"--filter.target state", ""},
       {"--damping.gamma1 -2", ""},
       {"--damping.gamma2 -0.5", ""},
       {"--initial.type checkpoint", ""},

@@ -16,10 +16,11 @@ bool same(core::TransferCounts a, core::TransferCounts b) {
   return a.host_to_device == b.host_to_device && a.device_to_host == b.device_to_host;
 }
 
-void hundred_steps_agree(OuterBoundary outer, InterfaceCoupling interface) {
+void hundred_steps_agree(OuterBoundary outer, InterfaceCoupling interface, FilterTarget target = FilterTarget::step) {
   const KerrSchild hole{1.0, {0.2, 0.3, 0.4}};
   GhGeometry geometry{{10, 19, 38}, {1.62, 6, 12}, outer};
   geometry.interface = interface;
+  geometry.filter_target = target;
   GhSystem cpu(hole, geometry, {}, core::Backend::cpu), gpu(hole, geometry, {}, core::Backend::cuda);
   State u_cpu = cpu.exact_state(), u_gpu = gpu.exact_state();
   DormandPrince step_cpu(cpu), step_gpu(gpu);
@@ -57,6 +58,13 @@ TEST(GhGpu, HundredStepsAgreeWithTheCpu) {
 TEST(GhGpu, HundredStepsWithPenaltiesAgreeWithTheCpu) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   hundred_steps_agree(OuterBoundary::penalty, InterfaceCoupling::penalty);
+}
+
+// The filter on every stage's rates or states (filter.target) on both backends.
+TEST(GhGpu, HundredStepsFilteringRatesOrStagesAgreeWithTheCpu) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  hundred_steps_agree(OuterBoundary::penalty, InterfaceCoupling::penalty, FilterTarget::rates);
+  hundred_steps_agree(OuterBoundary::penalty, InterfaceCoupling::penalty, FilterTarget::stage);
 }
 
 // The Bjorhus outer boundary (bjorhus.hpp) from the same per-point function on both backends.

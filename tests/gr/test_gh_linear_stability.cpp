@@ -10,8 +10,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
 #include <random>
 #include <utility>
 #include <vector>
@@ -64,9 +68,9 @@ struct Growth {
 };
 
 // The perturbation's growth on 8 x 11 x 22 shells with `c`'s filter and boundaries.
-Growth perturbation_growth(const BhConfig& c, double t_end) {
+Growth perturbation_growth(const BhConfig& c, double t_end, std::array<int, 3> extents = {8, 11, 22}) {
   GhGeometry g = c.geometry;
-  g.extents = {8, 11, 22};
+  g.extents = extents;
   const spectral::FilterSpec& filter = c.filter;
   GhSystem system(c.hole, g, filter, core::Backend::cpu);
   State u = system.exact_state(), v = system.exact_state();
@@ -113,6 +117,30 @@ TEST(GhLinearStability, WithoutTheRadialFilterAModeOfTheExcisionSurfaceGrows) {
   EXPECT_GT(g.rate, 0.04);
   EXPECT_EQ(g.last.shell, 0);
   EXPECT_LE(g.last.index, 1);
+}
+
+}  // namespace
+}  // namespace loom::gr
+
+namespace loom::gr {
+namespace {
+
+// A tool, not a check: the probe's growth rate for any `loom bh` keys, given as LOOM_PROBE_KEYS="key value ..."
+// (and LOOM_PROBE_T_END, default 30; LOOM_PROBE_EXTENTS, default 8,11,22), e.g. to compare the filter's targets
+// or to try one shell inside the horizon; skipped without them.
+TEST(GhLinearStability, ProbeTheKeysOfTheEnvironment) {
+  const char* keys = std::getenv("LOOM_PROBE_KEYS");
+  if (keys == nullptr) GTEST_SKIP() << "LOOM_PROBE_KEYS not set";
+  io::Parameters p = bh_parameters();
+  std::istringstream in(keys);
+  std::string key, value;
+  while (in >> key >> value) p.set_text(key, value, io::ParamSource::flag);
+  const char* t_end = std::getenv("LOOM_PROBE_T_END");
+  std::array<int, 3> extents = {8, 11, 22};
+  if (const char* e = std::getenv("LOOM_PROBE_EXTENTS")) std::sscanf(e, "%d,%d,%d", &extents[0], &extents[1], &extents[2]);
+  const Growth g = perturbation_growth(make_bh_config(p), t_end ? std::atof(t_end) : 30, extents);
+  std::printf("keys \"%s\": rate %.4f per m, largest at shell %d, radial index %d\n", keys, g.rate, g.last.shell,
+              g.last.index);
 }
 
 }  // namespace

@@ -29,6 +29,10 @@ io::Parameters bh_parameters() {
       .at_least(0)
       .at_most(700);  // exp(-700) is near the smallest normal double: every mode above the first is gone
   p.add("filter.order", 32, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
+  p.add("filter.target", "step",
+        "what the radial and Y_lm filters act on: step (the state after each Runge-Kutta step, the default), stage "
+        "(each stage's state and the step's) or rates (each stage's right-hand side, before the boundary terms)")
+      .one_of({"step", "stage", "rates"});
   p.add("filter.l_keep", -1, "Y_lm truncation keeps l <= l_keep (-1: l_max - 1)").at_least(-1);
   p.add("damping.gamma0", 3.0, "gauge-constraint damping gamma0 = 0.001 + damping.gamma0 exp(-r^2/128) (LSKOR eq. 36)")
       .at_least(0)
@@ -107,6 +111,8 @@ GhGeometry geometry(const io::Parameters& p) {
   const std::string outer = p.get_string("boundary.outer");
   g.outer = outer == "bjorhus" ? OuterBoundary::bjorhus : outer == "penalty" ? OuterBoundary::penalty : OuterBoundary::frozen;
   g.interface = p.get_string("boundary.interface") == "penalty" ? InterfaceCoupling::penalty : InterfaceCoupling::upwind;
+  const std::string target = p.get_string("filter.target");
+  g.filter_target = target == "rates" ? FilterTarget::rates : target == "stage" ? FilterTarget::stage : FilterTarget::step;
   g.damping.gamma0 = p.get_real("damping.gamma0");
   g.damping.gamma1 = p.get_real("damping.gamma1");
   g.damping.gamma2 = p.get_real("damping.gamma2");

@@ -32,6 +32,7 @@ DormandPrince::DormandPrince(GhSystem& system) : system_(system), stage_(allocat
 void DormandPrince::step(State& u, double dt) {
   const core::Backend backend = system_.backend();
   const core::Where w = core::where(backend);
+  const FilterTarget target = system_.filter_target();
   system_.rhs(u, k_[0]);
   for (int j = 1; j <= 6; ++j) {
     const double* row = j < 6 ? a[j] : b;
@@ -43,9 +44,10 @@ void DormandPrince::step(State& u, double dt) {
       double* out = j < 6 ? stage_[s].write(w) : u[s].read_write(w);
       stage_combine(backend, state_size * system_.points(s), u[s].read(w), dt, sum, out);
     }
+    if (j < 6 && target == FilterTarget::stage) system_.filter(stage_);
     if (j < 6) system_.rhs(stage_, k_[j]);
   }
-  system_.filter(u);
+  if (target != FilterTarget::rates) system_.filter(u);  // rates: the filter acted inside rhs()
 }
 
 }  // namespace loom::gr

@@ -1,6 +1,7 @@
 // The Dormand-Prince 5(4) Runge-Kutta method (Dormand & Prince 1980, J. Comp. Appl. Math. 6, 19; the fifth-order
 // weights, no error control) with a fixed step, on the GH system: six right-hand sides per step, each with the
-// boundary treatment, then the filter once per step as SpEC does.
+// boundary treatment, then the filter once per step as SpEC does (or on each stage's state or rates:
+// GhSystem::filter_target).
 #pragma once
 
 #include "loom/gr/gh_system.hpp"

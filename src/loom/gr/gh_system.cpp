@@ -60,6 +60,7 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
       bh_(bh),
       outer_(g.outer),
       interface_(g.interface),
+      filter_target_(g.filter_target),
       gamma1_(g.damping.gamma1) {
   const auto separable = spectral::AngularMethod::separable;
   for (std::size_t s = 0; s + 1 < g.radii.size(); ++s) {
@@ -177,6 +178,7 @@ void GhSystem::rhs(const State& u, State& du) {
         gamma1_};
     gh_rhs_points(backend_, f, du[s].write(w));
   }
+  if (filter_target_ == FilterTarget::rates) filter_fields(du);
   ModuleTimer t(profiling_, backend_, times_.apply_bcs);
   apply_boundaries(u, du, false);
 }
@@ -211,21 +213,24 @@ void GhSystem::apply_boundaries(const State& frame, State& field, bool values) {
                  field.back().read_write(w), outer_ == OuterBoundary::frozen);
 }
 
-void GhSystem::filter(State& u) {
+// The radial and angular filter of every shell, in place (a state or its rates).
+void GhSystem::filter_fields(State& field) {
   const core::Where w = core::where(backend_);
-  {
-    ModuleTimer t(profiling_, backend_, times_.filter);
-    for (int s = 0; s < shells(); ++s) {
-      ShellData& d = *shells_[s];
-      if (!d.cpu) {  // in place, all 50 components in the fused sweep (two launches)
-        d.fused_filter->apply(strategy_, cache_, state_size, u[s], d.scratch);
-        continue;
-      }
-      d.cpu->apply(3, state_size, u[s].read(w), d.scratch.write(w));
-      // Copied back rather than swapped: the state keeps its arrays.
-      std::copy_n(d.scratch.read(w), u[s].size(), u[s].write(w));
+  ModuleTimer t(profiling_, backend_, times_.filter);
+  for (int s = 0; s < shells(); ++s) {
+    ShellData& d = *shells_[s];
+    if (!d.cpu) {  // in place, all 50 components in the fused sweep (two launches)
+      d.fused_filter->apply(strategy_, cache_, state_size, field[s], d.scratch);
+      continue;
     }
+    d.cpu->apply(3, state_size, field[s].read(w), d.scratch.write(w));
+    // Copied back rather than swapped: the state keeps its arrays.
+    std::copy_n(d.scratch.read(w), field[s].size(), field[s].write(w));
   }
+}
+
+void GhSystem::filter(State& u) {
+  filter_fields(u);
   ModuleTimer t(profiling_, backend_, times_.apply_bcs);
   apply_boundaries(u, u, true);
 }

@@ -53,12 +53,20 @@ enum class OuterBoundary { frozen, bjorhus, penalty };
 // carry identical values there), or the penalty (SAT) form, each shell keeping its own values.
 enum class InterfaceCoupling { upwind, penalty };
 
+// What the filter (radial exponential and Y_lm truncation) acts on: the state after each full Runge-Kutta step
+// (step; SpEC's filter and the default), the state of every stage before its right-hand side and after the step
+// (stage), or the right-hand side of every stage (rates: d_t u = F L(u), before the boundary terms are added, so
+// that the penalties stay pointwise). Filtering rates leaves a stationary state's own top modes alone: only the
+// truncation residual L(u) is filtered, not the solution.
+enum class FilterTarget { step, stage, rates };
+
 struct GhGeometry {
   std::array<int, 3> extents{10, 19, 38};  // per shell: N_r, N_theta, N_phi = 2 N_theta
   std::vector<double> radii{1.62, 6, 12};  // shell boundaries, increasing
   OuterBoundary outer = OuterBoundary::penalty;
   Damping damping{};
   InterfaceCoupling interface = InterfaceCoupling::penalty;
+  FilterTarget filter_target = FilterTarget::step;
 };
 
 class GhSystem {
@@ -73,13 +81,15 @@ class GhSystem {
   Index points(int shell) const;
   Index total_points() const;
   core::Backend backend() const { return backend_; }
+  FilterTarget filter_target() const { return filter_target_; }
   spectral::Strategy strategy() const { return strategy_; }
   const spectral::Shell& shell(int s) const;
   // The exact Kerr-Schild state (a copy), and the Cartesian coordinates of a shell's points (3 N, host).
   State exact_state() const;
   std::vector<double> coordinates(int shell) const;
 
-  // du = d_t u with the interface and outer-boundary treatment applied.
+  // du = d_t u with the interface and outer-boundary treatment applied (the filter on the interior rates first
+  // when filter_target() is rates).
   void rhs(const State& u, State& du);
   // The filter on every shell, then the interface merge and the outer freeze of the values.
   void filter(State& u);
@@ -104,12 +114,14 @@ class GhSystem {
   void gradient(int s, const core::Array<double>& u);
   void observe(const State& u, std::vector<core::Array<double>>& out);
   void apply_boundaries(const State& frame, State& field, bool values);
+  void filter_fields(State& field);
 
   core::Backend backend_;
   spectral::Strategy strategy_;
   KerrSchild bh_;
   OuterBoundary outer_;
   InterfaceCoupling interface_;
+  FilterTarget filter_target_;
   double gamma1_;
   mutable spectral::OperatorCache cache_;
   std::vector<std::unique_ptr<ShellData>> shells_;
