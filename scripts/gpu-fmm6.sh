@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Issue 22, eleventh session (branch fmm6), one H200 call (~4 minutes with the build):
+#   1. the FMM's GPU gtests of ranks sharing the device and of the received field (the LETs are now written
+#      from the evaluation's device multipoles, gathered on the device: detail::cell_expansions);
+#   2. `loom bench fmm --ranks_bodies 1000000 --backend cuda` on 1 and 2 ranks sharing the GPU (the morning's
+#      command): the step against the local FMM, let_build split into tree / let_build / cost;
+#   3. the model of 4096 GPUs at 1.68e7 Biot-Savart bodies each: the two-halves probe's f (5) with today's code
+#      and the interior probe (6) (the centre of 27 parts of FMM_INTERIOR_BODIES, on the device).
+# Usage on the device: scripts/gpu-fmm6.sh   (OUT receives logs.tar.gz and the JSON; the table goes to stdout)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-fmm6-out}; mkdir -p "$out"; logs=$(mktemp -d)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
+interior=${FMM_INTERIOR_BODIES:-524288}
+t0=$(date +%s)
+scripts/configure-gpu-build.sh build-gpu "$logs/configure.log" --if-missing || exit 1
+cmake --build build-gpu -j 16 --target loom test_fmm_mpi test_fmm_let_field > "$logs/build.log" 2>&1 ||
+  { grep -E "error|FAILED" "$logs/build.log" | head -30; echo "build FAILED"; exit 1; }
+git log -1 --format='commit %h %s' | cut -c1-100
+echo "build done ($(( $(date +%s) - t0 )) s)"
+
+timeout 100 mpiexec --oversubscribe -n 2 build-gpu/tests/fmm/test_fmm_mpi --gtest_filter='*Gpu*' > "$logs/gtest-mpi.log" 2>&1
+mpi_rc=$?
+timeout 60 build-gpu/tests/fmm/test_fmm_let_field --gtest_filter='*Gpu*' > "$logs/gtest-let.log" 2>&1
+let_rc=$?
+
+for ranks in 1 2; do
+  threads=$(( 16 / ranks ))
+  OMP_NUM_THREADS=$threads timeout 90 mpiexec --oversubscribe --bind-to none -n $ranks -x OMP_NUM_THREADS \
+    build-gpu/bin/loom bench fmm --ranks_bodies 1000000 --ranks_kernel laplace --backend cuda --warmup 1 --repeats 3 \
+    --json "$out/gpu-$ranks.json" > "$logs/fmm-$ranks.log" 2>&1
+  echo "bench $ranks rank(s) rc $? ($(( $(date +%s) - t0 )) s)"
+done
+
+# a: p 10, theta 0.4 (the last sessions' model); b: p 8, theta 0.6 (the run behind the 0.714 s)
+for run in "a 10 0.4" "b 8 0.6"; do
+  set -- $run
+  OMP_NUM_THREADS=16 timeout 100 build-gpu/bin/loom bench fmm --model_ranks 4096 --model_kernel biot-savart \
+    --model_bodies_per_rank 2000 --model_target_seconds 0.714 --model_remote device --p "$2" --model_theta "$3" \
+    --model_interior_bodies "$interior" --json "$out/model-4096-$1.json" > "$logs/model-$1.log" 2>&1
+  echo "model $1 (p $2, theta $3) rc $? ($(( $(date +%s) - t0 )) s)"
+done
+tar -czf "$out/logs.tar.gz" -C "$logs" .
+
+echo "=== summary"
+echo "test_fmm_mpi Gpu* (2 ranks): rc $mpi_rc, $(grep -cE '^\[       OK' "$logs/gtest-mpi.log") OK, $(grep -cE 'FAILED  \]' "$logs/gtest-mpi.log") FAILED lines"
+echo "test_fmm_let_field Gpu*: rc $let_rc, $(grep -E '^\[  (PASSED|FAILED|SKIPPED)' "$logs/gtest-let.log" | tr '\n' ' ')"
+for ranks in 1 2; do tail -n $(( ranks + 6 )) "$logs/fmm-$ranks.log" | grep -vE "^ +[0-9]+ +[0-9.]+ +[0-9.]+ +(yes|no)$"; done
+for run in a b; do grep -E "^probe|^interior|^ 4096|^predicted|^model of" "$logs/model-$run.log"; done
+echo "total $(( $(date +%s) - t0 )) s"
