@@ -6,7 +6,11 @@
 #      command): the step against the local FMM, let_build split into tree / let_build / cost;
 #   3. the model of 4096 GPUs at 1.68e7 Biot-Savart bodies each: the two-halves probe's f (5) with today's code
 #      and the interior probe (6) (the centre of 27 parts of FMM_INTERIOR_BODIES, on the device).
-# Usage on the device: scripts/gpu-fmm6.sh   (OUT receives logs.tar.gz and the JSON; the table goes to stdout)
+#   scripts/gpu-fmm6.sh check: the model against real runs instead (~4 minutes): CPU ranks 1, 2, 4 at
+#      FMM_CHECK_BODIES (250000) Laplace bodies per rank, 16/P threads, and the model at P = 2, 4 at the same load
+#      and threads; the device's local FMM and received field for two halves of 10^6 (the probe (5), the
+#      geometry of the 2-rank GPU run) against 2 ranks sharing the GPU at 10^6 per rank.
+# Usage on the device: scripts/gpu-fmm6.sh [check]   (OUT receives logs.tar.gz and the JSON; the table goes last)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-fmm6-out}; mkdir -p "$out"; logs=$(mktemp -d)
@@ -14,10 +18,43 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABL
 interior=${FMM_INTERIOR_BODIES:-524288}
 t0=$(date +%s)
 scripts/configure-gpu-build.sh build-gpu "$logs/configure.log" --if-missing || exit 1
-cmake --build build-gpu -j 16 --target loom test_fmm_mpi test_fmm_let_field > "$logs/build.log" 2>&1 ||
+targets=(loom test_fmm_mpi test_fmm_let_field); [[ ${1:-} == check ]] && targets=(loom)
+cmake --build build-gpu -j 16 --target "${targets[@]}" > "$logs/build.log" 2>&1 ||
   { grep -E "error|FAILED" "$logs/build.log" | head -30; echo "build FAILED"; exit 1; }
 git log -1 --format='commit %h %s' | cut -c1-100
 echo "build done ($(( $(date +%s) - t0 )) s)"
+
+if [[ ${1:-} == check ]]; then
+  bodies=${FMM_CHECK_BODIES:-250000}
+  for ranks in 1 2 4; do
+    threads=$(( 16 / ranks ))
+    OMP_NUM_THREADS=$threads timeout 90 mpiexec --oversubscribe --bind-to none -n $ranks -x OMP_NUM_THREADS \
+      build-gpu/bin/loom bench fmm --ranks_bodies "$bodies" --ranks_kernel laplace --warmup 1 --repeats 2 \
+      --json "$out/cpu-$ranks.json" > "$logs/cpu-$ranks.log" 2>&1
+    echo "cpu $ranks rank(s) rc $? ($(( $(date +%s) - t0 )) s)"
+    [[ $ranks == 1 ]] && continue
+    OMP_NUM_THREADS=$threads timeout 60 build-gpu/bin/loom bench fmm --model_ranks "$ranks" --model_kernel laplace \
+      --model_bodies_per_rank "$bodies" --model_remote device_as_local --json "$out/model-$ranks.json" \
+      > "$logs/model-$ranks.log" 2>&1
+    echo "model $ranks rc $? ($(( $(date +%s) - t0 )) s)"
+  done
+  OMP_NUM_THREADS=8 timeout 80 mpiexec --oversubscribe --bind-to none -n 2 -x OMP_NUM_THREADS build-gpu/bin/loom \
+    bench fmm --ranks_bodies 1000000 --ranks_kernel laplace --backend cuda --warmup 1 --repeats 3 \
+    --json "$out/gpu-2.json" > "$logs/gpu-2.log" 2>&1
+  echo "gpu 2 ranks rc $? ($(( $(date +%s) - t0 )) s)"
+  OMP_NUM_THREADS=16 timeout 90 build-gpu/bin/loom bench fmm --model_ranks 1 --model_kernel laplace \
+    --model_bodies_per_rank 1000 --model_remote device --model_probe_bodies 1000000 --model_interior_bodies 0 \
+    --json "$out/probe-1e6.json" > "$logs/probe-1e6.log" 2>&1
+  echo "probe rc $? ($(( $(date +%s) - t0 )) s)"
+  tar -czf "$out/logs.tar.gz" -C "$logs" .
+  echo "=== summary (rank tables: the median evaluation; model: P, load, local, select, remote, E (2))"
+  for ranks in 1 2 4; do tail -n $(( ranks + 5 )) "$logs/cpu-$ranks.log" | grep -E "^ +[0-9]+ +[0-9]+ |median"; done
+  for ranks in 2 4; do grep -E "^ +$ranks +[0-9]+ " "$logs/model-$ranks.log"; done
+  tail -n 8 "$logs/gpu-2.log" | grep -E "^ +[0-9]+ +[0-9]+ |median"
+  grep -E "^probe" "$logs/probe-1e6.log"
+  echo "total $(( $(date +%s) - t0 )) s"
+  exit 0
+fi
 
 timeout 100 mpiexec --oversubscribe -n 2 build-gpu/tests/fmm/test_fmm_mpi --gtest_filter='*Gpu*' > "$logs/gtest-mpi.log" 2>&1
 mpi_rc=$?
