@@ -14,6 +14,7 @@
 #include "loom/fmm/engine/periodic_images.hpp"
 #include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/let.hpp"
+#include "loom/fmm/parallel/let_batch.hpp"
 #include "loom/fmm/engine/passes.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
 #include "loom/fmm/list_cache.hpp"
@@ -38,50 +39,31 @@ std::vector<std::vector<Patch>> rank_patches(const comm::Communicator& comm, con
 }
 
 // What this rank sends every other rank that holds bodies (periodic: the LETs of the 27 near images of its tree,
-// each shifted where it lies), planned before the upward pass and written after it.
+// each shifted where it lies), planned before the upward pass and written after it; the doubles per rank.
 struct LetPlans {
-  std::vector<LetEntry> entries;
-  struct Message {
-    int rank = 0;
-    Vec3d shift;
-    std::size_t begin = 0, end = 0;  // its entries
-  };
-  std::vector<Message> messages;  // in rank order
-  std::vector<int> counts;        // doubles per rank
-
-  // The distinct cells whose multipoles go out, and each one's slot among them (-1: none).
-  std::vector<int> cells(std::size_t ncells, std::vector<int>& slot) const {
-    slot.assign(ncells, -1);
-    std::vector<int> out;
-    for (const LetEntry& e : entries)
-      if (slot[static_cast<std::size_t>(e.cell)] < 0) {
-        slot[static_cast<std::size_t>(e.cell)] = static_cast<int>(out.size());
-        out.push_back(e.cell);
-      }
-    return out;
-  }
+  std::vector<std::vector<Patch>> patches;  // every rank's (the messages' receivers point into them)
+  std::vector<LetMessage> messages;         // in rank order
+  std::vector<int> counts;
 };
 
 LetPlans plan_all(const comm::Communicator& comm, const Tree& tree, std::span<const double> cell_sigma,
                   const Options& o, int ncomp, RankReport& report) {
-  core::WallTimer gather;  // a collective: it waits for the slowest rank's tree
-  const std::vector<std::vector<Patch>> patches = rank_patches(comm, tree);
-  report.communication = gather.seconds();
-  const LetCriterion criterion{o.theta, cell_sigma.empty() ? 0.0 : o.guard};
   LetPlans plans;
-  plans.counts.assign(static_cast<std::size_t>(comm.size()), 0);
+  core::WallTimer gather;  // a collective: it waits for the slowest rank's tree
+  plans.patches = rank_patches(comm, tree);
+  report.communication = gather.seconds();
   for (int r = 0; r < comm.size(); ++r) {
-    const auto& receiver = patches[static_cast<std::size_t>(r)];
+    const auto& receiver = plans.patches[static_cast<std::size_t>(r)];
     if (r == comm.rank() || receiver.empty()) continue;
-    for (int s = o.periodic ? 0 : no_shift; s <= (o.periodic ? 26 : no_shift); ++s) {
-      const Vec3d shift = shift_vector(s, o.period);
-      const std::size_t begin = plans.entries.size();
-      const LetCount c = plan_let(tree, cell_sigma, receiver, criterion, shift, &plans.entries);
-      plans.messages.push_back({r, shift, begin, plans.entries.size()});
-      report.let_cells_sent += c.cells;
-      report.let_bodies_sent += c.bodies;
-      plans.counts[static_cast<std::size_t>(r)] += static_cast<int>(c.doubles(o.order, ncomp));
-    }
+    for (int s = o.periodic ? 0 : no_shift; s <= (o.periodic ? 26 : no_shift); ++s)
+      plans.messages.push_back({r, receiver, shift_vector(s, o.period), {}, {}});
+  }
+  plan_lets(tree, cell_sigma, {o.theta, cell_sigma.empty() ? 0.0 : o.guard}, plans.messages);
+  plans.counts.assign(static_cast<std::size_t>(comm.size()), 0);
+  for (const LetMessage& m : plans.messages) {
+    report.let_cells_sent += m.count.cells;
+    report.let_bodies_sent += m.count.bodies;
+    plans.counts[static_cast<std::size_t>(m.rank)] += static_cast<int>(m.count.doubles(o.order, ncomp));
   }
   return plans;
 }
@@ -91,12 +73,11 @@ LetPlans plan_all(const comm::Communicator& comm, const Tree& tree, std::span<co
 std::vector<double> write_all(const LetPlans& plans, const detail::TreeData& t, const core::Array<detail::C>& multipoles,
                               const Options& o, int ncomp, std::span<const double> strength,
                               std::span<const double> sigma, std::span<const double> cell_sigma) {
-  std::vector<double> send;
-  if (plans.entries.empty()) return send;
-  const Index per_cell = ncomp * term_count(o.order);
+  if (plans.messages.empty()) return {};
   std::vector<int> slot;
-  const std::vector<int> cells = plans.cells(t.tree.cells().size(), slot);
-  const std::vector<detail::C> sent = detail::cell_expansions(o.backend, multipoles, cells, per_cell);
+  const std::vector<int> cells = sent_cells(plans.messages, t.tree.cells().size(), slot);
+  const std::vector<detail::C> sent =
+      detail::cell_expansions(o.backend, multipoles, cells, ncomp * term_count(o.order));
   LetSource source;
   source.tree = &t;
   source.order = o.order;
@@ -107,13 +88,7 @@ std::vector<double> write_all(const LetPlans& plans, const detail::TreeData& t, 
   source.multipoles = sent.data();
   source.multipole_slot = slot.data();
   source.cell_sigma = cell_sigma;
-  std::size_t size = 0;
-  for (int c : plans.counts) size += static_cast<std::size_t>(c);
-  send.reserve(size);
-  for (const auto& m : plans.messages)
-    write_let(source, std::span<const LetEntry>(plans.entries).subspan(m.begin, m.end - m.begin), m.shift, send);
-  LOOM_REQUIRE(send.size() == size, "distributed FMM: the LETs written differ from their plan");
-  return send;
+  return write_lets(source, plans.messages);
 }
 
 // The local FMM's options: periodic, its own 27 near images but none of the far ones (they come from the whole

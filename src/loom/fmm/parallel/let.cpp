@@ -94,23 +94,34 @@ const detail::C* multipoles_of(const LetSource& s, int c) {
   return s.multipoles + (s.multipole_slot ? s.multipole_slot[c] : c) * per_cell;
 }
 
-void write_cell(const LetSource& s, const LetEntry& e, Vec3d shift, std::vector<double>& out) {
+// Writes the cell (and its bodies) at `at`; returns one past what it wrote.
+double* write_cell(const LetSource& s, const LetEntry& e, Vec3d shift, double* at) {
   const Cell& cell = s.tree->tree.cells()[static_cast<std::size_t>(e.cell)];
   const int nt = term_count(s.order);
-  const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(e.cell)];
   const Vec3d center = cell.center + shift;
-  out.insert(out.end(), {center.x, center.y, center.z, cell.radius, sigma, e.bodies ? double(cell.count) : 0.0,
-                         double(e.children)});
+  *at++ = center.x;
+  *at++ = center.y;
+  *at++ = center.z;
+  *at++ = cell.radius;
+  *at++ = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(e.cell)];
+  *at++ = e.bodies ? double(cell.count) : 0.0;
+  *at++ = double(e.children);
   const detail::C* m = multipoles_of(s, e.cell);
-  for (int k = 0; k < s.ncomp * nt; ++k) out.insert(out.end(), {m[k].re, m[k].im});
-  if (!e.bodies) return;
+  for (int k = 0; k < s.ncomp * nt; ++k) {
+    *at++ = m[k].re;
+    *at++ = m[k].im;
+  }
+  if (!e.bodies) return at;
   const auto& x = s.tree->tree.positions();
   for (Index i = cell.begin; i < cell.begin + cell.count; ++i) {
-    const Vec3d at = x[static_cast<std::size_t>(i)] + shift;
-    out.insert(out.end(), {at.x, at.y, at.z});
-    for (int d = 0; d < s.ncomp; ++d) out.push_back(strength_of(s, i, d));
-    out.push_back(sigma_of(s, i));
+    const Vec3d p = x[static_cast<std::size_t>(i)] + shift;
+    *at++ = p.x;
+    *at++ = p.y;
+    *at++ = p.z;
+    for (int d = 0; d < s.ncomp; ++d) *at++ = strength_of(s, i, d);
+    *at++ = sigma_of(s, i);
   }
+  return at;
 }
 
 }  // namespace
@@ -149,8 +160,9 @@ LetCount plan_let(const Tree& tree, std::span<const double> cell_sigma, std::spa
   return count;
 }
 
-void write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, std::vector<double>& out) {
-  for (const LetEntry& e : plan) write_cell(source, e, shift, out);
+double* write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, double* at) {
+  for (const LetEntry& e : plan) at = write_cell(source, e, shift, at);
+  return at;
 }
 
 LetCount select_let(const LetSource& s, std::span<const Patch> receiver, const LetCriterion& criterion,
@@ -158,7 +170,9 @@ LetCount select_let(const LetSource& s, std::span<const Patch> receiver, const L
   if (!out) return plan_let(s.tree->tree, s.cell_sigma, receiver, criterion, shift, nullptr);
   std::vector<LetEntry> plan;
   const LetCount count = plan_let(s.tree->tree, s.cell_sigma, receiver, criterion, shift, &plan);
-  write_let(s, plan, shift, *out);
+  const std::size_t before = out->size();
+  out->resize(before + static_cast<std::size_t>(count.doubles(s.order, s.ncomp)));
+  write_let(s, plan, shift, out->data() + before);
   return count;
 }
 

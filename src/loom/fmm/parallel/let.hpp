@@ -77,8 +77,9 @@ struct LetCount {
 };
 LetCount plan_let(const Tree& tree, std::span<const double> cell_sigma, std::span<const Patch> receiver,
                   const LetCriterion& criterion, Vec3d shift, std::vector<LetEntry>* plan);
-// Appends the planned cells (wire format above) to `out`, moved by `shift`.
-void write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, std::vector<double>& out);
+// Writes the planned cells (wire format above), moved by `shift`, at `at` (room for the plan's
+// LetCount::doubles); returns one past what it wrote.
+double* write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, double* at);
 
 // Both at once: appends what the receiver's patches need to `out` (null: only counts, for the model of many
 // ranks; then the source needs only its tree and cell sigmas); returns the cells and bodies it takes.

@@ -14,6 +14,7 @@
 #include "loom/fmm/list_cache.hpp"
 #include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/received_sources.hpp"
+#include "loom/fmm/parallel/let_batch.hpp"
 #include "loom/fmm/parallel/local_tree.hpp"
 #include "loom/fmm/parallel/multisection.hpp"
 
@@ -147,16 +148,17 @@ Let received_let(const Options& o, const std::vector<Part>& parts, const std::ve
   return parse_let(received, o.order, ncomp);
 }
 
-// For part r: the time to select its LETs for all others.
+// For part r: the time to select and write its LETs for all others, as the ranks do (let_batch.hpp).
 double selection_seconds(const Options& o, const std::vector<Part>& parts, const std::vector<detail::TreeData>& trees,
                          std::size_t r, int ncomp) {
   const LocalTree mine = local_tree(trees[r].tree, o.order, ncomp, parts[r].strength, parts[r].sigma);
-  const LetCriterion criterion{o.theta, ncomp == 3 ? o.guard : 0.0};
   const auto patches = part_patches(trees);
-  core::WallTimer select;
-  std::vector<double> scratch;
+  std::vector<LetMessage> messages;
   for (std::size_t s = 0; s < parts.size(); ++s)
-    if (s != r && !parts[s].x.empty()) select_let(mine.source(), patches[s], criterion, &scratch);
+    if (s != r && !parts[s].x.empty()) messages.push_back({static_cast<int>(s), patches[s], {}, {}, {}});
+  core::WallTimer select;
+  plan_lets(mine.t.tree, mine.cell_sigma, {o.theta, ncomp == 3 ? o.guard : 0.0}, messages);
+  write_lets(mine.source(), messages);  // timed, not kept
   return select.seconds();
 }
 
