@@ -10,12 +10,20 @@
 #      FMM_CHECK_BODIES (250000) Laplace bodies per rank, 16/P threads, and the model at P = 2, 4 at the same load
 #      and threads; the device's local FMM and received field for two halves of 10^6 (the probe (5), the
 #      geometry of the 2-rank GPU run) against 2 ranks sharing the GPU at 10^6 per rank.
+# FMM_KEEP_PAGES=1: every run under GLIBC_TUNABLES that keep freed memory in the heap (no mmap, no trim), so that
+#   a step's fresh buffers (the LETs written, received and parsed) reuse pages instead of faulting new ones in:
+#   on the build box writing a LET of 72 MB took 0.40 s into fresh pages and 0.018 s so (docs/performance.md).
 # Usage on the device: scripts/gpu-fmm6.sh [check]   (OUT receives logs.tar.gz and the JSON; the table goes last)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-fmm6-out}; mkdir -p "$out"; logs=$(mktemp -d)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
 interior=${FMM_INTERIOR_BODIES:-524288}
+env_x=(-x OMP_NUM_THREADS)
+if [[ ${FMM_KEEP_PAGES:-0} == 1 ]]; then
+  export GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736
+  env_x+=(-x GLIBC_TUNABLES); echo "GLIBC_TUNABLES=$GLIBC_TUNABLES"
+fi
 t0=$(date +%s)
 scripts/configure-gpu-build.sh build-gpu "$logs/configure.log" --if-missing || exit 1
 targets=(loom test_fmm_mpi test_fmm_let_field); [[ ${1:-} == check ]] && targets=(loom)
@@ -28,7 +36,7 @@ if [[ ${1:-} == check ]]; then
   bodies=${FMM_CHECK_BODIES:-250000}
   for ranks in 1 2 4; do
     threads=$(( 16 / ranks ))
-    OMP_NUM_THREADS=$threads timeout 90 mpiexec --oversubscribe --bind-to none -n $ranks -x OMP_NUM_THREADS \
+    OMP_NUM_THREADS=$threads timeout 90 mpiexec --oversubscribe --bind-to none -n $ranks "${env_x[@]}" \
       build-gpu/bin/loom bench fmm --ranks_bodies "$bodies" --ranks_kernel laplace --warmup 1 --repeats 2 \
       --json "$out/cpu-$ranks.json" > "$logs/cpu-$ranks.log" 2>&1
     echo "cpu $ranks rank(s) rc $? ($(( $(date +%s) - t0 )) s)"
@@ -38,7 +46,7 @@ if [[ ${1:-} == check ]]; then
       > "$logs/model-$ranks.log" 2>&1
     echo "model $ranks rc $? ($(( $(date +%s) - t0 )) s)"
   done
-  OMP_NUM_THREADS=8 timeout 80 mpiexec --oversubscribe --bind-to none -n 2 -x OMP_NUM_THREADS build-gpu/bin/loom \
+  OMP_NUM_THREADS=8 timeout 80 mpiexec --oversubscribe --bind-to none -n 2 "${env_x[@]}" build-gpu/bin/loom \
     bench fmm --ranks_bodies 1000000 --ranks_kernel laplace --backend cuda --warmup 1 --repeats 3 \
     --json "$out/gpu-2.json" > "$logs/gpu-2.log" 2>&1
   echo "gpu 2 ranks rc $? ($(( $(date +%s) - t0 )) s)"
@@ -63,7 +71,7 @@ let_rc=$?
 
 for ranks in 1 2; do
   threads=$(( 16 / ranks ))
-  OMP_NUM_THREADS=$threads timeout 90 mpiexec --oversubscribe --bind-to none -n $ranks -x OMP_NUM_THREADS \
+  OMP_NUM_THREADS=$threads timeout 90 mpiexec --oversubscribe --bind-to none -n $ranks "${env_x[@]}" \
     build-gpu/bin/loom bench fmm --ranks_bodies 1000000 --ranks_kernel laplace --backend cuda --warmup 1 --repeats 3 \
     --json "$out/gpu-$ranks.json" > "$logs/fmm-$ranks.log" 2>&1
   echo "bench $ranks rank(s) rc $? ($(( $(date +%s) - t0 )) s)"
