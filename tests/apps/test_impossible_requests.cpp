@@ -88,6 +88,8 @@ TEST(ImpossibleRequests, KeysTheRunDoesNotReadAreRefused) {
       {"bench fmm --quick --model_latency 0", "model_latency = 0.0", "unless model_ranks is given"},
       {"bench fmm --model_ranks 2 --model_remote host --model_probe_bodies 5000", "model_probe_bodies = 5000",
        "unless model_remote is device"},
+      {"bench fmm --model_ranks 2 --model_remote device_as_local --model_interior_bodies 5000",
+       "model_interior_bodies = 5000", "unless model_remote is device"},
       {"bench bh --time.t_end 5", "time.t_end = 5.0", "not a run"},
       {"bench bh --output.dir x", "output.dir = \"x\"", "not a run"},
       {"bench gpe --backend cpu --ranks 2", "ranks = \"2\"", "unless scaling runs"},

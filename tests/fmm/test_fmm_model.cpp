@@ -87,5 +87,41 @@ TEST(FmmModel, MeasuresOneAndTwoParts) {
   EXPECT_GT(two.remote, 0);
 }
 
+TEST(FmmModel, InteriorProbeStepOfTheEquations) {
+  // (6) by hand: the probe's centre part of 512 bodies (2^3 leaves) receives 7x its bodies (the shell 1 leaf
+  // wide, growth 152 / 56 at 8x the load), its received field 0.25 of its local FMM; the target 8x the load
+  ModelRanks interior = measured();
+  interior.ncrit = 64;
+  interior.timed_bodies = interior.max_bodies = 512;
+  interior.max_let_bodies = 7 * 512;
+  interior.local = 0.4;
+  interior.remote = 0.1;
+  interior.select = 0.01;
+  ModelRanks ranks = measured();  // the P-rank model: messages, bytes and the distant receivers' selection
+  ranks.max_bodies = 512;
+  const Network net{1e10, 1e-5};
+  const ModelStep s = model_step_interior(ranks, interior, net, 8 * 512, 0.7);
+  const double growth = 152.0 / 56;
+  EXPECT_NEAR(s.local, 0.7, 1e-12);
+  EXPECT_NEAR(s.remote, 0.7 * 0.25 * growth / 8, 1e-12);
+  EXPECT_NEAR(s.select, 0.01 * growth + 0.1, 1e-12);
+  EXPECT_NEAR(s.communication, 7e-5 + 0.1 * 4, 1e-12);  // no LET bodies in `ranks`: the surface law, 8^(2/3)
+  EXPECT_NEAR(s.step, s.select + 0.7 + s.remote, 1e-12);
+  EXPECT_NEAR(s.efficiency, 0.7 / s.step, 1e-12);
+}
+
+TEST(FmmModel, InteriorProbeTimesTheCentreOf27Parts) {
+  // the part timed is the one receiving the most, the centre: 26 messages, bodies from every side
+  Options o;
+  o.order = 4;
+  const ModelRanks m = model_interior(Kernel::laplace, o, 3000);
+  EXPECT_EQ(m.ranks, 27);
+  EXPECT_EQ(m.max_messages, 26);
+  EXPECT_LE(std::abs(double(m.timed_bodies) - 3000), 2.0);
+  EXPECT_GT(m.max_let_bodies, 3000);  // a part 3 leaves wide inside a shell of its neighbours' leaves
+  EXPECT_GT(m.local, 0);
+  EXPECT_GT(m.remote, 0);
+}
+
 }  // namespace
 }  // namespace loom::fmm::parallel

@@ -104,7 +104,7 @@ TEST(FmmMpiCli, BenchOnTwoRanksReportsEveryRank) {
   EXPECT_EQ(j["bodies_per_rank"][0].get<int>() + j["bodies_per_rank"][1].get<int>(), 6000);
   ASSERT_EQ(j["seconds_per_rank"].size(), 2u);
   for (const auto& s : j["seconds_per_rank"])
-    for (const char* key : {"partition", "let_build", "communication", "local", "kernels", "remote"})
+    for (const char* key : {"partition", "tree", "let_build", "communication", "local", "kernels", "remote", "cost"})
       EXPECT_GE(s[key].get<double>(), 0) << key;
   EXPECT_GT(j["seconds_per_rank"][0]["kernels"].get<double>(), 0);
   ASSERT_EQ(j["step_seconds"].size(), 2u);

@@ -2,7 +2,8 @@
 // upward pass (P2M, M2M), M2L (plus the periodic image levels), the downward pass (L2L, L2P: writes the far
 // field), P2P (adds the near field); a P2P-only kernel (!K::far_field) runs P2P alone. Each phase is timed
 // apart (device time on the GPU), so that no phase's time includes another's or a transfer. Extra sources
-// (extra_sources.hpp; null: none) add their far field between M2L and L2L and their near field after P2P.
+// (extra_sources.hpp; null: none) see the upward pass's multipoles before M2L, add their far field between M2L
+// and L2L and their near field after P2P.
 #pragma once
 
 #include <memory>
@@ -34,6 +35,7 @@ void evaluate(PassEngine& engine, const Options& o, const TreeData& t, const Int
     watch.start();
     engine.upward(K::ncomp, strength, multipoles);
     time.upward = watch.stop();
+    if (extra) extra->after_upward(t, lists, multipoles);
 
     watch.start();
     fill_zero(o.backend, locals);

@@ -104,7 +104,7 @@ void rates_on_ranks(const comm::Communicator& comm, const fmm::Options& o, const
   fmm::BiotSavartResult r = fmm::parallel::biot_savart(comm, o, q.x, q.alpha, q.sigma, &report);
   out.velocity = std::move(r.velocity);
   out.stretching = std::move(r.stretching);
-  times.tree += report.let_build;
+  times.tree += report.tree + report.let_build;
   times.lists += report.local_time.traversal;
   times.fmm += report.communication + report.local + report.remote - report.local_time.traversal;
 }

@@ -7,12 +7,18 @@
 
 #include "loom/core/array.hpp"
 #include "loom/fmm/engine/tree_data.hpp"
+#include "loom/fmm/tree/traversal.hpp"
 
 namespace loom::fmm::detail {
 
 class ExtraSources {
  public:
   virtual ~ExtraSources() = default;
+  // After the local upward pass, before its M2L: the tree's multipoles (on the options' backend) and the local
+  // lists, for whoever needs them beside the evaluation (issue 22: a rank sends its LETs from here, with the
+  // multipoles the evaluation computed, while its M2L runs). Nothing by default.
+  virtual void after_upward(const TreeData& /*t*/, const InteractionLists& /*lists*/,
+                            const core::Array<C>& /*multipoles*/) {}
   // After the local M2L: adds the extra sources' far field into `locals` (ncomp * term_count(p) per cell of t,
   // on the options' backend).
   virtual void add_far(const TreeData& t, core::Array<C>& locals) = 0;

@@ -1,6 +1,7 @@
 // The passes on either backend (passes.hpp).
 #include "loom/fmm/engine/passes.hpp"
 
+#include <algorithm>
 #include <span>
 
 #include "loom/core/parallel_for.hpp"
@@ -114,6 +115,24 @@ void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std:
   core::parallel_for(backend, static_cast<Index>(terms.size()), [=] LOOM_HOST_DEVICE(Index i) {
     dst[static_cast<Index>(cell[i / per_cell]) * per_cell + i % per_cell] += src[i];
   });
+}
+
+std::vector<C> cell_expansions(core::Backend backend, const core::Array<C>& a, const std::vector<int>& cells,
+                               Index per_cell) {
+  const auto size = static_cast<Index>(cells.size()) * per_cell;
+  std::vector<C> out(static_cast<std::size_t>(size));
+  if (size == 0) return out;
+  auto which = core::Array<int>::from(std::span<const int>(cells));
+  core::Array<C> gathered(static_cast<std::size_t>(size));
+  const int* cell = which.read(core::where(backend));
+  const C* src = a.read(core::where(backend));
+  C* dst = gathered.write(core::where(backend));
+  core::parallel_for(backend, size, [=] LOOM_HOST_DEVICE(Index i) {
+    dst[i] = src[static_cast<Index>(cell[i / per_cell]) * per_cell + i % per_cell];
+  });
+  const C* host = gathered.read(core::Where::host);
+  std::copy_n(host, size, out.data());
+  return out;
 }
 
 }  // namespace loom::fmm::detail

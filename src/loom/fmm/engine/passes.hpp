@@ -35,5 +35,9 @@ void add_rows(core::Backend backend, int rows, Index n, const core::Array<double
 // Adds host terms (ncomp * nt per cell, in the order of `cells`) to those cells' expansions.
 void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std::vector<int>& cells,
                             const std::vector<C>& terms);
+// The reverse: those cells' expansions (per_cell terms each, in the order of `cells`) on the host; on the GPU
+// gathered on the device first, so that only they cross PCIe.
+std::vector<C> cell_expansions(core::Backend backend, const core::Array<C>& a, const std::vector<int>& cells,
+                               Index per_cell);
 
 }  // namespace loom::fmm::detail

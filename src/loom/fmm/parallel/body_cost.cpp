@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "loom/comm/collectives.hpp"
-#include "loom/fmm/list_cache.hpp"
 #include "loom/fmm/parallel/multisection.hpp"
 
 namespace loom::fmm::parallel {
@@ -15,13 +14,10 @@ void CellWork::add(const CellWork& other) {
   }
 }
 
-CellWork local_work(const Options& o, const Tree& tree, std::span<const double> cell_sigma) {
+CellWork local_work(const Tree& tree, const InteractionLists& lists) {
   const auto ncells = tree.cells().size();
   CellWork w{std::vector<double>(ncells, 0.0), std::vector<double>(ncells, 0.0)};
-  if (tree.size() == 0) return w;
-  const bool guarded = !cell_sigma.empty();
-  const InteractionLists lists = traverse(
-      tree, tree, detail::traversal_options(o, true, guarded ? o.guard : 0.0, guarded ? cell_sigma.data() : nullptr));
+  if (tree.size() == 0 || lists.m2l_offset.size() < ncells + 1) return w;
   const auto& cells = tree.cells();
   for (std::size_t c = 0; c < ncells; ++c) {
     w.m2l[c] = double(lists.m2l_offset[c + 1] - lists.m2l_offset[c]);

@@ -13,6 +13,7 @@
 
 #include "loom/comm/communicator.hpp"
 #include "loom/fmm/fmm.hpp"
+#include "loom/fmm/tree/traversal.hpp"
 
 namespace loom::fmm::parallel {
 
@@ -34,8 +35,9 @@ struct CellWork {
   void add(const CellWork& other);
 };
 
-// The local FMM's work per cell (its interaction lists, traversed again); cell_sigma for guarded kernels.
-CellWork local_work(const Options& o, const Tree& tree, std::span<const double> cell_sigma);
+// The local FMM's work per cell from its interaction lists (those the evaluation used: distributed.cpp takes
+// them from its upward pass, not from a second traversal).
+CellWork local_work(const Tree& tree, const InteractionLists& lists);
 
 // Collective: the rates (seconds per pair, per M2L, per body) from every rank's local kernels' times and work.
 CostRates measured_rates(const comm::Communicator& comm, const Tree& tree, const CellWork& local, const Timings& time);

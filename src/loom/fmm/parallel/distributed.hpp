@@ -1,12 +1,15 @@
 // The FMM over the bodies of all ranks (issue 22): each rank holds some of the bodies (after multisection.hpp's
 // partitioning, so that its domain is compact) and gets the sums over all bodies at its own. Each rank builds
-// its tree and multipoles, selects the local essential tree every other rank needs (let.hpp) and posts the
-// exchange (MPI_Ialltoallv); the local FMM (Evaluator, on the options' backend) runs its upward pass and M2L
-// while the LETs are in flight; then the received cells and bodies join its evaluation as extra sources
-// (received_sources.hpp: their M2L into its locals, their P2P into its near field, on its backend). Periodic boundaries: each rank
-// sends the LETs of its tree's 27 near images (shifted, let.hpp) to every other rank, and runs its local FMM
-// with its own 27 images but no far images; the far images of the whole box come from the box's moments summed
-// over the ranks (MPI_Allreduce) and are added with the received cells (engine/periodic_images.hpp).
+// its tree and plans the local essential tree every other rank needs (let.hpp: the selection walk needs no
+// multipoles); the local FMM (Evaluator, on the options' backend) runs its upward pass, after which the rank
+// writes its LETs with those multipoles (on the GPU only the sent cells' cross PCIe) and posts the exchange
+// (MPI_Ialltoallv); its M2L runs while the LETs are in flight; then the received cells and bodies join its
+// evaluation as extra sources (received_sources.hpp: their M2L into its locals, their P2P into its near field,
+// on its backend). No multipole is computed twice and no tree is copied: one rank does exactly its local FMM.
+// Periodic boundaries: each rank sends the LETs of its tree's 27 near images (shifted, let.hpp) to every other
+// rank, and runs its local FMM with its own 27 images but no far images; the far images of the whole box come
+// from the box's moments summed over the ranks (MPI_Allreduce) and are added with the received cells
+// (engine/periodic_images.hpp).
 #pragma once
 
 #include <span>
@@ -20,10 +23,12 @@ namespace loom::fmm::parallel {
 
 // One rank's view of one evaluation: seconds per phase, and what it sent and received.
 struct RankReport {
-  double let_build = 0;      // tree, multipoles and the LETs selected for the other ranks
-  double communication = 0;  // the exchange of counts and the wait for the LETs after the local M2L
-  double local = 0;          // the local FMM (its phases in local_time)
+  double tree = 0;           // the local tree (and its host arrays for the passes)
+  double let_build = 0;      // the LETs for the other ranks: patches, selection walk, their multipoles and bodies
+  double communication = 0;  // the patches' gather, the exchange of counts and the wait for the LETs after the local M2L
+  double local = 0;          // the local FMM without its tree (its phases in local_time)
   double remote = 0;         // the received cells' field: parsing, walk, far and near parts (remote_time)
+  double cost = 0;           // every body's cost for the next partitioning, when asked
   ReceivedTimes remote_time;
   Timings local_time;
   Statistics local_stats;  // the local FMM's pairs and direct interactions (remote_pairs: the received ones)

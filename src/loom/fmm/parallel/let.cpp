@@ -79,40 +79,65 @@ std::vector<Patch> read_patches(std::span<const double> v) {
 
 namespace {
 
-void write_cell(const LetSource& s, int c, bool with_bodies, int children, Vec3d shift, std::vector<double>& out) {
-  const Cell& cell = s.tree->tree.cells()[static_cast<std::size_t>(c)];
+double strength_of(const LetSource& s, Index i, int d) {
+  if (!s.body_order) return s.strength[d * s.tree->n() + i];
+  return s.strength[s.body_order[i] * s.ncomp + d];
+}
+
+double sigma_of(const LetSource& s, Index i) {
+  if (s.sigma.empty()) return 0.0;
+  return s.sigma[static_cast<std::size_t>(s.body_order ? s.body_order[i] : i)];
+}
+
+const detail::C* multipoles_of(const LetSource& s, int c) {
+  const Index per_cell = s.ncomp * term_count(s.order);
+  return s.multipoles + (s.multipole_slot ? s.multipole_slot[c] : c) * per_cell;
+}
+
+// Writes the cell (and its bodies) at `at`; returns one past what it wrote.
+double* write_cell(const LetSource& s, const LetEntry& e, Vec3d shift, double* at) {
+  const Cell& cell = s.tree->tree.cells()[static_cast<std::size_t>(e.cell)];
   const int nt = term_count(s.order);
-  const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(c)];
   const Vec3d center = cell.center + shift;
-  out.insert(out.end(), {center.x, center.y, center.z, cell.radius, sigma, with_bodies ? double(cell.count) : 0.0,
-                         double(children)});
-  const detail::C* m = s.multipoles + static_cast<Index>(c) * s.ncomp * nt;
-  for (int k = 0; k < s.ncomp * nt; ++k) out.insert(out.end(), {m[k].re, m[k].im});
-  if (!with_bodies) return;
-  const Index n = s.tree->n();
+  *at++ = center.x;
+  *at++ = center.y;
+  *at++ = center.z;
+  *at++ = cell.radius;
+  *at++ = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(e.cell)];
+  *at++ = e.bodies ? double(cell.count) : 0.0;
+  *at++ = double(e.children);
+  const detail::C* m = multipoles_of(s, e.cell);
+  for (int k = 0; k < s.ncomp * nt; ++k) {
+    *at++ = m[k].re;
+    *at++ = m[k].im;
+  }
+  if (!e.bodies) return at;
   const auto& x = s.tree->tree.positions();
   for (Index i = cell.begin; i < cell.begin + cell.count; ++i) {
-    const Vec3d at = x[static_cast<std::size_t>(i)] + shift;
-    out.insert(out.end(), {at.x, at.y, at.z});
-    for (int d = 0; d < s.ncomp; ++d) out.push_back(s.strength[d * n + i]);
-    out.push_back(s.sigma.empty() ? 0.0 : s.sigma[static_cast<std::size_t>(i)]);
+    const Vec3d p = x[static_cast<std::size_t>(i)] + shift;
+    *at++ = p.x;
+    *at++ = p.y;
+    *at++ = p.z;
+    for (int d = 0; d < s.ncomp; ++d) *at++ = strength_of(s, i, d);
+    *at++ = sigma_of(s, i);
   }
+  return at;
 }
 
 }  // namespace
 
-LetCount select_let(const LetSource& s, std::span<const Patch> receiver, const LetCriterion& criterion,
-                    std::vector<double>* out, Vec3d shift) {
+LetCount plan_let(const Tree& tree, std::span<const double> cell_sigma, std::span<const Patch> receiver,
+                  const LetCriterion& criterion, Vec3d shift, std::vector<LetEntry>* plan) {
   LetCount count;
-  const auto& cells = s.tree->tree.cells();
-  if (cells.empty() || s.tree->n() == 0 || receiver.empty()) return count;
+  const auto& cells = tree.cells();
+  if (cells.empty() || tree.size() == 0 || receiver.empty()) return count;
   std::vector<int> stack{0};
   while (!stack.empty()) {
     const int c = stack.back();
     stack.pop_back();
     const Cell& cell = cells[static_cast<std::size_t>(c)];
     if (cell.count == 0) continue;
-    const double sigma = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(c)];
+    const double sigma = cell_sigma.empty() ? 0.0 : cell_sigma[static_cast<std::size_t>(c)];
     bool accepted = true;
     for (const Patch& p : receiver) {
       const double d = distance_to_box(cell.center + shift, p.box), radii = cell.radius + p.leaf_radius;
@@ -123,15 +148,31 @@ LetCount select_let(const LetSource& s, std::span<const Patch> receiver, const L
     }
     ++count.cells;
     if (accepted || cell.leaf()) {
-      if (out) write_cell(s, c, !accepted, 0, shift, *out);
+      if (plan) plan->push_back({c, 0, !accepted});
       if (!accepted) count.bodies += cell.count;
       continue;
     }
     int children = 0;  // the non-empty ones, which the walk writes
     for (int k = 0; k < cell.child_count; ++k) children += cells[static_cast<std::size_t>(cell.child_begin + k)].count > 0;
-    if (out) write_cell(s, c, false, children, shift, *out);
+    if (plan) plan->push_back({c, children, false});
     for (int k = cell.child_count - 1; k >= 0; --k) stack.push_back(cell.child_begin + k);  // pre-order
   }
+  return count;
+}
+
+double* write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, double* at) {
+  for (const LetEntry& e : plan) at = write_cell(source, e, shift, at);
+  return at;
+}
+
+LetCount select_let(const LetSource& s, std::span<const Patch> receiver, const LetCriterion& criterion,
+                    std::vector<double>* out, Vec3d shift) {
+  if (!out) return plan_let(s.tree->tree, s.cell_sigma, receiver, criterion, shift, nullptr);
+  std::vector<LetEntry> plan;
+  const LetCount count = plan_let(s.tree->tree, s.cell_sigma, receiver, criterion, shift, &plan);
+  const std::size_t before = out->size();
+  out->resize(before + static_cast<std::size_t>(count.doubles(s.order, s.ncomp)));
+  write_let(s, plan, shift, out->data() + before);
   return count;
 }
 

@@ -25,14 +25,20 @@
 
 namespace loom::fmm::parallel {
 
-// The sender's side: its tree (host data), strengths in tree order (component-major), multipoles of every cell,
-// largest sigma per cell (empty: none) and sigma in tree order (empty: none).
+// The sender's side: its tree (host data), strengths and core radii, multipoles of every cell it sends and
+// largest sigma per cell (empty: none). Strengths in tree order, component-major, and sigma in tree order
+// (empty: none); or, with `order` (tree.order()), both in the caller's order, ncomp strengths per body
+// interleaved, read through it (a rank's own arrays, not gathered whole for the few bodies it sends).
+// Multipoles: every cell's, or with `multipole_slot` only those of the cells it sends, cell c's at slot[c]
+// (a rank's device multipoles gathered for them alone, engine/passes.hpp cell_expansions).
 struct LetSource {
   const detail::TreeData* tree = nullptr;
   int order = 0, ncomp = 1;
   const double* strength = nullptr;
   const detail::C* multipoles = nullptr;
   std::span<const double> cell_sigma, sigma;
+  const Index* body_order = nullptr;
+  const int* multipole_slot = nullptr;
 };
 
 struct LetCriterion {
@@ -53,9 +59,15 @@ constexpr int patches_per_rank = 64;  // enough to follow a cluster's leaves, fe
 void append_patches(const Tree& tree, int count, std::vector<double>& out);
 std::vector<Patch> read_patches(std::span<const double> values);
 
-// Appends what the receiver's patches need from the source's tree to `out` (null: only counts, for the model of many ranks;
-// then the source needs only its tree and cell sigmas); returns the cells and bodies it takes. `shift` moves
-// the source's tree (a periodic image): the cells and bodies are selected and written where it puts them.
+// What the receiver's patches need from the source's tree, as the selection walk decides it: the cells in
+// depth-first pre-order, each with its non-empty children written (opened) or its bodies (an unaccepted
+// leaf) or neither (accepted: multipoles only). `shift` moves the source's tree (a periodic image): the
+// cells are tested where it puts them. Needs only the tree and its cell sigmas, not the multipoles: a rank
+// plans its LETs before its upward pass and writes them after it (write_let).
+struct LetEntry {
+  int cell = 0, children = 0;
+  bool bodies = false;
+};
 struct LetCount {
   Index cells = 0, bodies = 0;
   // doubles on the wire
@@ -63,6 +75,14 @@ struct LetCount {
     return double(cells) * (7 + ncomp * order * (order + 1)) + double(bodies) * (4 + ncomp);
   }
 };
+LetCount plan_let(const Tree& tree, std::span<const double> cell_sigma, std::span<const Patch> receiver,
+                  const LetCriterion& criterion, Vec3d shift, std::vector<LetEntry>* plan);
+// Writes the planned cells (wire format above), moved by `shift`, at `at` (room for the plan's
+// LetCount::doubles); returns one past what it wrote.
+double* write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, double* at);
+
+// Both at once: appends what the receiver's patches need to `out` (null: only counts, for the model of many
+// ranks; then the source needs only its tree and cell sigmas); returns the cells and bodies it takes.
 LetCount select_let(const LetSource& source, std::span<const Patch> receiver, const LetCriterion& criterion,
                     std::vector<double>* out, Vec3d shift = {});
 

@@ -14,6 +14,7 @@
 #include "loom/fmm/list_cache.hpp"
 #include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/received_sources.hpp"
+#include "loom/fmm/parallel/let_batch.hpp"
 #include "loom/fmm/parallel/local_tree.hpp"
 #include "loom/fmm/parallel/multisection.hpp"
 
@@ -56,8 +57,9 @@ std::vector<std::vector<Patch>> part_patches(const std::vector<detail::TreeData>
   return out;
 }
 
-void count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeData>& trees,
-                const std::vector<std::vector<double>>& cell_sigma, const Options& o, int ncomp, ModelRanks& m) {
+// Returns the part that receives the most bytes (the slowest rank's at equal loads: it is timed).
+std::size_t count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeData>& trees,
+                       const std::vector<std::vector<double>>& cell_sigma, const Options& o, int ncomp, ModelRanks& m) {
   const auto patches = part_patches(trees);
   const auto n = static_cast<std::int64_t>(parts.size());
   std::vector<double> bytes(parts.size(), 0.0), messages(parts.size(), 0.0);
@@ -90,6 +92,7 @@ void count_lets(const std::vector<Part>& parts, const std::vector<detail::TreeDa
     m.mean_bytes += bytes[r] / double(parts.size());
     m.mean_messages += messages[r] / double(parts.size());
   }
+  return most;
 }
 
 // One part's local FMM and received field (wall seconds) in one evaluation with the received sources, the tree
@@ -145,16 +148,17 @@ Let received_let(const Options& o, const std::vector<Part>& parts, const std::ve
   return parse_let(received, o.order, ncomp);
 }
 
-// For part r: the time to select its LETs for all others.
+// For part r: the time to select and write its LETs for all others, as the ranks do (let_batch.hpp).
 double selection_seconds(const Options& o, const std::vector<Part>& parts, const std::vector<detail::TreeData>& trees,
                          std::size_t r, int ncomp) {
   const LocalTree mine = local_tree(trees[r].tree, o.order, ncomp, parts[r].strength, parts[r].sigma);
-  const LetCriterion criterion{o.theta, ncomp == 3 ? o.guard : 0.0};
   const auto patches = part_patches(trees);
-  core::WallTimer select;
-  std::vector<double> scratch;
+  std::vector<LetMessage> messages;
   for (std::size_t s = 0; s < parts.size(); ++s)
-    if (s != r && !parts[s].x.empty()) select_let(mine.source(), patches[s], criterion, &scratch);
+    if (s != r && !parts[s].x.empty()) messages.push_back({static_cast<int>(s), patches[s], {}, {}, {}});
+  core::WallTimer select;
+  plan_lets(mine.t.tree, mine.cell_sigma, {o.theta, ncomp == 3 ? o.guard : 0.0}, messages);
+  write_lets(mine.source(), messages);  // timed, not kept
   return select.seconds();
 }
 
@@ -181,6 +185,16 @@ Parts make_parts(const Options& o, std::span<const Vec3d> x, std::span<const dou
   return p;
 }
 
+// n bodies in a cube as the bench generates them (strengths uniform in [-1, 1), Biot-Savart's core radius the
+// mean spacing), in `ranks` parts.
+Parts cube_parts(const Options& o, Index n, int ranks, int ncomp) {
+  const auto x = make_positions(Distribution::cube, n, 1);
+  const auto strength = make_uniform(n * ncomp, -1, 1, 2);
+  std::vector<double> sigma;
+  if (ncomp == 3) sigma.assign(static_cast<std::size_t>(n), 2 / std::cbrt(double(n)));  // the mean spacing
+  return make_parts(o, x, strength, sigma, ranks, ncomp);
+}
+
 }  // namespace
 
 ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
@@ -194,27 +208,45 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
   m.bodies = static_cast<Index>(x.size());
   m.max_bodies = static_cast<Index>(p.parts[p.largest].x.size());
   m.imbalance = double(m.max_bodies) * ranks / double(std::max<Index>(1, m.bodies));
-  count_lets(p.parts, p.trees, p.cell_sigma, o, ncomp, m);
+  const std::size_t timed = count_lets(p.parts, p.trees, p.cell_sigma, o, ncomp, m);
+  m.timed_bodies = static_cast<Index>(p.parts[timed].x.size());
   std::optional<Let> let;
   if (ranks > 1) {
-    m.select = selection_seconds(o, p.parts, p.trees, p.largest, ncomp);
-    let = received_let(o, p.parts, p.trees, p.largest, ncomp);
+    m.select = selection_seconds(o, p.parts, p.trees, timed, ncomp);
+    let = received_let(o, p.parts, p.trees, timed, ncomp);
   }
-  const PartTimes t = time_part(kernel, o, p.parts[p.largest], let ? &*let : nullptr);
+  const PartTimes t = time_part(kernel, o, p.parts[timed], let ? &*let : nullptr);
   m.local = t.local;
   m.remote = t.remote;
-  m.one_rank_local = m.local / m.imbalance;  // the local FMM's time is linear in its bodies (the mean load)
+  m.walk = t.walk;
+  m.one_rank_local = m.local * double(m.bodies) / (double(ranks) * double(std::max<Index>(1, m.timed_bodies)));
+  return m;
+}
+
+ModelRanks model_interior(Kernel kernel, const Options& o, Index bodies_per_part) {
+  const int ncomp = kernel == Kernel::laplace ? 1 : 3;
+  const Index n = 27 * bodies_per_part;
+  Options host = o;
+  host.backend = core::Backend::cpu;
+  const Parts p = cube_parts(host, n, 27, ncomp);
+  ModelRanks m;
+  m.ranks = 27;
+  m.ncrit = o.ncrit;
+  m.bodies = n;
+  const std::size_t centre = count_lets(p.parts, p.trees, p.cell_sigma, host, ncomp, m);
+  m.max_bodies = m.timed_bodies = static_cast<Index>(p.parts[centre].x.size());
+  m.select = selection_seconds(host, p.parts, p.trees, centre, ncomp);
+  const Let let = received_let(host, p.parts, p.trees, centre, ncomp);
+  const PartTimes t = time_part(kernel, o, p.parts[centre], &let);
+  m.local = m.one_rank_local = t.local;
+  m.remote = t.remote;
+  m.walk = t.walk;
   return m;
 }
 
 RemoteProbe probe_remote(Kernel kernel, const Options& o, Index bodies_per_part) {
   const int ncomp = kernel == Kernel::laplace ? 1 : 3;
-  const Index n = 2 * bodies_per_part;
-  const auto x = make_positions(Distribution::cube, n, 1);
-  const auto strength = make_uniform(n * ncomp, -1, 1, 2);
-  std::vector<double> sigma;
-  if (ncomp == 3) sigma.assign(static_cast<std::size_t>(n), 2 / std::cbrt(double(n)));  // the mean spacing
-  const Parts p = make_parts(o, x, strength, sigma, 2, ncomp);
+  const Parts p = cube_parts(o, 2 * bodies_per_part, 2, ncomp);
   const Let let = received_let(o, p.parts, p.trees, p.largest, ncomp);
   Options host = o, device = o;
   host.backend = core::Backend::cpu;
@@ -246,6 +278,21 @@ ModelStep model_step(const ModelRanks& m, const Network& net, double scale, doub
   s.communication = m.max_messages * net.latency + m.max_bytes * surface / net.bandwidth;
   s.step = s.select + std::max(s.local, s.communication) + s.remote;  // (1)
   s.efficiency = one_rank / s.step;                                   // (2)
+  return s;
+}
+
+ModelStep model_step_interior(const ModelRanks& ranks, const ModelRanks& interior, const Network& net,
+                              double target_bodies, double target_seconds) {
+  ModelStep s;
+  const double scale = target_bodies / double(interior.timed_bodies);
+  const double growth = received_growth(interior, scale);                                      // (3)
+  s.local = target_seconds * ranks.imbalance;
+  s.select = interior.select * growth + ranks.select;
+  s.remote = target_seconds * (interior.remote / interior.local) * growth / scale;             // (6)
+  const double bytes_growth = received_growth(ranks, target_bodies / double(ranks.max_bodies));
+  s.communication = ranks.max_messages * net.latency + ranks.max_bytes * bytes_growth / net.bandwidth;
+  s.step = s.select + std::max(s.local, s.communication) + s.remote;                          // (1)
+  s.efficiency = target_seconds / s.step;                                                     // (2)
   return s;
 }
 

@@ -21,6 +21,20 @@
 // timed in one local evaluation with its received sources (received_sources.hpp) on the host and on the device:
 //   f = (T_remote / T_local)_device / (T_remote / T_local)_host                                         (5)
 // f = 1 is the assumption that the received field gains on the device what the local FMM gains.
+// (5) still extrapolates the host's T_remote / T_local from the small parts, and there it misleads: at 2000
+// bodies a part is 3 leaves wide, narrower than the near field (w ~ 4 leaves at theta 0.4), so every local
+// leaf meets the whole shell and its local near field is cut short; both the received and the local work grow
+// differently from there than (3) and m'/m say. The interior probe measures what the target needs directly:
+//   T_remote / T_local at the target = (T_remote / T_local)_device(m_p) * G(m_p -> m') / (m' / m_p)          (6)
+// at the centre of 27 parts of m_p bodies (its 26 neighbours as an interior rank's; m_p = 2^19: 20 leaves a
+// side, 5 near fields), on the device, in one evaluation (walk on the host, M2L and P2P on the device, with
+// their transfers), G by (3) fitted there. The distant ranks' cells, which (6) leaves out, are counted by
+// the P-rank model: thousands of cells into a few hundred thousand local ones (docs/performance.md).
+// What the step counts (1): the local FMM with its tree (the one-rank time at the target is measured so), the
+// LET selection (patches, the walk, writing the cells with the device multipoles gathered: let_build of the
+// ranks' report), the exchange (hidden when shorter than the local FMM: the ranks post it after the upward
+// pass) and the received field (wait, walk, far and near parts). Not counted: the partitioning (only when the
+// imbalance exceeds its threshold) and the bodies' costs for it (the lists' counts, done with the step).
 #pragma once
 
 #include <span>
@@ -48,7 +62,8 @@ struct ModelRanks {
   Index max_cells = 0, max_let_bodies = 0;
   // Measured here for the most loaded part, in one evaluation: its local FMM, the selection of its LETs, the
   // received field.
-  double local = 0, select = 0, remote = 0;
+  double local = 0, select = 0, remote = 0, walk = 0;  // walk: the remote's dual traversal (host)
+  Index timed_bodies = 0;     // the bodies of the part timed: the one receiving the most bytes
   double one_rank_local = 0;  // the local FMM of a part of the mean size alone (T_local of (2))
   int ncrit = 64;             // the leaves' size, for (3)
 };
@@ -59,6 +74,11 @@ double received_growth(const ModelRanks& m, double scale);
 // P virtual parts of the bodies (strength: ncomp per body; sigma empty for Laplace).
 ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
                        std::span<const double> sigma, int ranks);
+
+// (6): the interior probe, 27 parts (3 x 3 x 3) of `bodies_per_part` bodies, its centre part (the one
+// receiving the most) timed in one evaluation with its received sources on o's backend (the device); the LET
+// selection and the parts on the host.
+ModelRanks model_interior(Kernel kernel, const Options& o, Index bodies_per_part);
 
 // (5): the probe's two parts of `bodies_per_part`, the larger part's local FMM and received field (least of
 // three evaluations after one) on the CPU and on the CUDA device (`o`'s other options for both).
@@ -78,5 +98,11 @@ struct ModelStep {
 // LET selection on the host's CPU: they keep this machine's rates); the remote time also by `remote_factor` (5).
 ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds = 0,
                      bool remote_on_host = false, double remote_factor = 1);
+// (1), (2) at the target from (6): the received field's device time against the local FMM's at the interior
+// probe, grown by (3) from the probe's load; the selection at the host's rates (the probe's grown by (3), plus
+// the P-rank model's at its small load for the distant receivers, not grown); the communication from the
+// P-rank model (`ranks`) grown by (3); target_seconds the local FMM (tree included) at target_bodies.
+ModelStep model_step_interior(const ModelRanks& ranks, const ModelRanks& interior, const Network& net,
+                              double target_bodies, double target_seconds);
 
 }  // namespace loom::fmm::parallel

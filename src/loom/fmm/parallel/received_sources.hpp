@@ -1,10 +1,11 @@
 // The received cells and bodies as extra sources of a rank's local evaluation (engine/extra_sources.hpp; issue
-// 22): the local FMM runs its upward pass and M2L while the LETs travel, then asks for the received field's far
-// part (the exchange is waited for here, the received tree walked against the local one, let_pairs.hpp, and its
-// M2L pairs added into the local locals, with the periodic far images), runs its one L2L, L2P and P2P, and asks
-// for the near part (the received leaves' P2P into its near field). The pairs run on the evaluation's backend
-// (CPU: let_pairs.hpp; CUDA: let_field_device.hpp) and land in its arrays, so the received field shares the
-// local FMM's downward pass and transfers instead of paying its own.
+// 22): the local FMM runs its upward pass (after which the rank sends its LETs with those multipoles) and its
+// M2L while the LETs travel, then asks for the received field's far part (the exchange is waited for here, the
+// received tree walked against the local one, let_pairs.hpp, and its M2L pairs added into the local locals,
+// with the periodic far images), runs its one L2L, L2P and P2P, and asks for the near part (the received
+// leaves' P2P into its near field). The pairs run on the evaluation's backend (CPU: let_pairs.hpp; CUDA:
+// let_field_device.hpp) and land in its arrays, so the received field shares the local FMM's downward pass and
+// transfers instead of paying its own.
 #pragma once
 
 #include <functional>
@@ -29,8 +30,15 @@ template <class K>
 class ReceivedSources final : public detail::ExtraSources {
  public:
   using Receive = std::function<const Let&()>;  // waits for the exchange, returns the parsed LET
-  ReceivedSources(const Options& o, Receive receive, const detail::BoxMoments* far_images)
-      : o_(o), receive_(std::move(receive)), far_images_(far_images) {}
+  // What the rank does with its multipoles once the upward pass made them (distributed.cpp: its LETs sent).
+  using Upward = std::function<void(const detail::TreeData&, const InteractionLists&, const core::Array<detail::C>&)>;
+  ReceivedSources(const Options& o, Receive receive, const detail::BoxMoments* far_images, Upward upward = {})
+      : o_(o), receive_(std::move(receive)), far_images_(far_images), upward_(std::move(upward)) {}
+
+  void after_upward(const detail::TreeData& t, const InteractionLists& lists,
+                    const core::Array<detail::C>& multipoles) override {
+    if (upward_) upward_(t, lists, multipoles);
+  }
 
   void add_far(const detail::TreeData& t, core::Array<detail::C>& locals) override;
   void add_near(const detail::TreeData& t, const core::Array<double>& strength, const core::Array<double>& sigma,
@@ -47,6 +55,7 @@ class ReceivedSources final : public detail::ExtraSources {
   Options o_;
   Receive receive_;
   const detail::BoxMoments* far_images_;
+  Upward upward_;
   const Let* let_ = nullptr;
   LetLists lists_;
   bool walked_ = false;
