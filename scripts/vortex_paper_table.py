@@ -27,10 +27,10 @@ def budget(s, t0, t1):
     return (s[t0]["energy"] - s[t1]["energy"]) / (t1 - t0), 0.5 * (s[t0]["dissipation"] + s[t1]["dissipation"])
 
 
-def beyond(d, k_cut, nu):
-    """t -> the fraction of the vortex field's dissipation 2 nu sum k^2 E(k) in shells k > k_cut (spectra.csv)."""
+def beyond(d, run, k_cut):
+    """t -> the fraction of a run's dissipation 2 nu sum k^2 E(k) in shells k > k_cut (its spectra.csv)."""
     try:
-        with open(os.path.join(d, "vortex", "spectra.csv")) as f:
+        with open(os.path.join(d, run, "spectra.csv")) as f:
             rows = [(round(float(r["t"]), 6), float(r["k"]), float(r["E"])) for r in csv.DictReader(f)]
     except (OSError, ValueError, KeyError):
         return {}
@@ -66,10 +66,11 @@ def table(re, d):
               f"{b['dissipation']:9.5f} {100 * dd:+6.2f}% {a['skewness']:9.3f} {b['skewness']:8.3f} "
               f"{a['re_lambda']:8.1f} {b['re_lambda']:7.1f}")
     n = hj["grid"]["n"]
-    far = beyond(d, n / 3, hj["nu"])
-    if far:
-        print(f"the vortex field's dissipation in shells k > {n // 3} (past hit's grid's 2/3 cut, on the particle "
-              "lattice's grid): " + ", ".join(f"t {t:.2f} {100 * far[t]:.2f}%" for t in shown if t in far))
+    far_v, far_h = beyond(d, "vortex", n / 3), beyond(d, "hit", n / 3)
+    if far_v:
+        print(f"share of the dissipation in shells k > {n // 3} (outside the sphere in hit's 2/3 cube; hit keeps only "
+              "the cube's corners there), hit / vortex: " +
+              ", ".join(f"t {t:.2f} {100 * far_h.get(t, 0):.2f}% / {100 * far_v[t]:.2f}%" for t in shown if t in far_v))
     print("energy budget, -dE/dt against the mean reported dissipation over each interval:")
     for t0, t1 in list(zip(times, times[1:]))[:: max(1, len(times) // 5)]:
         bh, bv = budget(h, t0, t1), budget(v, t0, t1)
@@ -93,6 +94,10 @@ def table(re, d):
         g = vj["grid"]
         print(f"vortex outside the steps: start {o['start']:.1f} s, last row {o['last_row']:.1f} s, checkpoint "
               f"{o['checkpoint']:.1f} s; statistics on {g.get('statistics_n', g['n'])}^3")
+    r = vj.get("reinit", {})
+    if r.get("count"):
+        print(f"vortex reinitialisations: {r['count']}, {vj['seconds_per_step']['reinit'] * vj['steps'] / r['count']:.2f} "
+              f"s each, CG worst {r['cg_worst_iterations']} iterations to {r['cg_worst_residual']:.1e}")
     print(f"cost per step: hit {hs:.4f} s ({hj['grid']['n']}^3), vortex {vs['total']:.3f} s ({vj['particles']} "
           f"particles: {split}); wall: hit {hj['wall_s']:.1f} s, vortex {vj['wall_s']:.1f} s for {vj['steps']} steps")
 
