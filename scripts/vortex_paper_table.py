@@ -27,6 +27,20 @@ def budget(s, t0, t1):
     return (s[t0]["energy"] - s[t1]["energy"]) / (t1 - t0), 0.5 * (s[t0]["dissipation"] + s[t1]["dissipation"])
 
 
+def beyond(d, run, k_cut):
+    """t -> the fraction of a run's dissipation 2 nu sum k^2 E(k) in shells k > k_cut (its spectra.csv)."""
+    try:
+        with open(os.path.join(d, run, "spectra.csv")) as f:
+            rows = [(round(float(r["t"]), 6), float(r["k"]), float(r["E"])) for r in csv.DictReader(f)]
+    except (OSError, ValueError, KeyError):
+        return {}
+    total, high = {}, {}
+    for t, k, e in rows:
+        total[t] = total.get(t, 0.0) + k * k * e
+        high[t] = high.get(t, 0.0) + (k * k * e if k > k_cut else 0.0)
+    return {t: high[t] / total[t] for t in total if total[t] > 0}
+
+
 def table(re, d):
     try:
         h, v = series(os.path.join(d, "hit", "series.csv")), series(os.path.join(d, "vortex", "series.csv"))
@@ -51,6 +65,12 @@ def table(re, d):
         print(f"{t:5.2f} {a['energy']:11.5f} {b['energy']:9.5f} {100 * de:+6.2f}% {a['dissipation']:11.5f} "
               f"{b['dissipation']:9.5f} {100 * dd:+6.2f}% {a['skewness']:9.3f} {b['skewness']:8.3f} "
               f"{a['re_lambda']:8.1f} {b['re_lambda']:7.1f}")
+    n = hj["grid"]["n"]
+    far_v, far_h = beyond(d, "vortex", n / 3), beyond(d, "hit", n / 3)
+    if far_v:
+        print(f"share of the dissipation in shells k > {n // 3} (outside the sphere in hit's 2/3 cube; hit keeps only "
+              "the cube's corners there), hit / vortex: " +
+              ", ".join(f"t {t:.2f} {100 * far_h.get(t, 0):.2f}% / {100 * far_v[t]:.2f}%" for t in shown if t in far_v))
     print("energy budget, -dE/dt against the mean reported dissipation over each interval:")
     for t0, t1 in list(zip(times, times[1:]))[:: max(1, len(times) // 5)]:
         bh, bv = budget(h, t0, t1), budget(v, t0, t1)
@@ -64,6 +84,20 @@ def table(re, d):
     hs, vs = hj["seconds_per_step"], vj["seconds_per_step"]
     split = ", ".join(f"{k} {vs[k]:.3f}" for k in ("tree", "lists", "fmm", "update", "reinit", "statistics")
                       if k in vs)
+    if "seconds_per_ab2_step" in vj:
+        a = vj["seconds_per_ab2_step"]
+        print(f"vortex AB2 step ({a['steps']} of {vj['steps']} steps; issue 21's step, target 1.5 s): "
+              f"{a['total']:.3f} s (tree {a['tree']:.3f}, lists {a['lists']:.3f}, fmm {a['fmm']:.3f}, update "
+              f"{a['update']:.3f})")
+    if "seconds_outside_steps" in vj:
+        o = vj["seconds_outside_steps"]
+        g = vj["grid"]
+        print(f"vortex outside the steps: start {o['start']:.1f} s, last row {o['last_row']:.1f} s, checkpoint "
+              f"{o['checkpoint']:.1f} s; statistics on {g.get('statistics_n', g['n'])}^3")
+    r = vj.get("reinit", {})
+    if r.get("count"):
+        print(f"vortex reinitialisations: {r['count']}, {vj['seconds_per_step']['reinit'] * vj['steps'] / r['count']:.2f} "
+              f"s each, CG worst {r['cg_worst_iterations']} iterations to {r['cg_worst_residual']:.1e}")
     print(f"cost per step: hit {hs:.4f} s ({hj['grid']['n']}^3), vortex {vs['total']:.3f} s ({vj['particles']} "
           f"particles: {split}); wall: hit {hj['wall_s']:.1f} s, vortex {vj['wall_s']:.1f} s for {vj['steps']} steps")
 

@@ -41,8 +41,8 @@ void declare_initial_keys(io::Parameters& p) {
 
 void declare_method_keys(io::Parameters& p) {
   p.add("particles.n", 32,
-        "periodic box: loom hit's grid n, on which the initial field is made and the statistics are measured; the "
-        "particles sit on a lattice of particles.refine n per direction")
+        "periodic box: loom hit's grid n, on which the initial field is made; the particles sit on a lattice of "
+        "particles.refine n per direction, whose grid the statistics are measured on")
       .at_least(8)
       .at_most(hit::max_grid_n);
   p.add("particles.refine", 1,

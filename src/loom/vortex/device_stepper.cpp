@@ -144,6 +144,12 @@ void DeviceStepper::step(double dt) {
   times_.update += update.seconds();
 }
 
+std::vector<Vec3d> DeviceStepper::velocity() {
+  LOOM_REQUIRE(size() > 0, "vortex::DeviceStepper::velocity: upload particles first");
+  rates(x_, alpha_, sigma_, mid_);  // mid_ holds the midpoint rule's rates only inside a step
+  return to_vector(mid_.velocity);
+}
+
 CgResult DeviceStepper::reinitialise(const Lattice& lattice, const ReinitOptions& options) {
   const core::Backend b = fmm_.options().backend;
   const core::Where w = where(b);

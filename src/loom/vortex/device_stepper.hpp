@@ -34,6 +34,11 @@ class DeviceStepper {
   Rates previous() const;
   void set_previous(const Rates& r);
   void forget() { have_previous_ = false; }
+  bool has_previous() const { return have_previous_; }  // the next step is AB2's (else the midpoint rule's)
+
+  // The Biot-Savart velocity at the particles as they are (one FMM call; the AB2 state untouched; its time is
+  // counted in the next take_times()).
+  std::vector<Vec3d> velocity();
 
   void step(double dt);
   // The periodic reinitialisation (reinit.hpp) where the particles live (device_reinit.hpp): new particles on

@@ -32,12 +32,18 @@ std::vector<Vec3d> RateEvaluator::velocity_at(const Particles& p, const std::vec
   // a zero strength's core radius changes no sum; the smallest keeps the far-field guard as it is
   const double sigma = p.sigma.empty() ? 1.0 : *std::min_element(p.sigma.begin(), p.sigma.end());
   all.sigma.resize(all.x.size(), sigma);
+  std::vector<Vec3d> u = velocity(all);
+  u.erase(u.begin(), u.begin() + p.size());
+  return u;
+}
+
+std::vector<Vec3d> RateEvaluator::velocity(const Particles& p) {
   Rates rates;
   const StretchingForm form = form_;
-  form_ = StretchingForm::classical;
-  evaluate(all, rates);
+  form_ = StretchingForm::classical;  // the omega sum of the transpose form changes no velocity
+  evaluate(p, rates);
   form_ = form;
-  return {rates.velocity.begin() + p.size(), rates.velocity.end()};
+  return std::move(rates.velocity);
 }
 
 RateTimes RateEvaluator::take_times() {

@@ -33,6 +33,8 @@ class RateEvaluator {
   void evaluate(const Particles& p, Rates& out);
   // The velocity at extra points (zero-strength bodies evaluated together with the particles).
   std::vector<Vec3d> velocity_at(const Particles& p, const std::vector<Vec3d>& points);
+  // The velocity at the particles themselves (the stretching's form aside).
+  std::vector<Vec3d> velocity(const Particles& p);
 
   RateTimes take_times();
   const fmm::Options& options() const { return evaluator_.options(); }

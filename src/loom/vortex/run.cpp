@@ -46,6 +46,7 @@ bool finite(const Invariants& v) {
 }  // namespace
 
 VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(config)), input_(std::move(input)) {
+  core::WallTimer start;
   InitialState s = initial_state(c_);
   p_ = std::move(s.state.particles);
   t_ = t0_ = s.state.time;
@@ -69,7 +70,9 @@ VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(conf
   } else if (!s.state.previous.velocity.empty()) {
     integrator_->set_previous(std::move(s.state.previous));
   }
-  if (c_.periodic) statistics_.emplace(c_.grid_n, c_.nu, box_period, c_.backend);
+  // on the particle lattice's grid: the modes the particles carry beyond hit's grid (statistics.hpp)
+  if (c_.periodic) statistics_.emplace(c_.lattice_n, c_.nu, box_period, c_.backend);
+  edges_.start = start.seconds();
 }
 
 std::vector<std::string> VortexRun::columns() const {
@@ -122,23 +125,31 @@ void VortexRun::step() {
 }
 
 void VortexRun::advance() {
+  DeviceStepTimes d;
+  bool ab2 = false;
   if (stepper_) {
+    ab2 = stepper_->has_previous();
     stepper_->step(dt_);
     particles_moved_ = true;
-    const DeviceStepTimes d = stepper_->take_times();
-    times_.tree += d.tree;
-    times_.lists += d.lists;
-    times_.fmm += d.fmm;
-    times_.update += d.update;
+    d = stepper_->take_times();
   } else {
+    ab2 = c_.scheme == TimeScheme::ab2 && !integrator_->previous().velocity.empty();
     core::WallTimer timer;
     integrator_->step(p_, dt_, [this](const Particles& q, Rates& out) { rates_->evaluate(q, out); });
     const double stepping = timer.seconds();
     const RateTimes rt = rates_->take_times();
-    times_.tree += rt.tree;
-    times_.lists += rt.lists;
-    times_.fmm += rt.fmm;
-    times_.update += stepping - rt.tree - rt.lists - rt.fmm;
+    d = {rt.tree, rt.lists, rt.fmm, stepping - rt.tree - rt.lists - rt.fmm};
+  }
+  times_.tree += d.tree;
+  times_.lists += d.lists;
+  times_.fmm += d.fmm;
+  times_.update += d.update;
+  if (ab2) {
+    ab2_.tree += d.tree;
+    ab2_.lists += d.lists;
+    ab2_.fmm += d.fmm;
+    ab2_.update += d.update;
+    ++ab2_.steps;
   }
   ++step_;
   t_ = t0_ + dt_ * double(step_ - step0_);
@@ -208,8 +219,13 @@ void VortexRun::record() {
     return;
   }
   core::WallTimer measuring;
-  turbulence_ = statistics_->measure(*rates_, p_, t_);
-  rates_->take_times();  // the statistics' evaluation is no part of a step
+  if (stepper_ && statistics_->on_grid(p_)) {  // the particles' own velocity is the grid's: the resident FMM
+    turbulence_ = statistics_->measure_velocity(stepper_->velocity(), t_);
+    stepper_->take_times();  // the statistics' evaluation is no part of a step
+  } else {
+    turbulence_ = statistics_->measure(*rates_, p_, t_);
+  }
+  rates_->take_times();
   times_.statistics += measuring.seconds();
   if (series_->rows() == 0) turbulence0_ = turbulence_;
   std::vector<double> row = hit::series_row(turbulence_, step_, dt_, wall);
@@ -258,6 +274,13 @@ nlohmann::json VortexRun::summary() const {
                            {"fmm", times_.fmm / steps},
                            {"update", times_.update / steps}, {"reinit", times_.reinit / steps},
                            {"total", times_.total() / steps}, {"statistics", times_.statistics / steps}};
+  const double ab2_steps = std::max<double>(1, double(ab2_.steps));
+  j["seconds_per_ab2_step"] = {{"steps", ab2_.steps},          {"tree", ab2_.tree / ab2_steps},
+                               {"lists", ab2_.lists / ab2_steps}, {"fmm", ab2_.fmm / ab2_steps},
+                               {"update", ab2_.update / ab2_steps},
+                               {"total", (ab2_.tree + ab2_.lists + ab2_.fmm + ab2_.update) / ab2_steps}};
+  j["seconds_outside_steps"] = {{"start", edges_.start}, {"last_row", edges_.last_row},
+                                {"checkpoint", edges_.checkpoint}};
   j["invariants"] = {{"initial", {{"total_vorticity", to_json(initial_.total_vorticity)},
                                   {"impulse", to_json(initial_.impulse)}, {"strength", initial_.strength}}},
                      {"final", {{"total_vorticity", to_json(last_.total_vorticity)},
@@ -270,7 +293,8 @@ nlohmann::json VortexRun::summary() const {
                  {"spacing", c_.ring_spacing}};
   }
   if (c_.periodic) {
-    j["grid"] = {{"n", c_.grid_n}, {"box", "[0, 2 pi)^3"}, {"particles_per_direction", c_.lattice_n}};
+    j["grid"] = {{"n", c_.grid_n}, {"box", "[0, 2 pi)^3"}, {"particles_per_direction", c_.lattice_n},
+                 {"statistics_n", statistics_->n()}};
     j["initial"] = to_json(turbulence0_);
     j["final"] = to_json(turbulence_);
   }
@@ -280,11 +304,15 @@ nlohmann::json VortexRun::summary() const {
 }
 
 void VortexRun::finish(int stop_signal) {
+  core::WallTimer timer;
   record();
+  edges_.last_row = timer.seconds();
   series_->close();
   if (spectra_) spectra_->close();
   snapshot();
+  timer.start();
   checkpoint();
+  edges_.checkpoint = timer.seconds();
   if (io::write_final_summary(*run_, summary(), stop_signal, "vortex", step_, t_)) return;
   if (c_.output.plots) {
     std::vector<std::string> args{run_->path().string()};

@@ -29,6 +29,18 @@ struct StepTimes {
   double total() const { return tree + lists + fmm + update + reinit; }
 };
 
+// The AB2 steps alone (issue 21's step: one Biot-Savart call, the tree, the update), without the midpoint steps
+// that restart AB2 after each reinitialisation (two calls) and without the reinitialisations.
+struct Ab2Times {
+  double tree = 0, lists = 0, fmm = 0, update = 0;
+  Index steps = 0;
+};
+
+// Wall seconds outside the steps: building the initial particles, and finish()'s last row and checkpoint.
+struct EdgeTimes {
+  double start = 0, last_row = 0, checkpoint = 0;
+};
+
 class VortexRun {
  public:
   // Builds the initial particles and checks what needs them; throws UsageError before anything is written.
@@ -87,6 +99,8 @@ class VortexRun {
   int reinits_ = 0, cg_worst_iterations_ = 0;
   double cg_worst_residual_ = 0;
   StepTimes times_;
+  Ab2Times ab2_;
+  EdgeTimes edges_;
   std::optional<io::RunDirectory> run_;
   std::unique_ptr<io::SeriesWriter> series_, spectra_;
   std::optional<io::FieldSeries> fields_;
