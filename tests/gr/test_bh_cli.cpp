@@ -41,6 +41,11 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
        "error: grid.radii = \"1.62,12,6\": expected at least two increasing positive numbers (the shells' "
        "boundaries)\n"},
       {"--grid.radii 6", ""},
+      {"--grid.map cubic",
+       "error: grid.map = \"cubic\": expected 1 to 2 comma-separated maps (one per shell from the innermost), each "
+       "linear, log or inverse\n"},
+      {"--grid.map inverse,linear,log", ""},  // three maps for two shells
+      {"--grid.map inverse,", ""},
       {"--boundary.outer sommerfeld", ""},
       {"--boundary.interface strong", ""},
       {"--damping.gamma1 -2", ""},
@@ -77,7 +82,7 @@ TEST(BhCli, ShortRunWritesEveryOutput) {
     EXPECT_TRUE(std::filesystem::exists(run / f)) << f;
   const std::string series = slurp(run / "series.csv");
   EXPECT_EQ(series.rfind("t,gauge_constraint,three_index_constraint,normalized_constraint,psi_error,pi_error,"
-                         "phi_error\n",
+                         "phi_error,excision_speed\n",
                          0),
             0u)
       << series.substr(0, 120);

@@ -22,6 +22,9 @@ io::Parameters bh_parameters() {
   p.add("physics.spin", "0.2,0.3,0.4", "dimensionless spin vector chi (three numbers, |chi| < 1)");
   p.add("grid.extents", "10,19,38", "points per shell N_r,N_theta,N_phi (N_phi = 2 N_theta)");
   p.add("grid.radii", "1.62,6,12", "shell boundaries in units of m, increasing (n + 1 numbers for n shells)");
+  p.add("grid.map", "linear",
+        "radial map of each shell from the innermost, comma-separated (shells past the list: linear): linear, log "
+        "or inverse (points uniform in r, ln r or 1/r; docs/gr.md, \"The radial map\")");
   p.add("filter.alpha", 36.0,
         "radial exponential filter exp(-alpha (k/k_max)^(2 order)) every step: the highest Chebyshev mode damped by "
         "exp(-alpha); 0: none. The default (alpha 36, order 32: SpEC's Chebyshev filter, only the top modes) delays "
@@ -92,6 +95,24 @@ KerrSchild hole(const io::Parameters& p) {
   return {p.get_real("physics.mass"), {chi[0], chi[1], chi[2]}};
 }
 
+// grid.map: one of linear, log, inverse per shell from the innermost, at most one per shell.
+std::vector<spectral::RadialMap> radial_maps(const io::Parameters& p, std::size_t shells) {
+  const std::string what = fmt::format(
+      "1 to {} comma-separated maps (one per shell from the innermost), each linear, log or inverse", shells);
+  std::vector<spectral::RadialMap> maps;
+  const std::string text = p.get_string("grid.map");
+  std::stringstream in(text);
+  std::string item;
+  try {
+    while (std::getline(in, item, ',')) maps.push_back(spectral::parse_radial_map(item, "grid.map"));
+  } catch (const UsageError&) {
+    maps.clear();
+  }
+  if (maps.empty() || maps.size() > shells || text.back() == ',')
+    throw UsageError(io::invalid_value_message("grid.map", p.value("grid.map"), what));
+  return maps;
+}
+
 GhGeometry geometry(const io::Parameters& p) {
   const std::string extents_what = fmt::format(
       "three integers N_r,N_theta,N_phi with N_r >= {}, N_theta >= {} and N_phi = 2 N_theta", min_radial_points,
@@ -113,6 +134,7 @@ GhGeometry geometry(const io::Parameters& p) {
   bool ok = g.radii.size() >= 2 && g.radii[0] > 0;
   for (std::size_t i = 1; i < g.radii.size(); ++i) ok = ok && g.radii[i] > g.radii[i - 1];
   if (!ok) throw UsageError(io::invalid_value_message("grid.radii", p.value("grid.radii"), radii_what));
+  g.maps = radial_maps(p, g.radii.size() - 1);
   return g;
 }
 

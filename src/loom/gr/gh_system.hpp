@@ -15,6 +15,7 @@
 
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "loom/core/array.hpp"
@@ -59,7 +60,13 @@ struct GhGeometry {
   OuterBoundary outer = OuterBoundary::penalty;
   Damping damping{};
   InterfaceCoupling interface = InterfaceCoupling::penalty;
+  // The radial map of each shell from the innermost; shells past the list are linear (docs/gr.md, "The radial map").
+  std::vector<spectral::RadialMap> maps{};
 };
+
+// The radial map of shell s (linear past the geometry's list), and every shell's as "inverse,linear".
+spectral::RadialMap shell_map(const GhGeometry& g, std::size_t s);
+std::string map_names(const GhGeometry& g);
 
 class GhSystem {
  public:
