@@ -42,8 +42,8 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
        "boundaries)\n"},
       {"--grid.radii 6", ""},
       {"--grid.map cubic",
-       "error: grid.map = \"cubic\": expected 1 to 2 comma-separated maps (one per shell from the innermost), each "
-       "linear, log or inverse\n"},
+       "error: grid.map = \"cubic\": expected linear, log or inverse (every shell), or 2 of them comma-separated (one "
+       "per shell from the innermost)\n"},
       {"--grid.map inverse,linear,log", ""},  // three maps for two shells
       {"--grid.map inverse,", ""},
       {"--boundary.outer sommerfeld", ""},

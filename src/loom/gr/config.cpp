@@ -22,9 +22,10 @@ io::Parameters bh_parameters() {
   p.add("physics.spin", "0.2,0.3,0.4", "dimensionless spin vector chi (three numbers, |chi| < 1)");
   p.add("grid.extents", "10,19,38", "points per shell N_r,N_theta,N_phi (N_phi = 2 N_theta)");
   p.add("grid.radii", "1.62,6,12", "shell boundaries in units of m, increasing (n + 1 numbers for n shells)");
-  p.add("grid.map", "linear",
-        "radial map of each shell from the innermost, comma-separated (shells past the list: linear): linear, log "
-        "or inverse (points uniform in r, ln r or 1/r; docs/gr.md, \"The radial map\")");
+  p.add("grid.map", "inverse",
+        "radial map of every shell, or one per shell from the innermost (comma-separated): linear, log or inverse, "
+        "the Chebyshev points uniform in r, ln r or 1/r. The default inverse resolves Kerr-Schild (nearly linear in "
+        "1/r) near roundoff and removes the excision surface's drift (docs/gr.md, \"The radial map\")");
   p.add("filter.alpha", 36.0,
         "radial exponential filter exp(-alpha (k/k_max)^(2 order)) every step: the highest Chebyshev mode damped by "
         "exp(-alpha); 0: none. The default (alpha 36, order 32: SpEC's Chebyshev filter, only the top modes) delays "
@@ -95,10 +96,10 @@ KerrSchild hole(const io::Parameters& p) {
   return {p.get_real("physics.mass"), {chi[0], chi[1], chi[2]}};
 }
 
-// grid.map: one of linear, log, inverse per shell from the innermost, at most one per shell.
+// grid.map: one of linear, log, inverse for every shell, or one per shell from the innermost.
 std::vector<spectral::RadialMap> radial_maps(const io::Parameters& p, std::size_t shells) {
   const std::string what = fmt::format(
-      "1 to {} comma-separated maps (one per shell from the innermost), each linear, log or inverse", shells);
+      "linear, log or inverse (every shell), or {} of them comma-separated (one per shell from the innermost)", shells);
   std::vector<spectral::RadialMap> maps;
   const std::string text = p.get_string("grid.map");
   std::stringstream in(text);
@@ -108,7 +109,7 @@ std::vector<spectral::RadialMap> radial_maps(const io::Parameters& p, std::size_
   } catch (const UsageError&) {
     maps.clear();
   }
-  if (maps.empty() || maps.size() > shells || text.back() == ',')
+  if (maps.empty() || (maps.size() != 1 && maps.size() != shells) || text.back() == ',')
     throw UsageError(io::invalid_value_message("grid.map", p.value("grid.map"), what));
   return maps;
 }

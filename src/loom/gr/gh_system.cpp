@@ -56,6 +56,7 @@ core::Array<double> host_array(const std::vector<double>& v) { return core::Arra
 }  // namespace
 
 spectral::RadialMap shell_map(const GhGeometry& g, std::size_t s) {
+  if (g.maps.size() == 1) return g.maps.front();
   return s < g.maps.size() ? g.maps[s] : spectral::RadialMap::linear;
 }
 

@@ -60,11 +60,13 @@ struct GhGeometry {
   OuterBoundary outer = OuterBoundary::penalty;
   Damping damping{};
   InterfaceCoupling interface = InterfaceCoupling::penalty;
-  // The radial map of each shell from the innermost; shells past the list are linear (docs/gr.md, "The radial map").
-  std::vector<spectral::RadialMap> maps{};
+  // The radial map: one for every shell, or one per shell from the innermost (shells past the list linear; none:
+  // all linear). The default as `loom bh`'s grid.map (docs/gr.md, "The radial map").
+  std::vector<spectral::RadialMap> maps{spectral::RadialMap::inverse};
 };
 
-// The radial map of shell s (linear past the geometry's list), and every shell's as "inverse,linear".
+// The radial map of shell s (a single map: every shell's; linear past a longer list or with none), and every
+// shell's as "inverse,linear".
 spectral::RadialMap shell_map(const GhGeometry& g, std::size_t s);
 std::string map_names(const GhGeometry& g);
 
