@@ -29,7 +29,7 @@ io::Parameters bh_parameters() {
   p.add("filter.alpha", 36.0,
         "radial exponential filter exp(-alpha (k/k_max)^(2 order)) every step: the highest Chebyshev mode damped by "
         "exp(-alpha); 0: none. The default (alpha 36, order 32: SpEC's Chebyshev filter, only the top modes) delays "
-        "a growing mode of the excision surface, to t ~ 318 at the paper's case (docs/gr.md, \"The late burst\")")
+        "a growing mode of the excision surface (docs/gr.md, \"The late burst\", \"The radial map\")")
       .at_least(0)
       .at_most(700);  // exp(-700) is near the smallest normal double: every mode above the first is gone
   p.add("filter.order", 32, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
