@@ -6,7 +6,8 @@
 # comes back in one file, $OUT/bh-where.tar.gz (the device tool returns at most 8 files).
 # Usage: [T_END=400] [LIMIT=300] [PROFILE_EVERY=20] scripts/gpu-bh-where.sh "name:keys" ["name:keys" ...]
 # Printed last: C_a at marks of t, the last t and why it stopped; then for each run the radial index (shell/ir, r)
-# of the largest C_a at its last profile, with that value, and the psi error at t = 10, 100 and the end.
+# of the largest C_a at its last profile, with that value, the psi error at t = 10, 100 and the end, and the
+# excision surface's slowest speed into the hole (series.csv's excision_speed: its least value and when, its last).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-bh-out}
@@ -52,7 +53,9 @@ for name in "${names[@]}"; do
     w = sprintf("t = %.1f  %d/%d  r = %.3f  C_a %.2e  C_iab %.2e", $1, $2, $3, $4, $5, $6) } } \
     END { printf "%-10s %s", name, w }' "$runs/$name/radial_profile.csv" 2> /dev/null || printf '%-10s -' "$name"
   awk -F, 'NR == 1 { next } { t = $1 + 0; if (!a && t >= 10 - 1e-9) a = $5; if (!b && t >= 100 - 1e-9) b = $5; e = $5 } \
-    END { printf "  psi error %s / %s / %.2e\n", a ? sprintf("%.2e", a) : "-", b ? sprintf("%.2e", b) : "-", e }' \
+    NF >= 8 { if (!(s != "") || $8 + 0 < s) { s = $8 + 0; ts = t } x = $8 } \
+    END { printf "  psi error %s / %s / %.2e", a ? sprintf("%.2e", a) : "-", b ? sprintf("%.2e", b) : "-", e; \
+      if (s != "") printf "  excision speed: least %.4f at t = %.1f, last %.4f", s, ts, x; printf "\n" }' \
     "$runs/$name/series.csv" 2> /dev/null || echo
 done
 find "$runs" \( -name 'fields_*.h5' -o -name 'checkpoint*.h5' \) -delete  # only the text outputs travel

@@ -41,6 +41,11 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
        "error: grid.radii = \"1.62,12,6\": expected at least two increasing positive numbers (the shells' "
        "boundaries)\n"},
       {"--grid.radii 6", ""},
+      {"--grid.map cubic",
+       "error: grid.map = \"cubic\": expected linear, log or inverse (every shell), or 2 of them comma-separated (one "
+       "per shell from the innermost)\n"},
+      {"--grid.map inverse,linear,log", ""},  // three maps for two shells
+      {"--grid.map inverse,", ""},
       {"--boundary.outer sommerfeld", ""},
       {"--boundary.interface strong", ""},
       {"--filter.target state", ""},
@@ -78,7 +83,7 @@ TEST(BhCli, ShortRunWritesEveryOutput) {
     EXPECT_TRUE(std::filesystem::exists(run / f)) << f;
   const std::string series = slurp(run / "series.csv");
   EXPECT_EQ(series.rfind("t,gauge_constraint,three_index_constraint,normalized_constraint,psi_error,pi_error,"
-                         "phi_error\n",
+                         "phi_error,excision_speed\n",
                          0),
             0u)
       << series.substr(0, 120);

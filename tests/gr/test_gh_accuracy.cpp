@@ -28,8 +28,9 @@ BhConfig config(const std::vector<std::pair<std::string, std::string>>& keys = {
 }
 
 // The largest of the psi, Pi and Phi errors after evolving the exact data to t = 1 at the default CFL step,
-// over the exact data's |C_iab| (the truncation error of the spectral gradient), with `c`'s filter and boundaries.
-double error_over_truncation(const BhConfig& c) {
+// over the exact data's |C_iab| (the truncation error of the spectral gradient), with `c`'s filter and boundaries;
+// the error itself in `error_out`.
+double error_over_truncation(const BhConfig& c, double* error_out = nullptr) {
   GhGeometry g = c.geometry;
   g.extents = {8, 11, 22};
   GhSystem system(c.hole, g, c.filter, core::Backend::cpu);
@@ -44,28 +45,45 @@ double error_over_truncation(const BhConfig& c) {
   std::printf("alpha %g, order %d: t = %.3f: psi %.3e, Pi %.3e, Phi %.3e; |C_iab(0)| %.3e; ratio %.2f\n",
               c.filter.alpha, c.filter.half_order, steps * dt, n.psi_error, n.pi_error, n.phi_error, truncation,
               error / truncation);
+  if (error_out) *error_out = error;
   return error / truncation;
 }
 
-// The defaults: the radial filter of the top mode (alpha 36, order 32), penalty interface and outer boundary.
-TEST(GhAccuracy, ExactDataStaysAtTruncationLevel) { EXPECT_LT(error_over_truncation(config()), 4.0); }
+// The defaults' filter and boundaries (the radial filter of the top mode, alpha 36, order 32; penalty interface and
+// outer boundary) on the linear radial map, the map this bound was measured on (3.70).
+TEST(GhAccuracy, ExactDataStaysAtTruncationLevel) {
+  EXPECT_LT(error_over_truncation(config({{"grid.map", "linear"}})), 4.0);
+}
 
 // The Bjorhus outer boundary (bjorhus.hpp) keeps the exact data at the same level.
 TEST(GhAccuracy, ExactDataStaysAtTruncationLevelWithBjorhus) {
-  EXPECT_LT(error_over_truncation(config({{"boundary.outer", "bjorhus"}})), 4.0);
+  EXPECT_LT(error_over_truncation(config({{"boundary.outer", "bjorhus"}, {"grid.map", "linear"}})), 4.0);
+}
+
+// The defaults (the inverse radial map on both shells): the errors after t = 1 lie far below the linear map's at
+// equal points (measured: 1.04e-5 against 2.42e-3, 230 times; 100 asserted). Relative to the inverse map's own
+// |C_iab(0)| (8.8e-7) they are 11.8 times it, not below the linear map's 4 (docs/gr.md, "The radial map": why
+// is not yet known; the angular truncation of 11 x 22, which |C_iab| shows less than the rates, is a suspect).
+TEST(GhAccuracy, InverseMapErrorsFarBelowTheLinearMaps) {
+  double inverse = 0, linear = 0;
+  error_over_truncation(config(), &inverse);
+  error_over_truncation(config({{"grid.map", "linear"}}), &linear);
+  EXPECT_LT(inverse, 1e-2 * linear);
 }
 
 // Session 9's scheme (no radial filter, upwind interface, frozen outer boundary) was there too.
 TEST(GhAccuracy, ExactDataStaysAtTruncationLevelWithoutFilterAndPenalties) {
-  EXPECT_LT(error_over_truncation(config(
-                {{"filter.alpha", "0"}, {"boundary.interface", "upwind"}, {"boundary.outer", "frozen"}})),
+  EXPECT_LT(error_over_truncation(config({{"filter.alpha", "0"},
+                                          {"boundary.interface", "upwind"},
+                                          {"boundary.outer", "frozen"},
+                                          {"grid.map", "linear"}})),
             4.0);
 }
 
 // The contrast that locates the cause: the first version's radial filter (order 8: modes 5 and 6 of 8 damped
 // too) is far above the bound.
 TEST(GhAccuracy, RadialFilterMovesTheExactSolution) {
-  EXPECT_GT(error_over_truncation(config({{"filter.order", "8"}})), 8.0);
+  EXPECT_GT(error_over_truncation(config({{"filter.order", "8"}, {"grid.map", "linear"}})), 8.0);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "loom/gr/dormand_prince.hpp"
 #include "loom/gr/gh_system.hpp"
@@ -16,11 +18,13 @@ bool same(core::TransferCounts a, core::TransferCounts b) {
   return a.host_to_device == b.host_to_device && a.device_to_host == b.device_to_host;
 }
 
-void hundred_steps_agree(OuterBoundary outer, InterfaceCoupling interface, FilterTarget target = FilterTarget::step) {
+void hundred_steps_agree(OuterBoundary outer, InterfaceCoupling interface, FilterTarget target = FilterTarget::step,
+                         std::vector<spectral::RadialMap> maps = {}) {
   const KerrSchild hole{1.0, {0.2, 0.3, 0.4}};
   GhGeometry geometry{{10, 19, 38}, {1.62, 6, 12}, outer};
   geometry.interface = interface;
   geometry.filter_target = target;
+  geometry.maps = std::move(maps);
   GhSystem cpu(hole, geometry, {}, core::Backend::cpu), gpu(hole, geometry, {}, core::Backend::cuda);
   State u_cpu = cpu.exact_state(), u_gpu = gpu.exact_state();
   DormandPrince step_cpu(cpu), step_gpu(gpu);
@@ -65,6 +69,13 @@ TEST(GhGpu, HundredStepsFilteringRatesOrStagesAgreeWithTheCpu) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   hundred_steps_agree(OuterBoundary::penalty, InterfaceCoupling::penalty, FilterTarget::rates);
   hundred_steps_agree(OuterBoundary::penalty, InterfaceCoupling::penalty, FilterTarget::stage);
+}
+
+// Both shells on the inverse radial map (its Jacobian and end weights are host arrays both backends read).
+TEST(GhGpu, HundredStepsOnTheInverseMapAgreeWithTheCpu) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  hundred_steps_agree(OuterBoundary::penalty, InterfaceCoupling::penalty, FilterTarget::step,
+                      {spectral::RadialMap::inverse, spectral::RadialMap::inverse});
 }
 
 // The Bjorhus outer boundary (bjorhus.hpp) from the same per-point function on both backends.

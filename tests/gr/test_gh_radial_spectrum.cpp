@@ -160,6 +160,7 @@ TEST(GhRadialSpectrum, TheModelIsTheCodesLinearisationOnARay) {
   GhGeometry g;
   g.extents = {n_r, 15, 30};
   g.radii = {1.62, 6};
+  g.maps = {spectral::RadialMap::linear};  // the model collocates on the linear map
   GhSystem system({1, {0.2, 0.3, 0.4}}, g, {}, core::Backend::cpu);
   const Index n = system.points(0), q = 137;  // an angular point off the axes
   const std::vector<double> x = system.coordinates(0);

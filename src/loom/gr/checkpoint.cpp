@@ -18,9 +18,13 @@ const std::string format_name = "loom bh checkpoint 1";
 std::string identity(const BhConfig& c) {
   std::string radii;
   for (double r : c.geometry.radii) radii += fmt::format("{}{:.17g}", radii.empty() ? "" : ",", r);
-  return fmt::format("mass {:.17g}, spin {:.17g},{:.17g},{:.17g}, extents {},{},{}, radii {}", c.hole.mass,
+  // The maps only when one is not linear: checkpoints written before grid.map existed stay readable.
+  std::string maps;
+  for (auto m : c.geometry.maps)
+    if (m != spectral::RadialMap::linear) maps = ", maps " + map_names(c.geometry);
+  return fmt::format("mass {:.17g}, spin {:.17g},{:.17g},{:.17g}, extents {},{},{}, radii {}{}", c.hole.mass,
                      c.hole.spin[0], c.hole.spin[1], c.hole.spin[2], c.geometry.extents[0], c.geometry.extents[1],
-                     c.geometry.extents[2], radii);
+                     c.geometry.extents[2], radii, maps);
 }
 
 }  // namespace

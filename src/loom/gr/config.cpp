@@ -22,10 +22,14 @@ io::Parameters bh_parameters() {
   p.add("physics.spin", "0.2,0.3,0.4", "dimensionless spin vector chi (three numbers, |chi| < 1)");
   p.add("grid.extents", "10,19,38", "points per shell N_r,N_theta,N_phi (N_phi = 2 N_theta)");
   p.add("grid.radii", "1.62,6,12", "shell boundaries in units of m, increasing (n + 1 numbers for n shells)");
+  p.add("grid.map", "inverse",
+        "radial map of every shell, or one per shell from the innermost (comma-separated): linear, log or inverse, "
+        "the Chebyshev points uniform in r, ln r or 1/r. The default inverse resolves Kerr-Schild (nearly linear in "
+        "1/r) near roundoff and removes the excision surface's drift (docs/gr.md, \"The radial map\")");
   p.add("filter.alpha", 36.0,
         "radial exponential filter exp(-alpha (k/k_max)^(2 order)) every step: the highest Chebyshev mode damped by "
         "exp(-alpha); 0: none. The default (alpha 36, order 32: SpEC's Chebyshev filter, only the top modes) delays "
-        "a growing mode of the excision surface, to t ~ 318 at the paper's case (docs/gr.md, \"The late burst\")")
+        "a growing mode of the excision surface (docs/gr.md, \"The late burst\", \"The radial map\")")
       .at_least(0)
       .at_most(700);  // exp(-700) is near the smallest normal double: every mode above the first is gone
   p.add("filter.order", 32, "radial exponential filter: s in exp(-alpha (k/k_max)^(2s))").at_least(1);
@@ -96,6 +100,24 @@ KerrSchild hole(const io::Parameters& p) {
   return {p.get_real("physics.mass"), {chi[0], chi[1], chi[2]}};
 }
 
+// grid.map: one of linear, log, inverse for every shell, or one per shell from the innermost.
+std::vector<spectral::RadialMap> radial_maps(const io::Parameters& p, std::size_t shells) {
+  const std::string what = fmt::format(
+      "linear, log or inverse (every shell), or {} of them comma-separated (one per shell from the innermost)", shells);
+  std::vector<spectral::RadialMap> maps;
+  const std::string text = p.get_string("grid.map");
+  std::stringstream in(text);
+  std::string item;
+  try {
+    while (std::getline(in, item, ',')) maps.push_back(spectral::parse_radial_map(item, "grid.map"));
+  } catch (const UsageError&) {
+    maps.clear();
+  }
+  if (maps.empty() || (maps.size() != 1 && maps.size() != shells) || text.back() == ',')
+    throw UsageError(io::invalid_value_message("grid.map", p.value("grid.map"), what));
+  return maps;
+}
+
 GhGeometry geometry(const io::Parameters& p) {
   const std::string extents_what = fmt::format(
       "three integers N_r,N_theta,N_phi with N_r >= {}, N_theta >= {} and N_phi = 2 N_theta", min_radial_points,
@@ -119,6 +141,7 @@ GhGeometry geometry(const io::Parameters& p) {
   bool ok = g.radii.size() >= 2 && g.radii[0] > 0;
   for (std::size_t i = 1; i < g.radii.size(); ++i) ok = ok && g.radii[i] > g.radii[i - 1];
   if (!ok) throw UsageError(io::invalid_value_message("grid.radii", p.value("grid.radii"), radii_what));
+  g.maps = radial_maps(p, g.radii.size() - 1);
   return g;
 }
 

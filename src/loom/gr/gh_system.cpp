@@ -21,7 +21,9 @@ struct GhSystem::ShellData {
   std::unique_ptr<spectral::SpectralFilter> fused_filter;  // the GPU's: the whole state in one call
   std::unique_ptr<CpuOperators> cpu;  // CPU backend: d_r, d_theta, d_phi, filter, by components over threads
   Index n = 0;
-  double end_weight = 0;  // the radial Legendre-Gauss-Lobatto weight of an end point, L / (N (N - 1)): penalties
+  // The radial Legendre-Gauss-Lobatto weight of the inner and the outer end point in r, L_xi / (N (N - 1)) times
+  // d r / d xi there (L_xi the length in the map's coordinate): the penalties' denominators.
+  std::array<double, 2> end_weight{};
   core::Array<double> coords, inverse_jacobian, weights, gamma0, gamma2, gauge, dgauge, exact;
   core::Array<double> logical, gradient, scratch;  // 150 N, 150 N, 50 N
 
@@ -54,6 +56,20 @@ core::Array<double> host_array(const std::vector<double>& v) { return core::Arra
 
 }  // namespace
 
+spectral::RadialMap shell_map(const GhGeometry& g, std::size_t s) {
+  if (g.maps.size() == 1) return g.maps.front();
+  return s < g.maps.size() ? g.maps[s] : spectral::RadialMap::linear;
+}
+
+std::string map_names(const GhGeometry& g) {
+  std::string names;
+  for (std::size_t s = 0; s + 1 < g.radii.size(); ++s) {
+    if (s) names += ',';
+    names += spectral::to_string(shell_map(g, s));
+  }
+  return names;
+}
+
 GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::FilterSpec& filter, core::Backend backend)
     : backend_(backend),
       strategy_(backend == core::Backend::cuda ? spectral::Strategy::fused : spectral::Strategy::blas),
@@ -65,7 +81,8 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
   const auto separable = spectral::AngularMethod::separable;
   for (std::size_t s = 0; s + 1 < g.radii.size(); ++s) {
     auto d = std::make_unique<ShellData>();
-    d->shell = std::make_unique<spectral::Shell>(g.extents[0], g.extents[1], g.radii[s], g.radii[s + 1]);
+    const auto map = shell_map(g, s);
+    d->shell = std::make_unique<spectral::Shell>(g.extents[0], g.extents[1], g.radii[s], g.radii[s + 1], map);
     d->differentiator = std::make_unique<spectral::Differentiator>(*d->shell, separable);
     d->filter_steps = d->shell->filter_steps(filter, separable);
     // alpha = 0 is no radial filter (the default; docs/gr.md): its step, the first of filter_steps, is dropped
@@ -77,7 +94,9 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
       d->fused_filter = std::make_unique<spectral::SpectralFilter>(*d->shell, filter, separable);
     const Index n = d->shell->size();
     d->n = n;
-    d->end_weight = (g.radii[s + 1] - g.radii[s]) / (double(g.extents[0]) * (g.extents[0] - 1));
+    const auto& xi = d->shell->radial();
+    const double lgl = (xi.upper() - xi.lower()) / (double(g.extents[0]) * (g.extents[0] - 1));
+    for (int end = 0; end < 2; ++end) d->end_weight[end] = lgl / spectral::dxi_dr(map, g.radii[s + end]);
     const auto x = d->shell->cartesian();
     std::vector<double> coords(3 * n), g0(n), g2(n), exact(state_size * n), gauge(4 * n);
     for (Index p = 0; p < n; ++p) {
@@ -192,14 +211,14 @@ void GhSystem::apply_boundaries(const State& frame, State& field, bool values) {
                       field[s].read_write(w), field[s + 1].read_write(w));
     else if (!values)  // penalties act on rates only; each shell keeps its values
       penalty_interface(backend_, a.slice(true, w, gamma1_), b.slice(false, w, gamma1_), frame[s].read(w),
-                        frame[s + 1].read(w), field[s].read_write(w), field[s + 1].read_write(w), a.end_weight,
-                        b.end_weight);
+                        frame[s + 1].read(w), field[s].read_write(w), field[s + 1].read_write(w), a.end_weight[1],
+                        b.end_weight[0]);
   }
   const ShellData& last = *shells_.back();
   if (outer_ == OuterBoundary::penalty) {
     if (!values)
       penalty_outer(backend_, last.slice(true, w, gamma1_), frame.back().read(w), last.exact.read(w),
-                    field.back().read_write(w), last.end_weight);
+                    field.back().read_write(w), last.end_weight[1]);
     return;
   }
   // Bjorhus on rates reads the gradient of `frame` on the last shell, which rhs() computed last.
@@ -302,7 +321,7 @@ std::vector<std::array<std::vector<double>, 5>> GhSystem::point_fields(const Sta
 double GhSystem::smallest_spacing() const {
   double h = HUGE_VAL;
   for (const auto& d : shells_) {
-    const auto& r = d->shell->radial().points();
+    const auto& r = d->shell->radii();
     const auto& th = d->shell->sphere().theta();
     for (std::size_t i = 1; i < r.size(); ++i) h = std::min(h, r[i] - r[i - 1]);
     for (std::size_t i = 1; i < th.size(); ++i) h = std::min(h, r.front() * (th[i] - th[i - 1]));

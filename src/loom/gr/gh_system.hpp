@@ -15,6 +15,7 @@
 
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "loom/core/array.hpp"
@@ -67,7 +68,16 @@ struct GhGeometry {
   Damping damping{};
   InterfaceCoupling interface = InterfaceCoupling::penalty;
   FilterTarget filter_target = FilterTarget::step;
+
+  // The radial map: one for every shell, or one per shell from the innermost (shells past the list linear; none:
+  // all linear). The default as `loom bh`'s grid.map (docs/gr.md, "The radial map").
+  std::vector<spectral::RadialMap> maps{spectral::RadialMap::inverse};
 };
+
+// The radial map of shell s (a single map: every shell's; linear past a longer list or with none), and every
+// shell's as "inverse,linear".
+spectral::RadialMap shell_map(const GhGeometry& g, std::size_t s);
+std::string map_names(const GhGeometry& g);
 
 class GhSystem {
  public:

@@ -19,17 +19,19 @@
 namespace loom::gr {
 namespace {
 
-const std::vector<std::string> columns = {"t",          "gauge_constraint", "three_index_constraint",
-                                          "normalized_constraint", "psi_error", "pi_error", "phi_error"};
+// series.csv: the norms, then the excision surface's slowest characteristic speed into the hole (the run stops
+// when it turns negative: its trend is the margin left, docs/gr.md).
+const std::vector<std::string> columns = {"t",         "gauge_constraint", "three_index_constraint", "normalized_constraint",
+                                          "psi_error", "pi_error",         "phi_error",              "excision_speed"};
 
-std::vector<double> row(double t, const Norms& n) {
-  return {t, n.gauge, n.three_index, n.normalized, n.psi_error, n.pi_error, n.phi_error};
+std::vector<double> row(double t, const Norms& n, double speed) {
+  return {t, n.gauge, n.three_index, n.normalized, n.psi_error, n.pi_error, n.phi_error, speed};
 }
 
 nlohmann::json to_json(const Norms& n) {
-  const auto r = row(0, n);
+  const auto r = row(0, n, 0);
   nlohmann::json j;
-  for (std::size_t i = 1; i < columns.size(); ++i) j[columns[i]] = r[i];
+  for (std::size_t i = 1; i + 1 < columns.size(); ++i) j[columns[i]] = r[i];
   return j;
 }
 
@@ -139,7 +141,7 @@ void BhRun::step() {
 
 Norms BhRun::record() {
   last_ = system_->norms(state_);
-  const auto values = row(time_, last_);
+  const auto values = row(time_, last_, system_->slowest_excision_speed(state_));
   for (double v : values)
     if (!std::isfinite(v))
       throw Error(fmt::format("bh: the fields are not finite at step {}, t = {:.6g}; the run stops, its last "
@@ -188,7 +190,7 @@ void BhRun::snapshot() {
 void BhRun::write_profile(const std::vector<std::array<std::vector<double>, 5>>& per_shell) {
   const int n_r = config_.geometry.extents[0];
   for (int s = 0; s < system_->shells(); ++s) {
-    const auto& radii = system_->shell(s).radial().points();
+    const auto& radii = system_->shell(s).radii();
     const Index angular = system_->points(s) / n_r;
     for (int ir = 0; ir < n_r; ++ir) {
       double largest[3] = {0, 0, 0};  // point_field_names' first three: |C_a|, |C_iab|, the psi error
@@ -214,6 +216,7 @@ nlohmann::json BhRun::summary() const {
   j["horizon_radius"] = kerr_horizon_radius(config_.hole);
   j["extents"] = config_.geometry.extents;
   j["radii"] = config_.geometry.radii;
+  j["radial_maps"] = map_names(config_.geometry);
   j["points"] = system_->total_points();
   j["strategy"] = std::string(spectral::to_string(system_->strategy()));
   j["interface"] = config_.geometry.interface == InterfaceCoupling::penalty

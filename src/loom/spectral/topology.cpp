@@ -36,6 +36,26 @@ AngularMethod parse_angular_method(std::string_view text, std::string_view key) 
   throw UsageError(io::invalid_value_message(key, std::string(text), "one of dense, separable"));
 }
 
+std::string_view to_string(RadialMap m) {
+  return m == RadialMap::linear ? "linear" : m == RadialMap::log ? "log" : "inverse";
+}
+
+RadialMap parse_radial_map(std::string_view text, std::string_view key) {
+  for (RadialMap m : {RadialMap::linear, RadialMap::log, RadialMap::inverse})
+    if (text == to_string(m)) return m;
+  throw UsageError(io::invalid_value_message(key, std::string(text), "one of linear, log, inverse"));
+}
+
+double radial_coordinate(RadialMap m, double r) {
+  return m == RadialMap::linear ? r : m == RadialMap::log ? std::log(r) : -1 / r;
+}
+
+double radius_of(RadialMap m, double xi) {
+  return m == RadialMap::linear ? xi : m == RadialMap::log ? std::exp(xi) : -1 / xi;
+}
+
+double dxi_dr(RadialMap m, double r) { return m == RadialMap::linear ? 1 : m == RadialMap::log ? 1 / r : 1 / (r * r); }
+
 Index Topology::size() const {
   const auto e = extents();
   return Index{e[0]} * e[1] * e[2];
@@ -126,12 +146,27 @@ double Cube::interpolate(const double* u, const std::array<double, 3>& x) const 
 
 // ---- shell ----
 
-Shell::Shell(int n_r, int n_theta, double inner_radius, double outer_radius)
-    : radial_(BasisKind::chebyshev, n_r, inner_radius, outer_radius, "extents"),
-      sphere_(n_theta, "extents"),
-      phi_(BasisKind::fourier, 2 * n_theta, 0, 2 * std::numbers::pi, "extents") {
+namespace {
+
+// The radial coordinate of an inner radius, refused before a map takes its logarithm or inverse.
+double checked_coordinate(RadialMap map, double inner_radius) {
   if (!(inner_radius > 0))
     throw UsageError(io::invalid_value_message("radii", inner_radius, "an inner radius > 0"));
+  return radial_coordinate(map, inner_radius);
+}
+
+}  // namespace
+
+Shell::Shell(int n_r, int n_theta, double inner_radius, double outer_radius, RadialMap map)
+    : map_(map),
+      radial_(BasisKind::chebyshev, n_r, checked_coordinate(map, inner_radius), radial_coordinate(map, outer_radius),
+              "extents"),
+      sphere_(n_theta, "extents"),
+      phi_(BasisKind::fourier, 2 * n_theta, 0, 2 * std::numbers::pi, "extents") {
+  for (double xi : radial_.points()) radii_.push_back(radius_of(map, xi));
+  // The end points exactly (r(xi(r)) may differ from r in the last bit): the shells' shared surfaces coincide.
+  radii_.front() = inner_radius;
+  radii_.back() = outer_radius;
 }
 
 std::array<int, 3> Shell::extents() const { return {radial_.size(), sphere_.n_theta(), sphere_.n_phi()}; }
@@ -226,7 +261,7 @@ std::array<std::vector<double>, 3> Shell::cartesian() const {
     for (int it = 0; it < nt; ++it)
       for (int ir = 0; ir < nr; ++ir) {
         const Index p = ir + Index{nr} * (it + Index{nt} * ip);
-        const double r = radial_.points()[ir], th = sphere_.theta()[it], ph = sphere_.phi(ip);
+        const double r = radii_[ir], th = sphere_.theta()[it], ph = sphere_.phi(ip);
         x[0][p] = r * std::sin(th) * std::cos(ph);
         x[1][p] = r * std::sin(th) * std::sin(ph);
         x[2][p] = r * std::cos(th);
@@ -234,7 +269,7 @@ std::array<std::vector<double>, 3> Shell::cartesian() const {
   return x;
 }
 
-// d r / d x^i = n_i, d theta / d x^i = e_theta,i / r, d phi / d x^i = e_phi,i / (r sin theta).
+// d xi / d x^i = (d xi / d r) n_i, d theta / d x^i = e_theta,i / r, d phi / d x^i = e_phi,i / (r sin theta).
 std::vector<double> Shell::inverse_jacobian() const {
   const Index n = size();
   const int nr = radial_.size(), nt = sphere_.n_theta(), np = sphere_.n_phi();
@@ -243,11 +278,11 @@ std::vector<double> Shell::inverse_jacobian() const {
     for (int it = 0; it < nt; ++it)
       for (int ir = 0; ir < nr; ++ir) {
         const Index p = ir + Index{nr} * (it + Index{nt} * ip);
-        const double r = radial_.points()[ir], th = sphere_.theta()[it], ph = sphere_.phi(ip);
+        const double r = radii_[ir], th = sphere_.theta()[it], ph = sphere_.phi(ip), g = dxi_dr(map_, r);
         const double st = std::sin(th), ct = std::cos(th), sp = std::sin(ph), cp = std::cos(ph);
-        const double rows[3][3] = {{st * cp, ct * cp / r, -sp / (r * st)},
-                                   {st * sp, ct * sp / r, cp / (r * st)},
-                                   {ct, -st / r, 0.0}};
+        const double rows[3][3] = {{g * st * cp, ct * cp / r, -sp / (r * st)},
+                                   {g * st * sp, ct * sp / r, cp / (r * st)},
+                                   {g * ct, -st / r, 0.0}};
         for (int i = 0; i < 3; ++i)
           for (int j = 0; j < 3; ++j) jac[(3 * i + j) * n + p] = rows[i][j];
       }
@@ -260,8 +295,8 @@ std::vector<double> Shell::weights() const {
   for (int ip = 0; ip < np; ++ip)
     for (int it = 0; it < nt; ++it)
       for (int ir = 0; ir < nr; ++ir) {
-        const double r = radial_.points()[ir];
-        w[ir + Index{nr} * (it + Index{nt} * ip)] = radial_.weights()[ir] * r * r * sphere_.weight(it, ip);
+        const double r = radii_[ir];  // dr = d xi / (d xi / d r)
+        w[ir + Index{nr} * (it + Index{nt} * ip)] = radial_.weights()[ir] / dxi_dr(map_, r) * r * r * sphere_.weight(it, ip);
       }
   return w;
 }
@@ -276,7 +311,7 @@ double Shell::interpolate(const double* u, const std::array<double, 3>& x) const
   for (int a = 0; a < na; ++a) {
     for (int ir = 0; ir < nr; ++ir) line[ir] = u[ir + Index{nr} * a];
     radial_.to_spectral(line.data(), c.data());
-    angular[a] = radial_.evaluate(c.data(), r);
+    angular[a] = radial_.evaluate(c.data(), radial_coordinate(map_, r));
   }
   sphere_.to_spectral(angular.data(), ylm.data());
   return sphere_.evaluate(ylm.data(), std::acos(x[2] / r), phi);

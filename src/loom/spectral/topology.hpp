@@ -30,6 +30,18 @@ enum class AngularMethod { dense, separable };
 std::string_view to_string(AngularMethod m);
 AngularMethod parse_angular_method(std::string_view text, std::string_view key = "angular");
 
+// The radial map of a shell: the Chebyshev points are uniform (Gauss-Lobatto) in the coordinate xi(r), xi = r
+// (linear), ln r (log) or -1/r (inverse; the sign keeps xi increasing with r). Fields ~ 1/r, as Kerr-Schild's near
+// the hole, are polynomials of low degree in -1/r: their top Chebyshev modes fall to near roundoff on the inverse
+// map (docs/gr.md, "The radial map"). The map enters the chain rule through d xi / d r (inverse_jacobian) and the
+// quadrature through d r / d xi.
+enum class RadialMap { linear, log, inverse };
+std::string_view to_string(RadialMap m);
+RadialMap parse_radial_map(std::string_view text, std::string_view key);
+double radial_coordinate(RadialMap m, double r);  // xi(r)
+double radius_of(RadialMap m, double xi);         // r(xi), the inverse of radial_coordinate
+double dxi_dr(RadialMap m, double r);             // d xi / d r at r
+
 class Topology {
  public:
   virtual ~Topology() = default;
@@ -80,8 +92,9 @@ class Cube final : public Topology {
 
 class Shell final : public Topology {
  public:
-  // n_r Chebyshev points on [inner_radius, outer_radius] times S2 with n_theta points (n_phi = 2 n_theta).
-  Shell(int n_r, int n_theta, double inner_radius, double outer_radius);
+  // n_r Chebyshev points on [inner_radius, outer_radius] (uniform in the map's xi) times S2 with n_theta points
+  // (n_phi = 2 n_theta).
+  Shell(int n_r, int n_theta, double inner_radius, double outer_radius, RadialMap map = RadialMap::linear);
   std::string name() const override { return "shell"; }
   std::array<int, 3> extents() const override;
   AxisOperator derivative(int coordinate) const override;
@@ -92,7 +105,11 @@ class Shell final : public Topology {
   double interpolate(const double* u, const std::array<double, 3>& x) const override;
   std::vector<AxisOperator> derivative_steps(int coordinate, AngularMethod m) const override;
   std::vector<AxisOperator> filter_steps(const FilterSpec& spec, AngularMethod m) const override;
+  // The radial basis in xi: its points and derivative are in the map's coordinate, not in r.
   const Basis1D& radial() const { return radial_; }
+  RadialMap radial_map() const { return map_; }
+  // The radius of each radial point, ascending (r(xi) of radial().points()).
+  const std::vector<double>& radii() const { return radii_; }
   const SphereBasis& sphere() const { return sphere_; }
   // The angular PhysToSpec ((N_theta N_phi) values to (L+1)^2 per radius) or SpecToPhys, as operators.
   AxisOperator angular_transform(bool to_spectral) const;
@@ -106,7 +123,9 @@ class Shell final : public Topology {
   // The separable route: phi DFT, per-m theta operator (derivative or projection up to l_top), inverse DFT
   // (of the phi derivative when phi_derivative).
   std::vector<AxisOperator> separable(bool theta_derivative, bool phi_derivative, int l_top) const;
+  RadialMap map_;
   Basis1D radial_;
+  std::vector<double> radii_;
   SphereBasis sphere_;
   Basis1D phi_;  // Fourier on the N_phi points of the separable route
 };
