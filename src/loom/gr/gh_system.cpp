@@ -21,6 +21,8 @@ struct GhSystem::ShellData {
   std::unique_ptr<spectral::SpectralFilter> fused_filter;  // the GPU's: the whole state in one call
   std::unique_ptr<CpuOperators> cpu;  // CPU backend: d_r, d_theta, d_phi, filter, by components over threads
   Index n = 0;
+  // The GPU gradient's strategy, chosen once: the cluster route where the device runs thread-block clusters.
+  spectral::Strategy gradient_strategy = spectral::Strategy::fused;
   // The radial Legendre-Gauss-Lobatto weight of the inner and the outer end point in r, L_xi / (N (N - 1)) times
   // d r / d xi there (L_xi the length in the map's coordinate): the penalties' denominators.
   std::array<double, 2> end_weight{};
@@ -84,6 +86,9 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
     const auto map = shell_map(g, s);
     d->shell = std::make_unique<spectral::Shell>(g.extents[0], g.extents[1], g.radii[s], g.radii[s + 1], map);
     d->differentiator = std::make_unique<spectral::Differentiator>(*d->shell, separable);
+    const bool cluster = strategy_ == spectral::Strategy::fused && spectral::gpu::clusters_available() &&
+                         d->differentiator->supports(spectral::Strategy::cluster);
+    d->gradient_strategy = cluster ? spectral::Strategy::cluster : strategy_;
     d->filter_steps = d->shell->filter_steps(filter, separable);
     // alpha = 0 is no radial filter (the default; docs/gr.md): its step, the first of filter_steps, is dropped
     // rather than applied as an identity.
@@ -170,10 +175,8 @@ void GhSystem::gradient(int s, const core::Array<double>& u) {
   ShellData& d = *shells_[s];
   if (!d.cpu) {
     ModuleTimer t(profiling_, backend_, times_.deriv);
-    const bool cluster = strategy_ == spectral::Strategy::fused && spectral::gpu::clusters_available() &&
-                         d.differentiator->supports(spectral::Strategy::cluster);
-    d.differentiator->cartesian_gradient(cluster ? spectral::Strategy::cluster : strategy_, cache_,
-                                         d.inverse_jacobian, state_size, u, d.logical, d.gradient);
+    d.differentiator->cartesian_gradient(d.gradient_strategy, cache_, d.inverse_jacobian, state_size, u, d.logical,
+                                         d.gradient);
     return;
   }
   const core::Where w = core::where(backend_);
