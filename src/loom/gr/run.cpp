@@ -66,6 +66,7 @@ BhRun::BhRun(BhConfig config, std::string input) : config_(std::move(config)), i
   } else {
     state_ = system_->exact_state();
   }
+  clock_ = StepClock(time_, dt_, config_.time.t_end);
   if (time_ >= config_.time.t_end)
     throw UsageError(fmt::format("time.t_end = {}: expected a time after the checkpoint's t = {}", config_.time.t_end,
                                  time_));
@@ -102,18 +103,16 @@ void BhRun::open_outputs(const io::Parameters& params) {
   since_checkpoint_.start();
 }
 
-bool BhRun::finished() const { return time_ >= config_.time.t_end - 1e-9 * dt_; }
+bool BhRun::finished() const { return clock_.finished(); }
 
 bool BhRun::output_due() const { return time_ >= next_output_ - 1e-9 * dt_; }
 
 void BhRun::step() {
-  // Steps of dt land on t_end: the last one is shortened unless it is dt to rounding (so a run to a multiple of
-  // dt and its restart take the same steps as one uninterrupted run).
-  const double remaining = config_.time.t_end - time_;
-  const double h = remaining < dt_ * (1 - 1e-9) ? remaining : dt_;
+  const double h = clock_.next_step();
   core::WallTimer timer;
   stepper_->step(state_, h);
-  time_ += h;
+  clock_.advance(h);
+  time_ = clock_.time();
   ++step_;
   const double speed = system_->slowest_excision_speed(state_);
   if (config_.backend == core::Backend::cuda) cuda::synchronize();

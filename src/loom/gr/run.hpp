@@ -14,6 +14,7 @@
 #include "loom/gr/config.hpp"
 #include "loom/gr/dormand_prince.hpp"
 #include "loom/gr/gh_system.hpp"
+#include "loom/gr/step_clock.hpp"
 #include "loom/io/fields.hpp"
 #include "loom/io/run_directory.hpp"
 #include "loom/io/series.hpp"
@@ -56,6 +57,7 @@ class BhRun {
   State state_;
   double time_ = 0, dt_ = 0, every_ = 0, next_output_ = 0, next_snapshot_ = 0;
   Index step_ = 0;
+  StepClock clock_{0, 1, 0};  // time_ is its time after each step
   std::optional<io::RunDirectory> run_;
   std::unique_ptr<io::SeriesWriter> series_;
   std::optional<io::FieldSeries> fields_;
