@@ -32,6 +32,14 @@ TEST(VortexCli, BadInputIsRejectedBeforeAnythingIsWritten) {
        "error: time.t_end = 1e+300: expected a value giving at most 1e+12 time steps (here 1e+300 / 0.01 = 1e+302 "
        "steps)\n"},
       {"--time.scheme ab3", "error: time.scheme = \"ab3\": expected one of ab2, rk3, rk4\n"},
+      {"--physics.spreading sometimes",
+       "error: physics.spreading = \"sometimes\": expected one of steps, reinit\n"},
+      {"--physics.spreading reinit",
+       "error: physics.spreading = \"reinit\": expected reinit.every > 0 (the diffusion is applied at the "
+       "reinitialisations)\n"},
+      {"--physics.spreading reinit --reinit.every 3",
+       "error: output.every = 10: expected a multiple of reinit.every = 3 with physics.spreading = \"reinit\" (rows "
+       "on the reinitialisations)\n"},
       {"--stretching mixed", "error: stretching = \"mixed\": expected one of classical, transpose\n"},
       {"--particles.n 4", "error: particles.n = 4: expected an integer in [8, 1024]\n"},
       {"--ring.spacing 0.1",
