@@ -130,10 +130,12 @@ TEST(VortexCli, RestartWithSpreadingAtReinitialisationsContinuesTheSameSteps) {
   TempDir dir;
   const std::string tg = "vortex --particles.n 16 --physics.nu 0.1 --time.dt 0.05 --reinit.every 4 --output.every 4 "
                          "--physics.spreading reinit --fmm.order 6 --fmm.theta 0.6 --output.fields false" + quiet;
-  ASSERT_EQ(run_loom(tg + " --initial.type taylor_green --time.t_end 0.7 --output.dir " + (dir / "whole").string()).code, 0);
-  ASSERT_EQ(run_loom(tg + " --initial.type taylor_green --time.t_end 0.4 --output.dir " + (dir / "first").string()).code, 0);
+  const std::string fresh = tg + " --initial.type taylor_green --output.dir ";
+  ASSERT_EQ(run_loom(fresh + (dir / "whole").string() + " --time.t_end 0.7").code, 0);
+  ASSERT_EQ(run_loom(fresh + (dir / "first").string() + " --time.t_end 0.4").code, 0);
   const RunResult r = run_loom(tg + " --time.t_end 0.7 --initial.type checkpoint --initial.file " +
-                               (dir / "first" / "checkpoint.h5").string() + " --output.dir " + (dir / "second").string());
+                               (dir / "first" / "checkpoint.h5").string() + " --output.dir " +
+                               (dir / "second").string());
   ASSERT_EQ(r.code, 0) << r.err;
   const double whole = summary_of(dir / "whole")["final"]["energy"].get<double>();
   EXPECT_NEAR(summary_of(dir / "second")["final"]["energy"].get<double>(), whole, 1e-12 * whole);

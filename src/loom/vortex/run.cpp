@@ -76,7 +76,8 @@ VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(conf
   // on the particle lattice's grid: the modes the particles carry beyond hit's grid (statistics.hpp)
   if (c_.periodic) statistics_.emplace(c_.lattice_n, c_.nu, box_period, c_.backend);
   // a restart inside an interval: its start had the half planned for it (as start_interval plans it)
-  if (lumped()) interval_spread_ = c_.nu * dt_ * double(std::min<Index>(c_.reinit_every, steps_end_ - interval_start_));
+  if (lumped())
+    interval_spread_ = c_.nu * dt_ * double(std::min<Index>(c_.reinit_every, steps_end_ - interval_start_));
   edges_.start = start.seconds();
 }
 
@@ -296,6 +297,7 @@ nlohmann::json VortexRun::summary() const {
   j["nu"] = c_.nu;
   j["scheme"] = std::string(to_string(c_.scheme));
   j["stretching"] = c_.stretching == StretchingForm::transpose ? "transpose" : "classical";
+  j["spreading"] = c_.spreading == Spreading::reinit ? "reinit" : "steps";  // physics.spreading
   j["fmm"] = {{"order", c_.fmm.order}, {"theta", c_.fmm.theta}, {"ncrit", c_.fmm.ncrit},
               {"tree", c_.fmm.tree_on_backend ? "backend" : "host"}, {"particles_on_device", stepper_ != nullptr}};
   if (stepper_) j["fmm"]["tree_builds"] = stepper_->fmm().builds();

@@ -105,7 +105,7 @@ class VortexRun {
   std::optional<TurbulenceStatistics> statistics_;
   Invariants initial_, last_;
   hit::Statistics turbulence0_, turbulence_;
-  Index interval_start_ = 0;  // the step of the last reinitialisation (or the start)
+  Index interval_start_ = 0;    // the step of the last reinitialisation (or the start)
   double interval_spread_ = 0;  // the sigma^2 spread applied at its start (physics.spreading = reinit)
   CgResult initial_cg_, last_cg_;
   int reinits_ = 0, cg_worst_iterations_ = 0;
