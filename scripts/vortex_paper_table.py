@@ -73,7 +73,8 @@ def table(re, d):
     times = sorted(set(h) & set(v))
     r0 = h[times[0]]
     print(f"\nRe_lambda {re}: hit's Re_lambda(0) {r0['re_lambda']:.1f}, kmax eta {r0['kmax_eta']:.2f}, "
-          f"eddy turnover {r0['eddy_turnover']:.2f}, nu {hj['nu']}; to t = {times[-1]:g}")
+          f"eddy turnover {r0['eddy_turnover']:.2f}, nu {hj['nu']}; to t = {times[-1]:g}; vortex spreading "
+          f"{vj.get('spreading', 'steps')}, reinit every {vj.get('reinit', {}).get('every', '?')}")
     print(f"{'t':>5} {'energy hit':>11} {'vortex':>9} {'diff':>7} {'dissip hit':>11} {'vortex':>9} {'diff':>7} "
           f"{'skew hit':>9} {'vortex':>8} {'Re_l hit':>8} {'vortex':>7}")
     shown = times[:: max(1, len(times) // 8)]
