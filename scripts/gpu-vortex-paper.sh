@@ -16,8 +16,9 @@
 # Environment: PAPER_RE (the list of Re_lambda, each 50 or 100), PAPER_T_END, PAPER_N (128), PAPER_REINIT (5),
 # PAPER_REFINE (particles per grid spacing and direction, particles.refine: 1 puts n^3 particles on hit's grid, 2 puts
 # 8 n^3; 2), PAPER_DT (the vortex run's time step, 0.01; hit's stays 0.01), PAPER_THETA (the FMM's theta, 0.5),
-# PAPER_TIMEOUT (seconds per vortex run; default from the steps, covering the whole run), PAPER_GPU_TEST (1; 0 skips
-# the reinitialisation's GPU test), PAPER_EVERY (steps between the statistics, 20; measured on the particle
+# PAPER_SPREADING (physics.spreading: steps, the cores spread every step, or reinit, the diffusion applied at the
+# reinitialisations by Strang splitting; default: loom's), PAPER_TIMEOUT (seconds per vortex run; default from the
+# steps, covering the whole run), PAPER_GPU_TEST (1; 0 skips the reinitialisation's GPU test), PAPER_EVERY (steps between the statistics, 20; measured on the particle
 # lattice's grid, 256^3 for refine 2, with the resident FMM at a reinitialisation step), OUT (the output folder, default gpu-paper-out), BUILD_DIR.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -59,7 +60,8 @@ for re in ${PAPER_RE:-50 100}; do
   echo "vortex Re_lambda $re: $steps steps, limit $limit s"
   timeout "$limit" "$loom" vortex --particles.n "$n" --particles.refine "${PAPER_REFINE:-2}" \
     --initial.type hit "${common[@]}" --time.dt "${PAPER_DT:-0.01}" \
-    --reinit.every "${PAPER_REINIT:-5}" --fmm.order 8 --fmm.theta "${PAPER_THETA:-0.5}" --output.every "$every" \
+    --reinit.every "${PAPER_REINIT:-5}" ${PAPER_SPREADING:+--physics.spreading "$PAPER_SPREADING"} \
+    --fmm.order 8 --fmm.theta "${PAPER_THETA:-0.5}" --output.every "$every" \
     --output.checkpoint_every 0 --output.dir "$dir/vortex" --compare "$dir/hit" > "$dir-vortex.log" 2>&1
   echo "vortex Re_lambda $re: rc $? ($(( $(date +%s) - t0 )) s since the start)"
   runs+=("$re:$dir")

@@ -41,6 +41,27 @@ def beyond(d, run, k_cut):
     return {t: high[t] / total[t] for t in total if total[t] > 0}
 
 
+def spectra(d, run):
+    """t -> {k: E(k)} from a run's spectra.csv ({} when missing)."""
+    out = {}
+    try:
+        with open(os.path.join(d, run, "spectra.csv")) as f:
+            for r in csv.DictReader(f):
+                out.setdefault(round(float(r["t"]), 6), {})[int(round(float(r["k"])))] = float(r["E"])
+    except (OSError, ValueError, KeyError):
+        return {}
+    return out
+
+
+def spectrum_ratios(d, times):
+    """The vortex E(k) over hit's at a few k, at up to three of the times (the small scales' damping)."""
+    sh, sv = spectra(d, "hit"), spectra(d, "vortex")
+    ks = (5, 10, 20, 30, 40)
+    for t in [x for x in times if x in sh and x in sv and x > 0][-3:]:
+        parts = [f"k {k} {sv[t][k] / sh[t][k]:.3f}" for k in ks if sh[t].get(k, 0) > 0 and k in sv[t]]
+        print(f"  t {t:4.2f} vortex E(k) / hit E(k): " + ", ".join(parts))
+
+
 def table(re, d):
     try:
         h, v = series(os.path.join(d, "hit", "series.csv")), series(os.path.join(d, "vortex", "series.csv"))
@@ -52,7 +73,8 @@ def table(re, d):
     times = sorted(set(h) & set(v))
     r0 = h[times[0]]
     print(f"\nRe_lambda {re}: hit's Re_lambda(0) {r0['re_lambda']:.1f}, kmax eta {r0['kmax_eta']:.2f}, "
-          f"eddy turnover {r0['eddy_turnover']:.2f}, nu {hj['nu']}; to t = {times[-1]:g}")
+          f"eddy turnover {r0['eddy_turnover']:.2f}, nu {hj['nu']}; to t = {times[-1]:g}; vortex spreading "
+          f"{vj.get('spreading', 'steps')}, reinit every {vj.get('reinit', {}).get('every', '?')}")
     print(f"{'t':>5} {'energy hit':>11} {'vortex':>9} {'diff':>7} {'dissip hit':>11} {'vortex':>9} {'diff':>7} "
           f"{'skew hit':>9} {'vortex':>8} {'Re_l hit':>8} {'vortex':>7}")
     shown = times[:: max(1, len(times) // 8)]
@@ -71,6 +93,7 @@ def table(re, d):
         print(f"share of the dissipation in shells k > {n // 3} (outside the sphere in hit's 2/3 cube; hit keeps only "
               "the cube's corners there), hit / vortex: " +
               ", ".join(f"t {t:.2f} {100 * far_h.get(t, 0):.2f}% / {100 * far_v[t]:.2f}%" for t in shown if t in far_v))
+    spectrum_ratios(d, shown)
     print("energy budget, -dE/dt against the mean reported dissipation over each interval:")
     for t0, t1 in list(zip(times, times[1:]))[:: max(1, len(times) // 5)]:
         bh, bv = budget(h, t0, t1), budget(v, t0, t1)

@@ -35,7 +35,8 @@ vortex::VortexConfig without_outputs(const io::Parameters& p) {
 
 class Simulation {
  public:
-  explicit Simulation(const io::Parameters& p) : run_(without_outputs(p), p.to_toml()) {}
+  // begin(): physics.spreading = reinit's first half of the diffusion, as run_vortex applies it after its first row
+  explicit Simulation(const io::Parameters& p) : run_(without_outputs(p), p.to_toml()) { run_.begin(); }
 
   void step(std::int64_t steps) {
     if (steps < 0) throw UsageError(io::invalid_value_message("steps", steps, "an integer >= 0"));

@@ -10,29 +10,10 @@
 #include <sstream>
 
 #include "apps/run_loom.hpp"
+#include "vortex/series_energy.hpp"
 
 namespace loom::test {
 namespace {
-
-// t -> energy from a run's series.csv.
-std::map<double, double> energies(const std::filesystem::path& series) {
-  std::istringstream in(slurp(series));
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> names;
-  for (std::istringstream h(line); std::getline(h, line, ',');) names.push_back(line);
-  const auto column = [&](const std::string& name) {
-    return std::size_t(std::find(names.begin(), names.end(), name) - names.begin());
-  };
-  const std::size_t t_col = column("t"), e_col = column("energy");
-  std::map<double, double> out;
-  while (std::getline(in, line)) {
-    std::vector<double> row;
-    for (std::istringstream r(line); std::getline(r, line, ',');) row.push_back(std::stod(line));
-    out[std::round(row[t_col] * 1e6) / 1e6] = row[e_col];
-  }
-  return out;
-}
 
 TEST(VortexTurbulence, TaylorGreenEnergyFollowsLoomHit) {
   TempDir dir;
@@ -42,7 +23,8 @@ TEST(VortexTurbulence, TaylorGreenEnergyFollowsLoomHit) {
   const RunResult r = run_loom("vortex --particles.n 16 --time.dt 0.1 --output.every 5 --reinit.every 5" + common +
                                (dir / "vortex").string());
   ASSERT_EQ(r.code, 0) << r.err;
-  const auto hit = energies(dir / "hit" / "series.csv"), vortex = energies(dir / "vortex" / "series.csv");
+  const auto hit = loom::vortex::test::series_energies(dir / "hit" / "series.csv"),
+             vortex = loom::vortex::test::series_energies(dir / "vortex" / "series.csv");
   int compared = 0;
   for (const auto& [t, e] : vortex) {
     if (!hit.count(t)) continue;

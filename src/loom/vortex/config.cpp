@@ -52,6 +52,11 @@ void declare_method_keys(io::Parameters& p) {
       .at_most(4);
   p.add("particles.overlap", 1.0, "core radius over spacing, sigma / h").greater_than(0).at_most(4);
   p.add("physics.nu", 0.0, "kinematic viscosity (core spreading sigma^2 += 2 nu dt)").at_least(0).at_most(1e3);
+  p.add("physics.spreading", "steps",
+        "when the cores spread: steps (sigma^2 += 2 nu dt every step, the paper's) or reinit (the cores stay "
+        "particles.overlap h between reinitialisations, and each interval's 2 nu T is applied at them, half at its "
+        "start and half at its end: Strang splitting; needs reinit.every > 0 and output.every a multiple of it)")
+      .one_of({"steps", "reinit"});
   p.add("time.t_end", 0.5, "end time").greater_than(0);
   p.add("time.dt", 0.01, "time step").greater_than(0);
   p.add("time.scheme", "ab2", "time integrator: ab2 (the paper's), rk3, rk4").one_of({"ab2", "rk3", "rk4"});
@@ -88,6 +93,19 @@ void declare_output_keys(io::Parameters& p) {
   p.add("output.fields", true, "write HDF5 + XDMF particles (positions, strengths, core radii)");
   p.add("output.fields_every", 0, "steps between particle snapshots; 0: initial and final only").at_least(0);
   p.add("compare", "", "a loom hit run directory whose E(t), epsilon(t) and spectra are plotted with this run's");
+}
+
+// physics.spreading = reinit lumps the diffusion into the reinitialisations: there must be some, and the rows must
+// fall on them (between two, the field is diffused by half the interval ahead of its time).
+void check_spreading(const VortexConfig& c) {
+  if (c.spreading != Spreading::reinit) return;
+  if (c.reinit_every == 0)
+    throw UsageError("physics.spreading = \"reinit\": expected reinit.every > 0 (the diffusion is applied at the "
+                     "reinitialisations)");
+  if (c.output.every % c.reinit_every != 0)
+    throw UsageError(fmt::format("output.every = {}: expected a multiple of reinit.every = {} with "
+                                 "physics.spreading = \"reinit\" (rows on the reinitialisations)",
+                                 c.output.every, c.reinit_every));
 }
 
 InitialType initial_type(const std::string& s) {
@@ -165,6 +183,7 @@ VortexConfig make_vortex_config(const io::Parameters& p) {
   c.scheme = scheme == "rk3" ? TimeScheme::rk3 : scheme == "rk4" ? TimeScheme::rk4 : TimeScheme::ab2;
   c.stretching = p.get_string("stretching") == "transpose" ? StretchingForm::transpose : StretchingForm::classical;
   c.reinit_every = static_cast<int>(p.get_int("reinit.every"));
+  c.spreading = p.get_string("physics.spreading") == "reinit" ? Spreading::reinit : Spreading::steps;
   c.reinit.overlap = c.overlap;
   c.reinit.tolerance = p.get_real("reinit.tolerance");
   c.reinit.max_iterations = static_cast<int>(p.get_int("reinit.max_iterations"));
@@ -179,6 +198,7 @@ VortexConfig make_vortex_config(const io::Parameters& p) {
   c.output.fields_every = static_cast<int>(p.get_int("output.fields_every"));
   c.output.checkpoint_every = p.get_real("output.checkpoint_every");
   c.output.plots = p.get_bool("output.plots");
+  check_spreading(c);
   c.compare = p.get_string("compare");
   check_compare(c.compare);
   return c;

@@ -22,6 +22,13 @@ namespace loom::vortex {
 enum class InitialType { ring, taylor_green, hit, file, checkpoint };
 std::string_view to_string(InitialType t);
 
+// When the cores spread for the viscous diffusion: at every step (sigma^2 += 2 nu dt, the paper's), or at the
+// reinitialisations only, each interval's diffusion split in halves at its two ends (Strang splitting). The cores
+// of a step see the diffusion of the particles' own strengths since the last reinitialisation, also of the part
+// the stretching made after it: with spreading at steps that part is over-diffused by half the interval on
+// average, a damping of the cascade's small scales ~ exp(-nu k^2 T) in E(k) (docs/performance.md, twelfth session).
+enum class Spreading { steps, reinit };
+
 struct VortexConfig {
   core::Backend backend = core::Backend::cpu;
   bool quiet = false;
@@ -35,6 +42,8 @@ struct VortexConfig {
   Index lattice_n = 32;        // periodic: particles per direction, refine grid_n
   double overlap = 1;          // sigma / h
   double nu = 0;
+  Spreading spreading = Spreading::steps;
+  double step_nu() const { return spreading == Spreading::steps ? nu : 0.0; }  // the steps' core spreading
   TimeScheme scheme = TimeScheme::ab2;
   StretchingForm stretching = StretchingForm::classical;
   double dt = 0.01, t_end = 0.5;

@@ -177,6 +177,12 @@ CgResult DeviceStepper::reinitialise(const Lattice& lattice, const ReinitOptions
   return r;
 }
 
+void DeviceStepper::spread_cores(double spread) {
+  const core::Backend b = fmm_.options().backend;
+  double* s = sigma_.read_write(where(b));
+  core::parallel_for(b, size(), [=] LOOM_HOST_DEVICE(Index i) { s[i] = spread_core(s[i], spread); });
+}
+
 DeviceStepTimes DeviceStepper::take_times() {
   const DeviceStepTimes t = times_;
   times_ = {};

@@ -44,6 +44,7 @@ class DeviceStepper {
   // The periodic reinitialisation (reinit.hpp) where the particles live (device_reinit.hpp): new particles on
   // the nodes of `lattice` (the box's), AB2's previous rates forgotten, the tree rebuilt at the next step.
   CgResult reinitialise(const Lattice& lattice, const ReinitOptions& options);
+  void spread_cores(double spread);  // sigma^2 += spread on every particle (update.hpp's spread_core)
   DeviceStepTimes take_times();
   const fmm::ResidentEvaluator& fmm() const { return fmm_; }
 

@@ -161,12 +161,13 @@ int run_vortex_on_ranks(const comm::Communicator& comm, const io::Parameters& pa
     run.open_outputs(params);
     run.record();
     run.snapshot();
+    run.begin();
     if (!c.quiet)
       std::cerr << fmt::format("vortex: {} particles on {} MPI ranks, {} from t = {:.4g} to {:.4g}\n",
                                run.particles().size(), comm.size(), to_string(c.scheme), run.time(), c.t_end);
   }
   const Domain domain = c.periodic ? Domain{true, 0, box_period} : Domain{};
-  Integrator integrator(c.scheme, c.nu, domain);
+  Integrator integrator(c.scheme, c.step_nu(), domain);
   Share mine = distribute(comm, run);
   integrator.set_previous(mine.previous);
   StepTimes spent;

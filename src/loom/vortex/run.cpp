@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -12,6 +13,7 @@
 #include "loom/io/stop_signal.hpp"
 #include "loom/io/build_identity.hpp"
 #include "loom/vortex/snapshot.hpp"
+#include "loom/vortex/update.hpp"
 
 namespace loom::vortex {
 namespace {
@@ -51,6 +53,7 @@ VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(conf
   p_ = std::move(s.state.particles);
   t_ = t0_ = s.state.time;
   step_ = step0_ = s.state.step;
+  interval_start_ = c_.reinit_every > 0 ? step_ - step_ % c_.reinit_every : step_;
   initial_cg_ = last_cg_ = s.cg;
   domain_ = c_.periodic ? Domain{true, 0, box_period} : Domain{};
   if (c_.periodic && 5 * c_.overlap * box_period / double(c_.lattice_n) > box_period / 2)
@@ -62,9 +65,9 @@ VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(conf
   dt_ = (c_.t_end - t_) / double(steps);
   steps_end_ = step_ + steps;
   rates_ = std::make_unique<RateEvaluator>(c_.fmm, c_.stretching);
-  integrator_ = std::make_unique<Integrator>(c_.scheme, c_.nu, domain_);
+  integrator_ = std::make_unique<Integrator>(c_.scheme, c_.step_nu(), domain_);
   if (steps_on_device(c_)) {
-    stepper_ = std::make_unique<DeviceStepper>(c_.fmm, c_.nu, domain_, c_.rebuild_growth);
+    stepper_ = std::make_unique<DeviceStepper>(c_.fmm, c_.step_nu(), domain_, c_.rebuild_growth);
     stepper_->upload(p_);
     if (!s.state.previous.velocity.empty()) stepper_->set_previous(s.state.previous);
   } else if (!s.state.previous.velocity.empty()) {
@@ -72,7 +75,15 @@ VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(conf
   }
   // on the particle lattice's grid: the modes the particles carry beyond hit's grid (statistics.hpp)
   if (c_.periodic) statistics_.emplace(c_.lattice_n, c_.nu, box_period, c_.backend);
+  // a restart inside an interval: its start had the half planned for it (as start_interval plans it)
+  if (lumped())
+    interval_spread_ = c_.nu * dt_ * double(std::min<Index>(c_.reinit_every, steps_end_ - interval_start_));
   edges_.start = start.seconds();
+}
+
+void VortexRun::begin() {
+  // a checkpoint on a reinitialisation step was written before the half of the interval after it
+  if (lumped() && (c_.initial != InitialType::checkpoint || step_ % c_.reinit_every == 0)) start_interval();
 }
 
 std::vector<std::string> VortexRun::columns() const {
@@ -117,6 +128,29 @@ void VortexRun::reinitialise() {
   cg_worst_residual_ = std::max(cg_worst_residual_, last_cg_.residual);
   if (c_.fmm.backend == core::Backend::cuda) cuda::synchronize();  // the reinitialisation's time, not the step's
   times_.reinit += timer.seconds();
+}
+
+void VortexRun::diffuse_and_reinitialise(double spread) {
+  if (stepper_ && c_.periodic) {  // reinitialise() takes them where they live
+    stepper_->spread_cores(spread);
+  } else {
+    fetch_particles();
+    for (double& s : p_.sigma) s = spread_core(s, spread);
+  }
+  reinitialise();
+}
+
+void VortexRun::end_interval() {
+  const double owed = 2 * c_.nu * dt_ * double(step_ - interval_start_) - interval_spread_;
+  diffuse_and_reinitialise(std::max(0.0, owed));  // < 0 only for a run stopped early inside an interval
+  interval_start_ = step_;
+  interval_spread_ = 0;
+}
+
+void VortexRun::start_interval() {
+  interval_start_ = step_;
+  interval_spread_ = c_.nu * dt_ * double(std::min<Index>(c_.reinit_every, steps_end_ - step_));
+  diffuse_and_reinitialise(interval_spread_);
 }
 
 void VortexRun::step() {
@@ -173,13 +207,16 @@ bool VortexRun::due(Index step) const {
 }
 
 void VortexRun::after_step() {
-  if (reinit_due(step_)) reinitialise();
-  if (record_due(step_)) record();
+  const bool reinit = reinit_due(step_);
+  if (reinit && !lumped()) reinitialise();
+  if (reinit && lumped()) end_interval();
+  if (record_due(step_)) record();  // lumped: between the halves, where the field has the diffusion of its time
   if (snapshot_due(step_)) snapshot();
-  if (checkpoint_due()) {
+  if (checkpoint_due()) {  // lumped: before the next interval's half, as the last checkpoint (begin() applies it)
     checkpoint();
     since_checkpoint_.start();
   }
+  if (reinit && lumped() && step_ < steps_end_) start_interval();
 }
 
 void VortexRun::adopt(Particles p, Rates previous, Index step, const StepTimes& spent) {
@@ -260,6 +297,7 @@ nlohmann::json VortexRun::summary() const {
   j["nu"] = c_.nu;
   j["scheme"] = std::string(to_string(c_.scheme));
   j["stretching"] = c_.stretching == StretchingForm::transpose ? "transpose" : "classical";
+  j["spreading"] = c_.spreading == Spreading::reinit ? "reinit" : "steps";  // physics.spreading
   j["fmm"] = {{"order", c_.fmm.order}, {"theta", c_.fmm.theta}, {"ncrit", c_.fmm.ncrit},
               {"tree", c_.fmm.tree_on_backend ? "backend" : "host"}, {"particles_on_device", stepper_ != nullptr}};
   if (stepper_) j["fmm"]["tree_builds"] = stepper_->fmm().builds();
@@ -304,6 +342,7 @@ nlohmann::json VortexRun::summary() const {
 }
 
 void VortexRun::finish(int stop_signal) {
+  if (lumped() && step_ > interval_start_) end_interval();  // the last interval's second half
   core::WallTimer timer;
   record();
   edges_.last_row = timer.seconds();
@@ -328,6 +367,7 @@ int run_vortex(const io::Parameters& params) {
   run.open_outputs(params);
   run.record();
   run.snapshot();
+  run.begin();
   if (!c.quiet)
     std::cerr << fmt::format("vortex: {} particles ({}{}) on {}, {} from t = {:.4g} to {:.4g}\n", run.particles().size(),
                              to_string(c.initial), c.periodic ? ", periodic" : ", free space",

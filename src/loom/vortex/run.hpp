@@ -47,6 +47,10 @@ class VortexRun {
   VortexRun(VortexConfig config, std::string input);
 
   void open_outputs(const io::Parameters& params);
+  // After the first row: with physics.spreading = reinit, the first interval's half of the diffusion (after a
+  // checkpoint only on a reinitialisation step: checkpoints are written before that half, inside an interval after
+  // it; a run stopped inside an interval and restarted diffuses that interval by up to half of it more).
+  void begin();
   bool finished() const { return step_ >= steps_end_; }
   void step();    // one time step, a reinitialisation when due, and the outputs due after it
   // step() in its two halves. The run over ranks (ranks_run.hpp) advances each rank's particles itself; rank 0's
@@ -74,6 +78,12 @@ class VortexRun {
 
  private:
   void reinitialise();
+  // physics.spreading = reinit: sigma^2 += spread on every core, then reinitialise (the diffusion of the lumped
+  // intervals: at an interval's start 2 nu T / 2 for the T ahead, at its end the rest of 2 nu tau for the tau it took).
+  void diffuse_and_reinitialise(double spread);
+  void end_interval();    // its second half: the diffusion still owed for the interval that just ended
+  void start_interval();  // its first half, for the interval ahead (up to reinit.every steps, not past the end)
+  bool lumped() const { return c_.spreading == Spreading::reinit && c_.nu > 0; }
   // What after_step() does once the run reaches `step` (due() is their union).
   bool reinit_due(Index step) const;
   bool record_due(Index step) const;
@@ -95,6 +105,8 @@ class VortexRun {
   std::optional<TurbulenceStatistics> statistics_;
   Invariants initial_, last_;
   hit::Statistics turbulence0_, turbulence_;
+  Index interval_start_ = 0;    // the step of the last reinitialisation (or the start)
+  double interval_spread_ = 0;  // the sigma^2 spread applied at its start (physics.spreading = reinit)
   CgResult initial_cg_, last_cg_;
   int reinits_ = 0, cg_worst_iterations_ = 0;
   double cg_worst_residual_ = 0;
