@@ -5,7 +5,7 @@
 # l_keep = l_max - 3 (its default: the largest l_keep whose rank-3 tensor harmonics the scalar Y_lm derivatives
 # resolve), the scalar filter at the same l_keep (the control), and the tensor filter at l_max - 1 (on the CPU it
 # grows at once: expected to stop early). The scalar default (l_keep 17) is session 11's run: stop at t = 954.6.
-# Usage: [T_END=800] [LIMIT=210] scripts/gpu-bh8.sh. Table last (gpu-bh-where.sh's).
+# Usage: [T_END=700] [LIMIT=200] scripts/gpu-bh8.sh. Table last (gpu-bh-where.sh's).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=$(mktemp -d); t0=$(date +%s)
@@ -15,7 +15,7 @@ cmake --build build-gpu -j 16 --target loom test_gr_gh_gpu > "$logs/build.log" 2
 echo "build $(( $(date +%s) - t0 )) s"
 timeout 150 build-gpu/tests/gr/test_gr_gh_gpu --gtest_filter='*Tensor*' > "$logs/gr.log" 2>&1
 echo "test_gr_gh_gpu *Tensor*: rc $? $(grep -aE '^\[  (PASSED|FAILED)|FAILED  \]|Failure|difference' "$logs/gr.log" | tr '\n' ' ' | cut -c1-400)"
-T_END=${T_END:-800} LIMIT=${LIMIT:-210} PROFILE_EVERY=100 BUILD_DIR=build-gpu scripts/gpu-bh-where.sh \
+T_END=${T_END:-700} LIMIT=${LIMIT:-200} PROFILE_EVERY=100 BUILD_DIR=build-gpu scripts/gpu-bh-where.sh \
   "tensor15:--filter.angular tensor --filter.l_keep 15" \
   "scalar15:--filter.angular scalar --filter.l_keep 15" \
   "tensor17:--filter.angular tensor --filter.l_keep 17"
