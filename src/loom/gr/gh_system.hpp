@@ -69,9 +69,10 @@ struct GhGeometry {
   Damping damping{};
   InterfaceCoupling interface = InterfaceCoupling::penalty;
   FilterTarget filter_target = FilterTarget::step;
-  // The angular truncation: each Cartesian component's Y_lm, or the tensor-consistent spin-weighted one
-  // (spin_filter.hpp; psi and Pi as T_aa, Phi as T_iaa).
-  spectral::AngularFilter angular_filter = spectral::AngularFilter::scalar;
+  // The angular truncation: the tensor-consistent spin-weighted one (spin_filter.hpp; psi and Pi as T_aa, Phi as
+  // T_iaa; the default as loom bh's filter.angular: docs/gr.md, "The tensor filter"), or each Cartesian
+  // component's Y_lm (scalar).
+  spectral::AngularFilter angular_filter = spectral::AngularFilter::tensor;
 
   // The radial map: one for every shell, or one per shell from the innermost (shells past the list linear; none:
   // all linear). The default as `loom bh`'s grid.map (docs/gr.md, "The radial map").
