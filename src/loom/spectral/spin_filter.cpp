@@ -96,6 +96,146 @@ std::vector<SpatialBlock> spatial_blocks(const TensorShape& shape, int offset) {
   return blocks;
 }
 
+namespace {
+
+// n, e_theta, e_phi at every angular point it + N_theta ip (9 values each).
+std::vector<double> frame_table(const SphereBasis& sphere) {
+  const int nt = sphere.n_theta(), np = sphere.n_phi();
+  std::vector<double> frame(9 * static_cast<std::size_t>(nt) * np);
+  for (int ip = 0; ip < np; ++ip)
+    for (int it = 0; it < nt; ++it) {
+      const double th = sphere.theta()[it], ph = sphere.phi(ip);
+      const double st = std::sin(th), ct = std::cos(th), sp = std::sin(ph), cp = std::cos(ph);
+      const double f[9] = {st * cp, st * sp, ct, ct * cp, ct * sp, -st, -sp, cp, 0.0};
+      std::copy_n(f, 9, frame.begin() + 9 * (it + Index{nt} * ip));
+    }
+  return frame;
+}
+
+// e^{-i m phi_j} for |m| <= L: [(m + L) N_phi + j] as (re, im).
+std::vector<double> twiddle_table(const SphereBasis& sphere, int L) {
+  const int np = sphere.n_phi();
+  std::vector<double> twiddle(2 * static_cast<std::size_t>(2 * L + 1) * np);
+  for (int m = -L; m <= L; ++m)
+    for (int j = 0; j < np; ++j) {
+      twiddle[2 * ((m + L) * np + j)] = std::cos(m * sphere.phi(j));
+      twiddle[2 * ((m + L) * np + j) + 1] = -std::sin(m * sphere.phi(j));
+    }
+  return twiddle;
+}
+
+// The projectors (5) for |s| <= 3 and |m| <= L, one after the other.
+std::vector<double> projector_table(const SphereBasis& sphere, int L) {
+  std::vector<double> projector;
+  for (int s = -max_spin_rank; s <= max_spin_rank; ++s)
+    for (int m = -L; m <= L; ++m) {
+      const auto p = spin_projector(sphere, s, m, L);
+      projector.insert(projector.end(), p.begin(), p.end());
+    }
+  return projector;
+}
+
+// Raw pointers and sizes of the tables and scratch on one side, for the loops below.
+struct View {
+  Index n;
+  int nr, nt, np, orders, blocks, stored, fields;
+  const double *frame, *proj, *tw;
+  const int *rank, *bfield, *bfirst, *comp, *spin_weight, *sblock, *scomp, *stuple;
+  double *spin, *out, *coeff, *kept;
+};
+
+// Eq. (2) at every point: the triad components of every block into `spin` (field k: re at 2k N, im at (2k+1) N).
+void to_triad(core::Backend backend, const View& v, const double* field) {
+  core::parallel_for(backend, v.n, [=] LOOM_HOST_DEVICE(Index p) {
+    const double* f = v.frame + 9 * (p / v.nr);
+    for (int b = 0; b < v.blocks; ++b) {
+      double re[27], im[27];
+      for (int t = 0; t < power_of_3(v.rank[b]); ++t) re[t] = field[v.comp[v.bfirst[b] + t] * v.n + p], im[t] = 0;
+      triad_transform(f, v.rank[b], false, re, im);
+      for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
+        const Index k = v.bfield[b] + a;
+        v.spin[2 * k * v.n + p] = re[a];
+        v.spin[(2 * k + 1) * v.n + p] = im[a];
+      }
+    }
+  });
+}
+
+// Eqs. (4) and (5): per (field, radius, order, theta), theta fastest, the phi coefficient, then the projected one.
+void project_lines(core::Backend backend, const View& v) {
+  const Index lines = Index{v.fields} * v.nr * v.orders * v.nt;
+  core::parallel_for(backend, lines, [=] LOOM_HOST_DEVICE(Index job) {
+    const int it = static_cast<int>(job % v.nt), m = static_cast<int>(job / v.nt % v.orders);
+    const Index kr = job / (Index{v.nt} * v.orders), k = kr / v.nr;
+    const int ir = static_cast<int>(kr % v.nr);
+    double re = 0, im = 0;
+    for (int ip = 0; ip < v.np; ++ip) {
+      const Index p = ir + Index{v.nr} * (it + Index{v.nt} * ip);
+      const double xr = v.spin[2 * k * v.n + p], xi = v.spin[(2 * k + 1) * v.n + p];
+      const double cr = v.tw[2 * (m * v.np + ip)], ci = v.tw[2 * (m * v.np + ip) + 1];
+      re += xr * cr - xi * ci;
+      im += xr * ci + xi * cr;
+    }
+    v.coeff[2 * job] = re / v.np;
+    v.coeff[2 * job + 1] = im / v.np;
+  });
+  core::parallel_for(backend, lines, [=] LOOM_HOST_DEVICE(Index job) {
+    const int kk = static_cast<int>(job % v.nt), m = static_cast<int>(job / v.nt % v.orders);
+    const Index row = job - kk, k = job / (Index{v.nt} * v.orders * v.nr);
+    const double* P = v.proj + (Index{v.spin_weight[k] + max_spin_rank} * v.orders + m) * v.nt * v.nt + kk * v.nt;
+    double re = 0, im = 0;
+    for (int i = 0; i < v.nt; ++i) {
+      re += P[i] * v.coeff[2 * (row + i)];
+      im += P[i] * v.coeff[2 * (row + i) + 1];
+    }
+    v.kept[2 * job] = re;
+    v.kept[2 * job + 1] = im;
+  });
+}
+
+// The phi synthesis sum_m G_m e^{i m phi} per field and point, into `out`.
+void synthesize(core::Backend backend, const View& v) {
+  core::parallel_for(backend, Index{v.fields} * v.n, [=] LOOM_HOST_DEVICE(Index job) {
+    const Index k = job / v.n, p = job % v.n;
+    const int ir = static_cast<int>(p % v.nr), it = static_cast<int>(p / v.nr % v.nt);
+    const int ip = static_cast<int>(p / v.nr / v.nt);
+    const Index row = ((k * v.nr + ir) * v.orders) * v.nt + it;
+    double re = 0, im = 0;
+    for (int m = 0; m < v.orders; ++m) {
+      const double gr = v.kept[2 * (row + Index{m} * v.nt)], gi = v.kept[2 * (row + Index{m} * v.nt) + 1];
+      const double cr = v.tw[2 * (m * v.np + ip)], ci = -v.tw[2 * (m * v.np + ip) + 1];  // e^{+i m phi}
+      re += gr * cr - gi * ci;
+      im += gr * ci + gi * cr;
+    }
+    v.out[2 * k * v.n + p] = re;
+    v.out[(2 * k + 1) * v.n + p] = im;
+  });
+}
+
+// The inverse of (2) at every point, each stored component from its tuple (the real part).
+void rebuild(core::Backend backend, const View& v, double* field) {
+  core::parallel_for(backend, v.n, [=] LOOM_HOST_DEVICE(Index p) {
+    const double* f = v.frame + 9 * (p / v.nr);
+    double re[27], im[27];
+    int current = -1;
+    for (int e = 0; e < v.stored; ++e) {  // a block's stored components are consecutive
+      const int b = v.sblock[e];
+      if (b != current) {
+        for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
+          const Index k = v.bfield[b] + a;
+          re[a] = v.out[2 * k * v.n + p];
+          im[a] = v.out[(2 * k + 1) * v.n + p];
+        }
+        triad_transform(f, v.rank[b], true, re, im);
+        current = b;
+      }
+      field[v.scomp[e] * v.n + p] = re[v.stuple[e]];
+    }
+  });
+}
+
+}  // namespace
+
 SpinFilter::SpinFilter(const Shell& shell, int l_keep, const std::vector<SpatialBlock>& blocks, Index components)
     : l_keep_(l_keep) {
   const auto e = shell.extents();
@@ -106,33 +246,28 @@ SpinFilter::SpinFilter(const Shell& shell, int l_keep, const std::vector<Spatial
   t_.n_theta = e[1];
   t_.n_phi = e[2];
   t_.l_keep = l_keep;
-  const int nt = e[1], np = e[2], L = l_keep, orders = 2 * L + 1;
-  std::vector<double> frame(9 * static_cast<std::size_t>(nt) * np), twiddle(2 * static_cast<std::size_t>(orders) * np);
-  for (int ip = 0; ip < np; ++ip)
-    for (int it = 0; it < nt; ++it) {
-      const double th = sphere.theta()[it], ph = sphere.phi(ip);
-      const double st = std::sin(th), ct = std::cos(th), sp = std::sin(ph), cp = std::cos(ph);
-      const double f[9] = {st * cp, st * sp, ct, ct * cp, ct * sp, -st, -sp, cp, 0.0};
-      std::copy_n(f, 9, frame.begin() + 9 * (it + Index{nt} * ip));
-    }
-  for (int m = -L; m <= L; ++m)
-    for (int j = 0; j < np; ++j) {
-      twiddle[2 * ((m + L) * np + j)] = std::cos(m * sphere.phi(j));
-      twiddle[2 * ((m + L) * np + j) + 1] = -std::sin(m * sphere.phi(j));
-    }
-  std::vector<double> projector;
-  for (int s = -max_spin_rank; s <= max_spin_rank; ++s)
-    for (int m = -L; m <= L; ++m) {
-      const auto p = spin_projector(sphere, s, m, L);
-      projector.insert(projector.end(), p.begin(), p.end());
-    }
-  std::vector<int> rank, field, first, component, stored_block, stored_component, stored_tuple;
+  t_.frame = core::Array<double>::from(frame_table(sphere));
+  t_.twiddle = core::Array<double>::from(twiddle_table(sphere, l_keep));
+  t_.projector = core::Array<double>::from(projector_table(sphere, l_keep));
+  set_blocks(blocks, components);
+  const auto lines = static_cast<std::size_t>(2 * fields_ * t_.n_r * (2 * l_keep + 1) * t_.n_theta);
+  spin_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n));
+  filtered_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n));
+  coeff_ = core::Array<double>(lines);
+  kept_ = core::Array<double>(lines);
+}
+
+// The blocks' tables, flattened: per block its rank, first triad field and first tuple entry; per distinct stored
+// component its block and tuple; per triad field its spin weight.
+void SpinFilter::set_blocks(const std::vector<SpatialBlock>& blocks, Index components) {
+  std::vector<int> rank, field, first, component, stored_block, stored_component, stored_tuple, spins;
   std::vector<int> covered(static_cast<std::size_t>(components), 0);
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     LOOM_REQUIRE(blocks[b].rank <= max_spin_rank, "SpinFilter: spatial rank above 3");
     rank.push_back(blocks[b].rank);
     field.push_back(fields_);
     first.push_back(static_cast<int>(component.size()));
+    for (int a = 0; a < power_of_3(blocks[b].rank); ++a) spins.push_back(spin_of(blocks[b].rank, a));
     fields_ += power_of_3(blocks[b].rank);
     component.insert(component.end(), blocks[b].component.begin(), blocks[b].component.end());
     for (std::size_t k = 0; k < blocks[b].stored.size(); ++k) {
@@ -147,9 +282,6 @@ SpinFilter::SpinFilter(const Shell& shell, int l_keep, const std::vector<Spatial
   t_.fields = fields_;
   t_.blocks = static_cast<int>(blocks.size());
   t_.stored = static_cast<int>(stored_block.size());
-  t_.frame = core::Array<double>::from(frame);
-  t_.projector = core::Array<double>::from(projector);
-  t_.twiddle = core::Array<double>::from(twiddle);
   t_.block_rank = core::Array<int>::from(rank);
   t_.block_field = core::Array<int>::from(field);
   t_.block_component = core::Array<int>::from(first);
@@ -157,105 +289,39 @@ SpinFilter::SpinFilter(const Shell& shell, int l_keep, const std::vector<Spatial
   t_.stored_block = core::Array<int>::from(stored_block);
   t_.stored_component = core::Array<int>::from(stored_component);
   t_.stored_tuple = core::Array<int>::from(stored_tuple);
-  std::vector<int> spins;
-  for (const auto& b : blocks)
-    for (int a = 0; a < power_of_3(b.rank); ++a) spins.push_back(spin_of(b.rank, a));
   t_.field_spin = core::Array<int>::from(spins);
-  spin_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n));
-  filtered_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n));
-  coeff_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n_r * orders * nt));
-  kept_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n_r * orders * nt));
 }
 
-// The header's formulas in five loops, each a core::parallel_for on the backend (one code for both): (2) at
-// every point; (4) per spin field, radius, order and theta; (5) likewise; the phi synthesis per field and point;
-// the rebuilt components at every point.
+// The header's formulas as five loops, each a core::parallel_for on the backend (one code for both).
 void SpinFilter::apply(core::Backend backend, double* field) const {
   const core::Where w = core::where(backend);
-  const Index n = t_.n;
-  const int nr = t_.n_r, nt = t_.n_theta, np = t_.n_phi, orders = 2 * t_.l_keep + 1, blocks = t_.blocks;
-  const double *frame = t_.frame.read(w), *proj = t_.projector.read(w), *tw = t_.twiddle.read(w);
-  const int *rank = t_.block_rank.read(w), *bfield = t_.block_field.read(w), *bfirst = t_.block_component.read(w);
-  const int *comp = t_.component.read(w), *spin_weight = t_.field_spin.read(w);
-  double* spin = spin_.write(w);
-  double* out = filtered_.write(w);
-  double* coeff = coeff_.write(w);
-  double* kept = kept_.write(w);
-  core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index p) {
-    const double* f = frame + 9 * (p / nr);
-    for (int b = 0; b < blocks; ++b) {
-      double re[27], im[27];
-      for (int t = 0; t < power_of_3(rank[b]); ++t) re[t] = field[comp[bfirst[b] + t] * n + p], im[t] = 0;
-      triad_transform(f, rank[b], false, re, im);
-      for (int a = 0; a < power_of_3(rank[b]); ++a) {
-        const Index k = bfield[b] + a;
-        spin[2 * k * n + p] = re[a];
-        spin[(2 * k + 1) * n + p] = im[a];
-      }
-    }
-  });
-  const Index lines = Index{fields_} * nr * orders * nt;  // (field, radius, order, theta), theta fastest
-  core::parallel_for(backend, lines, [=] LOOM_HOST_DEVICE(Index job) {
-    const int it = static_cast<int>(job % nt), m = static_cast<int>(job / nt % orders);
-    const Index kr = job / (Index{nt} * orders), k = kr / nr;
-    const int ir = static_cast<int>(kr % nr);
-    double re = 0, im = 0;
-    for (int ip = 0; ip < np; ++ip) {
-      const Index p = ir + Index{nr} * (it + Index{nt} * ip);
-      const double vr = spin[2 * k * n + p], vi = spin[(2 * k + 1) * n + p];
-      const double cr = tw[2 * (m * np + ip)], ci = tw[2 * (m * np + ip) + 1];
-      re += vr * cr - vi * ci;
-      im += vr * ci + vi * cr;
-    }
-    coeff[2 * job] = re / np;
-    coeff[2 * job + 1] = im / np;
-  });
-  core::parallel_for(backend, lines, [=] LOOM_HOST_DEVICE(Index job) {
-    const int kk = static_cast<int>(job % nt), m = static_cast<int>(job / nt % orders);
-    const Index row = job - kk, k = job / (Index{nt} * orders * nr);
-    const double* P = proj + (Index{spin_weight[k] + max_spin_rank} * orders + m) * nt * nt + kk * nt;
-    double re = 0, im = 0;
-    for (int i = 0; i < nt; ++i) {
-      re += P[i] * coeff[2 * (row + i)];
-      im += P[i] * coeff[2 * (row + i) + 1];
-    }
-    kept[2 * job] = re;
-    kept[2 * job + 1] = im;
-  });
-  core::parallel_for(backend, Index{fields_} * n, [=] LOOM_HOST_DEVICE(Index job) {
-    const Index k = job / n, p = job % n;
-    const int ir = static_cast<int>(p % nr), it = static_cast<int>(p / nr % nt), ip = static_cast<int>(p / nr / nt);
-    const Index row = ((k * nr + ir) * orders) * nt + it;
-    double re = 0, im = 0;
-    for (int m = 0; m < orders; ++m) {
-      const double gr = kept[2 * (row + Index{m} * nt)], gi = kept[2 * (row + Index{m} * nt) + 1];
-      const double cr = tw[2 * (m * np + ip)], ci = -tw[2 * (m * np + ip) + 1];  // e^{+i m phi}
-      re += gr * cr - gi * ci;
-      im += gr * ci + gi * cr;
-    }
-    out[2 * k * n + p] = re;
-    out[(2 * k + 1) * n + p] = im;
-  });
-  const int *sblock = t_.stored_block.read(w), *scomp = t_.stored_component.read(w), *stuple = t_.stored_tuple.read(w);
-  const int stored = t_.stored;
-  core::parallel_for(backend, n, [=] LOOM_HOST_DEVICE(Index p) {
-    const double* f = frame + 9 * (p / nr);
-    double re[27], im[27];
-    int current = -1;
-    for (int e = 0; e < stored; ++e) {  // a block's stored components are consecutive
-      const int b = sblock[e];
-      if (b != current) {
-        for (int a = 0; a < power_of_3(rank[b]); ++a) {
-          const Index k = bfield[b] + a;
-          re[a] = out[2 * k * n + p];
-          im[a] = out[(2 * k + 1) * n + p];
-        }
-        triad_transform(f, rank[b], true, re, im);
-        current = b;
-      }
-      field[scomp[e] * n + p] = re[stuple[e]];
-    }
-  });
+  const View v{t_.n,
+               t_.n_r,
+               t_.n_theta,
+               t_.n_phi,
+               2 * t_.l_keep + 1,
+               t_.blocks,
+               t_.stored,
+               fields_,
+               t_.frame.read(w),
+               t_.projector.read(w),
+               t_.twiddle.read(w),
+               t_.block_rank.read(w),
+               t_.block_field.read(w),
+               t_.block_component.read(w),
+               t_.component.read(w),
+               t_.field_spin.read(w),
+               t_.stored_block.read(w),
+               t_.stored_component.read(w),
+               t_.stored_tuple.read(w),
+               spin_.write(w),
+               filtered_.write(w),
+               coeff_.write(w),
+               kept_.write(w)};
+  to_triad(backend, v, field);
+  project_lines(backend, v);
+  synthesize(backend, v);
+  rebuild(backend, v, field);
 }
 
 }  // namespace loom::spectral

@@ -146,6 +146,7 @@ class SpinFilter {
   const Tables& tables() const { return t_; }
 
  private:
+  void set_blocks(const std::vector<SpatialBlock>& blocks, Index components);
   int l_keep_, fields_ = 0;
   Tables t_;
   // Scratch: the triad fields before and after (2 F N), their phi coefficients before and after (4)-(5).
