@@ -49,6 +49,7 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
       {"--boundary.outer sommerfeld", ""},
       {"--boundary.interface strong", ""},
       {"--filter.target state", ""},
+      {"--filter.angular spin", "error: filter.angular = \"spin\": expected one of scalar, tensor\n"},
       {"--damping.gamma1 -2", ""},
       {"--damping.gamma2 -0.5", ""},
       {"--initial.type checkpoint", ""},

@@ -19,13 +19,17 @@ bool same(core::TransferCounts a, core::TransferCounts b) {
 }
 
 void hundred_steps_agree(OuterBoundary outer, InterfaceCoupling interface, FilterTarget target = FilterTarget::step,
-                         std::vector<spectral::RadialMap> maps = {}) {
+                         std::vector<spectral::RadialMap> maps = {},
+                         spectral::AngularFilter angular = spectral::AngularFilter::scalar, int l_keep = -1) {
   const KerrSchild hole{1.0, {0.2, 0.3, 0.4}};
   GhGeometry geometry{{10, 19, 38}, {1.62, 6, 12}, outer};
   geometry.interface = interface;
   geometry.filter_target = target;
   geometry.maps = std::move(maps);
-  GhSystem cpu(hole, geometry, {}, core::Backend::cpu), gpu(hole, geometry, {}, core::Backend::cuda);
+  geometry.angular_filter = angular;
+  spectral::FilterSpec filter;
+  filter.l_keep = l_keep;
+  GhSystem cpu(hole, geometry, filter, core::Backend::cpu), gpu(hole, geometry, filter, core::Backend::cuda);
   State u_cpu = cpu.exact_state(), u_gpu = gpu.exact_state();
   DormandPrince step_cpu(cpu), step_gpu(gpu);
   const double dt = 0.25 * cpu.smallest_spacing();
@@ -79,18 +83,28 @@ TEST(GhGpu, HundredStepsOnTheInverseMapAgreeWithTheCpu) {
 }
 
 // The Bjorhus outer boundary (bjorhus.hpp) from the same per-point function on both backends.
+// The tensor (spin-weighted) angular filter: the same loops on both backends (spin_filter.cpp).
+TEST(GhGpu, HundredStepsWithTheTensorFilterAgreeWithTheCpu) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  hundred_steps_agree(OuterBoundary::penalty, InterfaceCoupling::penalty, FilterTarget::step,
+                      {spectral::RadialMap::inverse}, spectral::AngularFilter::tensor);
+  hundred_steps_agree(OuterBoundary::penalty, InterfaceCoupling::penalty, FilterTarget::step,
+                      {spectral::RadialMap::inverse}, spectral::AngularFilter::tensor, 15);
+}
+
 TEST(GhGpu, HundredStepsWithBjorhusAgreeWithTheCpu) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   hundred_steps_agree(OuterBoundary::bjorhus, InterfaceCoupling::penalty);
 }
 
-// The GPU filter (SpectralFilter::apply: the whole 50-component state in one fused sweep, its radial step the
-// identity at alpha = 0) against the CPU's step-by-step filter (CpuOperators: the angular steps one after the
-// other) on a state with every angular mode excited (Kerr-Schild times 1 + 0.01 sin(37 p) over the points p).
-TEST(GhGpu, FusedFilterEqualsTheStepByStepFilter) {
-  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+// The GPU filter against the CPU's on a state with every angular mode excited (Kerr-Schild times 1 + 0.01
+// sin(37 p) over the points p): scalar (SpectralFilter::apply, the whole 50-component state in one fused sweep,
+// its radial step the identity at alpha = 0, against CpuOperators' steps one after the other) and tensor (the
+// radial step, then SpinFilter's loops on either backend).
+void filters_agree(spectral::AngularFilter angular) {
   const KerrSchild hole{1.0, {0.2, 0.3, 0.4}};
-  const GhGeometry geometry{{10, 19, 38}, {1.62, 6, 12}};
+  GhGeometry geometry{{10, 19, 38}, {1.62, 6, 12}};
+  geometry.angular_filter = angular;
   GhSystem cpu(hole, geometry, {}, core::Backend::cpu), gpu(hole, geometry, {}, core::Backend::cuda);
   State u_cpu = cpu.exact_state(), u_gpu = gpu.exact_state();
   for (std::size_t s = 0; s < u_cpu.size(); ++s) {
@@ -115,6 +129,16 @@ TEST(GhGpu, FusedFilterEqualsTheStepByStepFilter) {
   }
   EXPECT_GT(change, 1e-3 * largest) << "the filter must act on this state";
   EXPECT_LT(difference, 1e-12 * largest);
+}
+
+TEST(GhGpu, FusedFilterEqualsTheStepByStepFilter) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  filters_agree(spectral::AngularFilter::scalar);
+}
+
+TEST(GhGpu, TheTensorFilterAgreesWithTheCpu) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  filters_agree(spectral::AngularFilter::tensor);
 }
 
 }  // namespace

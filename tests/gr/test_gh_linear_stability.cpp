@@ -106,14 +106,16 @@ Growth perturbation_growth(const BhConfig& c, double t_end, std::array<int, 3> e
   return {rate, d};
 }
 
-// Session 9's scheme (no radial filter, upwind interface, frozen outer boundary, the linear radial map): the mode
-// grows, and it lives at the excision surface (the largest difference on the inner shell's first two radial points).
+// Session 9's scheme (no radial filter, upwind interface, frozen outer boundary, the linear radial map, the scalar
+// angular filter): the mode grows, and it lives at the excision surface (the largest difference on the inner
+// shell's first two radial points).
 TEST(GhLinearStability, WithoutTheRadialFilterAModeOfTheExcisionSurfaceGrows) {
   io::Parameters p = bh_parameters();
   p.set_text("grid.map", "linear", io::ParamSource::flag);
   p.set_text("filter.alpha", "0", io::ParamSource::flag);
   p.set_text("boundary.interface", "upwind", io::ParamSource::flag);
   p.set_text("boundary.outer", "frozen", io::ParamSource::flag);
+  p.set_text("filter.angular", "scalar", io::ParamSource::flag);
   const Growth g = perturbation_growth(make_bh_config(p), 30);
   EXPECT_GT(g.rate, 0.04);
   EXPECT_EQ(g.last.shell, 0);

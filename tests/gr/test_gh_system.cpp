@@ -140,5 +140,52 @@ TEST(GhSystem, TheFilterOfTheRatesLeavesTheStatesTopModeAlone) {
   }
 }
 
+
+// The tensor filter (filter.angular tensor) on the GH variables: Schwarzschild in Kerr-Schild coordinates is
+// spherically symmetric, so every triad component of psi_ab, Pi_ab and Phi_iab is constant on each sphere (degree
+// 0) and the tensor filter leaves the state alone even at l_keep = 1, where the scalar truncation of each Cartesian
+// component removes n_i n_j n_k's l = 3 part of Phi (and n_i n_j's l = 2 part of psi). For the tilted Kerr hole
+// the tensor filter is a projection: applied twice it equals applied once. (Radial filter off, penalty boundaries:
+// filter() is the angular filter alone.)
+double largest_change(const State& a, const State& b) {
+  double m = 0;
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    const double *x = a[s].read(core::Where::host), *y = b[s].read(core::Where::host);
+    for (std::size_t i = 0; i < a[s].size(); ++i) m = std::max(m, std::abs(x[i] - y[i]));
+  }
+  return m;
+}
+
+TEST(GhSystem, TheTensorFilterKeepsSchwarzschildAndIsAProjection) {
+  spectral::FilterSpec filter;
+  filter.alpha = 0;
+  filter.l_keep = 1;
+  GhGeometry g = geometry(1);
+  for (auto angular : {spectral::AngularFilter::tensor, spectral::AngularFilter::scalar}) {
+    g.angular_filter = angular;
+    GhSystem system(KerrSchild{1.0, {0, 0, 0}}, g, filter, core::Backend::cpu);
+    State u = system.exact_state();
+    system.filter(u);
+    const double change = largest_change(u, system.exact_state());
+    std::printf("Schwarzschild, l_keep 1, %s filter: largest change %.2e\n", angular == spectral::AngularFilter::tensor ? "tensor" : "scalar", change);
+    if (angular == spectral::AngularFilter::tensor)
+      EXPECT_LT(change, 1e-13);
+    else
+      EXPECT_GT(change, 1e-2);
+  }
+  g.angular_filter = spectral::AngularFilter::tensor;
+  filter.l_keep = 4;
+  GhSystem system(tilted, g, filter, core::Backend::cpu);
+  State once = system.exact_state();
+  system.filter(once);
+  State twice;
+  for (const auto& a : once) twice.push_back(a.clone());
+  system.filter(twice);
+  const double first = largest_change(once, system.exact_state()), second = largest_change(twice, once);
+  std::printf("tilted Kerr, l_keep 4: the filter changes the state by %.2e, a second time by %.2e\n", first, second);
+  EXPECT_GT(first, 1e-6);
+  EXPECT_LT(second, 1e-13);
+}
+
 }  // namespace
 }  // namespace loom::gr

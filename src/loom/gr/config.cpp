@@ -37,7 +37,14 @@ io::Parameters bh_parameters() {
         "what the radial and Y_lm filters act on: step (the state after each Runge-Kutta step, the default), stage "
         "(each stage's state and the step's) or rates (each stage's right-hand side, before the boundary terms)")
       .one_of({"step", "stage", "rates"});
-  p.add("filter.l_keep", -1, "Y_lm truncation keeps l <= l_keep (-1: l_max - 1)").at_least(-1);
+  p.add("filter.l_keep", -1,
+        "Y_lm truncation keeps l <= l_keep (-1: l_max - 1 for filter.angular scalar, l_max - 3 for tensor)")
+      .at_least(-1);
+  p.add("filter.angular", "tensor",
+        "angular truncation at l_keep: tensor (the default: each spatial index on the triad n, m, conj(m), each "
+        "component in spin-weighted sY_lm, a consistent truncation of the tensor; with it the paper's case runs "
+        "10^5 steps flat, docs/gr.md, \"The tensor filter\") or scalar (each Cartesian component in Y_lm)")
+      .one_of({"scalar", "tensor"});
   p.add("damping.gamma0", 3.0, "gauge-constraint damping gamma0 = 0.001 + damping.gamma0 exp(-r^2/128) (LSKOR eq. 36)")
       .at_least(0)
       .at_most(100);
@@ -135,6 +142,7 @@ GhGeometry geometry(const io::Parameters& p) {
   g.interface = p.get_string("boundary.interface") == "penalty" ? InterfaceCoupling::penalty : InterfaceCoupling::upwind;
   const std::string target = p.get_string("filter.target");
   g.filter_target = target == "rates" ? FilterTarget::rates : target == "stage" ? FilterTarget::stage : FilterTarget::step;
+  g.angular_filter = spectral::parse_angular_filter(p.get_string("filter.angular"), "filter.angular");
   g.damping.gamma0 = p.get_real("damping.gamma0");
   g.damping.gamma1 = p.get_real("damping.gamma1");
   g.damping.gamma2 = p.get_real("damping.gamma2");

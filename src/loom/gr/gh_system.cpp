@@ -19,6 +19,9 @@ struct GhSystem::ShellData {
   std::unique_ptr<spectral::Differentiator> differentiator;
   std::vector<spectral::AxisOperator> filter_steps;        // the CPU's (without the radial step when alpha = 0)
   std::unique_ptr<spectral::SpectralFilter> fused_filter;  // the GPU's: the whole state in one call
+  // With the tensor filter: the radial step alone (both backends) and the spin-weighted angular filter.
+  std::optional<spectral::AxisOperator> radial_filter;
+  std::unique_ptr<spectral::SpinFilter> spin_filter;
   std::unique_ptr<CpuOperators> cpu;  // CPU backend: d_r, d_theta, d_phi, filter, by components over threads
   Index n = 0;
   // The GPU gradient's strategy, chosen once: the cluster route where the device runs thread-block clusters.
@@ -56,6 +59,10 @@ class ModuleTimer {
 
 core::Array<double> host_array(const std::vector<double>& v) { return core::Array<double>::from(v); }
 
+void copy_values(core::Backend b, Index n, const double* from, double* to) {
+  core::parallel_for(b, n, [=] LOOM_HOST_DEVICE(Index i) { to[i] = from[i]; });
+}
+
 }  // namespace
 
 spectral::RadialMap shell_map(const GhGeometry& g, std::size_t s) {
@@ -79,6 +86,8 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
       outer_(g.outer),
       interface_(g.interface),
       filter_target_(g.filter_target),
+      angular_filter_(g.angular_filter),
+      radial_filter_(filter.alpha != 0),
       gamma1_(g.damping.gamma1) {
   const auto separable = spectral::AngularMethod::separable;
   for (std::size_t s = 0; s + 1 < g.radii.size(); ++s) {
@@ -95,8 +104,21 @@ GhSystem::GhSystem(const KerrSchild& bh, const GhGeometry& g, const spectral::Fi
     if (filter.alpha == 0) d->filter_steps.erase(d->filter_steps.begin());
     // The fused route needs its radial step first: with alpha = 0 it is the identity, a 10 x 10 product inside
     // the same sweep, cheaper than the separate launches of the angular steps alone.
-    if (backend == core::Backend::cuda)
+    if (angular_filter_ == spectral::AngularFilter::tensor) {
+      // The radial filter commutes with the triad (a function of the angles only): applied first, per component.
+      d->radial_filter = d->shell->radial_filter(filter);
+      d->filter_steps = {*d->radial_filter};
+      // Default l_max - 3: the filtered Phi_ijk (rank 3) then has Cartesian components of degree <= l_max, all
+      // seen by the scalar Y_lm derivatives (at l_max - 1 a part of it is not, and on the CPU it grows at once:
+      // docs/gr.md, "The tensor filter").
+      const int l_keep = filter.l_keep < 0 ? std::max(0, g.extents[1] - 1 - spectral::max_spin_rank) : filter.l_keep;
+      auto blocks = spectral::spatial_blocks(spectral::shape_of(spectral::TensorKind::aa), 0);
+      for (auto& b : spectral::spatial_blocks(spectral::shape_of(spectral::TensorKind::aa), pi_offset)) blocks.push_back(b);
+      for (auto& b : spectral::spatial_blocks(spectral::shape_of(spectral::TensorKind::iaa), phi_offset)) blocks.push_back(b);
+      d->spin_filter = std::make_unique<spectral::SpinFilter>(*d->shell, l_keep, blocks, state_size);
+    } else if (backend == core::Backend::cuda) {
       d->fused_filter = std::make_unique<spectral::SpectralFilter>(*d->shell, filter, separable);
+    }
     const Index n = d->shell->size();
     d->n = n;
     const auto& xi = d->shell->radial();
@@ -241,6 +263,18 @@ void GhSystem::filter_fields(State& field) {
   ModuleTimer t(profiling_, backend_, times_.filter);
   for (int s = 0; s < shells(); ++s) {
     ShellData& d = *shells_[s];
+    if (d.spin_filter) {
+      if (radial_filter_) {  // the radial step into scratch, copied back (the state keeps its arrays)
+        if (d.cpu)
+          d.cpu->apply(3, state_size, field[s].read(w), d.scratch.write(w));
+        else
+          spectral::apply(spectral::Strategy::fused, cache_, *d.radial_filter, state_size, field[s].read(w),
+                          d.scratch.write(w));
+        copy_values(backend_, state_size * d.n, d.scratch.read(w), field[s].write(w));
+      }
+      d.spin_filter->apply(backend_, field[s].read_write(w));
+      continue;
+    }
     if (!d.cpu) {  // in place, all 50 components in the fused sweep (two launches)
       d.fused_filter->apply(strategy_, cache_, state_size, field[s], d.scratch);
       continue;

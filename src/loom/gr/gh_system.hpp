@@ -24,6 +24,7 @@
 #include "loom/gr/kerr_schild.hpp"
 #include "loom/spectral/apply.hpp"
 #include "loom/spectral/operations.hpp"
+#include "loom/spectral/spin_filter.hpp"
 #include "loom/spectral/topology.hpp"
 
 namespace loom::gr {
@@ -68,6 +69,10 @@ struct GhGeometry {
   Damping damping{};
   InterfaceCoupling interface = InterfaceCoupling::penalty;
   FilterTarget filter_target = FilterTarget::step;
+  // The angular truncation: the tensor-consistent spin-weighted one (spin_filter.hpp; psi and Pi as T_aa, Phi as
+  // T_iaa; the default as loom bh's filter.angular: docs/gr.md, "The tensor filter"), or each Cartesian
+  // component's Y_lm (scalar).
+  spectral::AngularFilter angular_filter = spectral::AngularFilter::tensor;
 
   // The radial map: one for every shell, or one per shell from the innermost (shells past the list linear; none:
   // all linear). The default as `loom bh`'s grid.map (docs/gr.md, "The radial map").
@@ -92,6 +97,7 @@ class GhSystem {
   Index total_points() const;
   core::Backend backend() const { return backend_; }
   FilterTarget filter_target() const { return filter_target_; }
+  spectral::AngularFilter angular_filter() const { return angular_filter_; }
   spectral::Strategy strategy() const { return strategy_; }
   const spectral::Shell& shell(int s) const;
   // The exact Kerr-Schild state (a copy), and the Cartesian coordinates of a shell's points (3 N, host).
@@ -132,6 +138,8 @@ class GhSystem {
   OuterBoundary outer_;
   InterfaceCoupling interface_;
   FilterTarget filter_target_;
+  spectral::AngularFilter angular_filter_;
+  bool radial_filter_;  // alpha > 0
   double gamma1_;
   mutable spectral::OperatorCache cache_;
   std::vector<std::unique_ptr<ShellData>> shells_;

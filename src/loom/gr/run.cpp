@@ -227,6 +227,7 @@ nlohmann::json BhRun::summary() const {
       : config_.geometry.outer == OuterBoundary::penalty
           ? "incoming characteristic fields pulled towards Kerr-Schild in penalty form"
           : "incoming characteristic fields frozen to Kerr-Schild";
+  j["angular_filter"] = std::string(spectral::to_string(config_.geometry.angular_filter));
   const Damping& d = config_.geometry.damping;
   j["damping"] = {{"gamma0_amplitude", d.gamma0}, {"gamma1", d.gamma1}, {"gamma2_amplitude", d.gamma2}};
   j["t"] = time_;

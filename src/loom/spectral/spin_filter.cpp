@@ -1,0 +1,327 @@
+#include "loom/spectral/spin_filter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "loom/core/error.hpp"
+#include "loom/core/parallel_for.hpp"
+#include "loom/io/parameters.hpp"
+
+namespace loom::spectral {
+
+namespace {
+constexpr double pi = std::numbers::pi;
+}  // namespace
+
+std::string_view to_string(AngularFilter f) { return f == AngularFilter::scalar ? "scalar" : "tensor"; }
+
+AngularFilter parse_angular_filter(std::string_view text, std::string_view key) {
+  if (text == "scalar") return AngularFilter::scalar;
+  if (text == "tensor") return AngularFilter::tensor;
+  throw UsageError(io::invalid_value_message(key, std::string(text), "one of scalar, tensor"));
+}
+
+double jacobi(int n, int a, int b, double x) {
+  if (n == 0) return 1;
+  double p0 = 1, p1 = (a + 1) + 0.5 * (a + b + 2) * (x - 1);
+  for (int k = 2; k <= n; ++k) {
+    const double c = 2.0 * k + a + b;
+    const double p2 = ((c - 1) * (c * (c - 2) * x + double(a) * a - double(b) * b) * p1 -
+                       2.0 * (k + a - 1) * (k + b - 1) * c * p0) /
+                      (2.0 * k * (k + a + b) * (c - 2));
+    p0 = p1;
+    p1 = p2;
+  }
+  return p1;
+}
+
+// Eq. (5) of the header, lambda (3) normalised by the Gauss-Legendre rule itself (exact for l <= N_theta - 1).
+std::vector<double> spin_projector(const SphereBasis& sphere, int s, int m, int l_keep) {
+  const int nt = sphere.n_theta(), top = std::max(std::abs(m), std::abs(s));
+  const int a = std::abs(m + s), b = std::abs(m - s);
+  std::vector<double> p(static_cast<std::size_t>(nt) * nt, 0.0), w(nt), u(nt);
+  for (int i = 0; i < nt; ++i) w[i] = sphere.weight(i, 0) * sphere.n_phi() / (2 * pi);
+  for (int l = top; l <= l_keep; ++l) {
+    double norm = 0;
+    for (int i = 0; i < nt; ++i) {
+      const double t = sphere.theta()[i];
+      u[i] = std::pow(std::sin(t / 2), a) * std::pow(std::cos(t / 2), b) * jacobi(l - top, a, b, std::cos(t));
+      norm += 2 * pi * w[i] * u[i] * u[i];
+    }
+    for (int k = 0; k < nt; ++k)
+      for (int i = 0; i < nt; ++i) p[k * nt + i] += 2 * pi * w[i] * u[k] * u[i] / norm;
+  }
+  return p;
+}
+
+std::vector<SpatialBlock> spatial_blocks(const TensorShape& shape, int offset) {
+  std::vector<SpatialBlock> blocks;
+  for (int mask = 0; mask < (1 << shape.rank); ++mask) {  // bit j: slot j holds the time index
+    bool valid = true;
+    int rank = 0;
+    for (int j = 0; j < shape.rank; ++j) {
+      if ((mask >> j & 1) && !shape.spacetime(j)) valid = false;
+      if (!(mask >> j & 1)) ++rank;
+    }
+    if (!valid) continue;
+    SpatialBlock b;
+    b.rank = rank;
+    for (int t = 0; t < power_of_3(rank); ++t) {
+      int idx[3] = {0, 0, 0}, digits = t;
+      for (int j = shape.rank - 1; j >= 0; --j) {
+        if (mask >> j & 1) continue;
+        const int value = digits % 3;
+        digits /= 3;
+        idx[j] = shape.spacetime(j) ? value + 1 : value;
+      }
+      b.component.push_back(offset + shape.component(idx));
+    }
+    // A pattern that differs from an earlier one by the symmetric pair names the same components.
+    auto sorted = b.component;
+    std::sort(sorted.begin(), sorted.end());
+    const bool seen = std::any_of(blocks.begin(), blocks.end(), [&](const SpatialBlock& o) {
+      auto other = o.component;
+      std::sort(other.begin(), other.end());
+      return other == sorted;
+    });
+    if (seen) continue;
+    for (int t = 0; t < power_of_3(rank); ++t)
+      if (std::find(b.stored.begin(), b.stored.end(), b.component[t]) == b.stored.end()) {
+        b.stored.push_back(b.component[t]);
+        b.tuple.push_back(t);
+      }
+    blocks.push_back(std::move(b));
+  }
+  return blocks;
+}
+
+namespace {
+
+// n, e_theta, e_phi at every angular point it + N_theta ip (9 values each).
+std::vector<double> frame_table(const SphereBasis& sphere) {
+  const int nt = sphere.n_theta(), np = sphere.n_phi();
+  std::vector<double> frame(9 * static_cast<std::size_t>(nt) * np);
+  for (int ip = 0; ip < np; ++ip)
+    for (int it = 0; it < nt; ++it) {
+      const double th = sphere.theta()[it], ph = sphere.phi(ip);
+      const double st = std::sin(th), ct = std::cos(th), sp = std::sin(ph), cp = std::cos(ph);
+      const double f[9] = {st * cp, st * sp, ct, ct * cp, ct * sp, -st, -sp, cp, 0.0};
+      std::copy_n(f, 9, frame.begin() + 9 * (it + Index{nt} * ip));
+    }
+  return frame;
+}
+
+// e^{-i m phi_j} for |m| <= L: [(m + L) N_phi + j] as (re, im).
+std::vector<double> twiddle_table(const SphereBasis& sphere, int L) {
+  const int np = sphere.n_phi();
+  std::vector<double> twiddle(2 * static_cast<std::size_t>(2 * L + 1) * np);
+  for (int m = -L; m <= L; ++m)
+    for (int j = 0; j < np; ++j) {
+      twiddle[2 * ((m + L) * np + j)] = std::cos(m * sphere.phi(j));
+      twiddle[2 * ((m + L) * np + j) + 1] = -std::sin(m * sphere.phi(j));
+    }
+  return twiddle;
+}
+
+// The projectors (5) for |s| <= 3 and |m| <= L, one after the other.
+std::vector<double> projector_table(const SphereBasis& sphere, int L) {
+  std::vector<double> projector;
+  for (int s = -max_spin_rank; s <= max_spin_rank; ++s)
+    for (int m = -L; m <= L; ++m) {
+      const auto p = spin_projector(sphere, s, m, L);
+      projector.insert(projector.end(), p.begin(), p.end());
+    }
+  return projector;
+}
+
+// Raw pointers and sizes of the tables and scratch on one side, for the loops below.
+struct View {
+  Index n;
+  int nr, nt, np, orders, blocks, stored, fields;
+  const double *frame, *proj, *tw;
+  const int *rank, *bfield, *bfirst, *comp, *spin_weight, *sblock, *scomp, *stuple;
+  double *spin, *out, *coeff, *kept;
+};
+
+// Eq. (2) at every point: the triad components of every block into `spin` (field k: re at 2k N, im at (2k+1) N).
+void to_triad(core::Backend backend, const View& v, const double* field) {
+  core::parallel_for(backend, v.n, [=] LOOM_HOST_DEVICE(Index p) {
+    const double* f = v.frame + 9 * (p / v.nr);
+    for (int b = 0; b < v.blocks; ++b) {
+      double re[27], im[27];
+      for (int t = 0; t < power_of_3(v.rank[b]); ++t) re[t] = field[v.comp[v.bfirst[b] + t] * v.n + p], im[t] = 0;
+      triad_transform(f, v.rank[b], false, re, im);
+      for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
+        const Index k = v.bfield[b] + a;
+        v.spin[2 * k * v.n + p] = re[a];
+        v.spin[(2 * k + 1) * v.n + p] = im[a];
+      }
+    }
+  });
+}
+
+// Eqs. (4) and (5): per (field, radius, order, theta), theta fastest, the phi coefficient, then the projected one.
+void project_lines(core::Backend backend, const View& v) {
+  const Index lines = Index{v.fields} * v.nr * v.orders * v.nt;
+  core::parallel_for(backend, lines, [=] LOOM_HOST_DEVICE(Index job) {
+    const int it = static_cast<int>(job % v.nt), m = static_cast<int>(job / v.nt % v.orders);
+    const Index kr = job / (Index{v.nt} * v.orders), k = kr / v.nr;
+    const int ir = static_cast<int>(kr % v.nr);
+    double re = 0, im = 0;
+    for (int ip = 0; ip < v.np; ++ip) {
+      const Index p = ir + Index{v.nr} * (it + Index{v.nt} * ip);
+      const double xr = v.spin[2 * k * v.n + p], xi = v.spin[(2 * k + 1) * v.n + p];
+      const double cr = v.tw[2 * (m * v.np + ip)], ci = v.tw[2 * (m * v.np + ip) + 1];
+      re += xr * cr - xi * ci;
+      im += xr * ci + xi * cr;
+    }
+    v.coeff[2 * job] = re / v.np;
+    v.coeff[2 * job + 1] = im / v.np;
+  });
+  core::parallel_for(backend, lines, [=] LOOM_HOST_DEVICE(Index job) {
+    const int kk = static_cast<int>(job % v.nt), m = static_cast<int>(job / v.nt % v.orders);
+    const Index row = job - kk, k = job / (Index{v.nt} * v.orders * v.nr);
+    const double* P = v.proj + (Index{v.spin_weight[k] + max_spin_rank} * v.orders + m) * v.nt * v.nt + kk * v.nt;
+    double re = 0, im = 0;
+    for (int i = 0; i < v.nt; ++i) {
+      re += P[i] * v.coeff[2 * (row + i)];
+      im += P[i] * v.coeff[2 * (row + i) + 1];
+    }
+    v.kept[2 * job] = re;
+    v.kept[2 * job + 1] = im;
+  });
+}
+
+// The phi synthesis sum_m G_m e^{i m phi} per field and point, into `out`.
+void synthesize(core::Backend backend, const View& v) {
+  core::parallel_for(backend, Index{v.fields} * v.n, [=] LOOM_HOST_DEVICE(Index job) {
+    const Index k = job / v.n, p = job % v.n;
+    const int ir = static_cast<int>(p % v.nr), it = static_cast<int>(p / v.nr % v.nt);
+    const int ip = static_cast<int>(p / v.nr / v.nt);
+    const Index row = ((k * v.nr + ir) * v.orders) * v.nt + it;
+    double re = 0, im = 0;
+    for (int m = 0; m < v.orders; ++m) {
+      const double gr = v.kept[2 * (row + Index{m} * v.nt)], gi = v.kept[2 * (row + Index{m} * v.nt) + 1];
+      const double cr = v.tw[2 * (m * v.np + ip)], ci = -v.tw[2 * (m * v.np + ip) + 1];  // e^{+i m phi}
+      re += gr * cr - gi * ci;
+      im += gr * ci + gi * cr;
+    }
+    v.out[2 * k * v.n + p] = re;
+    v.out[(2 * k + 1) * v.n + p] = im;
+  });
+}
+
+// The inverse of (2) at every point, each stored component from its tuple (the real part).
+void rebuild(core::Backend backend, const View& v, double* field) {
+  core::parallel_for(backend, v.n, [=] LOOM_HOST_DEVICE(Index p) {
+    const double* f = v.frame + 9 * (p / v.nr);
+    double re[27], im[27];
+    int current = -1;
+    for (int e = 0; e < v.stored; ++e) {  // a block's stored components are consecutive
+      const int b = v.sblock[e];
+      if (b != current) {
+        for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
+          const Index k = v.bfield[b] + a;
+          re[a] = v.out[2 * k * v.n + p];
+          im[a] = v.out[(2 * k + 1) * v.n + p];
+        }
+        triad_transform(f, v.rank[b], true, re, im);
+        current = b;
+      }
+      field[v.scomp[e] * v.n + p] = re[v.stuple[e]];
+    }
+  });
+}
+
+}  // namespace
+
+SpinFilter::SpinFilter(const Shell& shell, int l_keep, const std::vector<SpatialBlock>& blocks, Index components)
+    : l_keep_(l_keep) {
+  const auto e = shell.extents();
+  const SphereBasis& sphere = shell.sphere();
+  LOOM_REQUIRE(l_keep >= 0 && l_keep <= sphere.l_max(), "SpinFilter: l_keep outside [0, l_max]");
+  t_.n = shell.size();
+  t_.n_r = e[0];
+  t_.n_theta = e[1];
+  t_.n_phi = e[2];
+  t_.l_keep = l_keep;
+  t_.frame = core::Array<double>::from(frame_table(sphere));
+  t_.twiddle = core::Array<double>::from(twiddle_table(sphere, l_keep));
+  t_.projector = core::Array<double>::from(projector_table(sphere, l_keep));
+  set_blocks(blocks, components);
+  const auto lines = static_cast<std::size_t>(2 * fields_ * t_.n_r * (2 * l_keep + 1) * t_.n_theta);
+  spin_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n));
+  filtered_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n));
+  coeff_ = core::Array<double>(lines);
+  kept_ = core::Array<double>(lines);
+}
+
+// The blocks' tables, flattened: per block its rank, first triad field and first tuple entry; per distinct stored
+// component its block and tuple; per triad field its spin weight.
+void SpinFilter::set_blocks(const std::vector<SpatialBlock>& blocks, Index components) {
+  std::vector<int> rank, field, first, component, stored_block, stored_component, stored_tuple, spins;
+  std::vector<int> covered(static_cast<std::size_t>(components), 0);
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    LOOM_REQUIRE(blocks[b].rank <= max_spin_rank, "SpinFilter: spatial rank above 3");
+    rank.push_back(blocks[b].rank);
+    field.push_back(fields_);
+    first.push_back(static_cast<int>(component.size()));
+    for (int a = 0; a < power_of_3(blocks[b].rank); ++a) spins.push_back(spin_of(blocks[b].rank, a));
+    fields_ += power_of_3(blocks[b].rank);
+    component.insert(component.end(), blocks[b].component.begin(), blocks[b].component.end());
+    for (std::size_t k = 0; k < blocks[b].stored.size(); ++k) {
+      stored_block.push_back(static_cast<int>(b));
+      stored_component.push_back(blocks[b].stored[k]);
+      stored_tuple.push_back(blocks[b].tuple[k]);
+      ++covered[static_cast<std::size_t>(blocks[b].stored[k])];
+    }
+  }
+  LOOM_REQUIRE(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }),
+               "SpinFilter: every component must lie in exactly one spatial block");
+  t_.fields = fields_;
+  t_.blocks = static_cast<int>(blocks.size());
+  t_.stored = static_cast<int>(stored_block.size());
+  t_.block_rank = core::Array<int>::from(rank);
+  t_.block_field = core::Array<int>::from(field);
+  t_.block_component = core::Array<int>::from(first);
+  t_.component = core::Array<int>::from(component);
+  t_.stored_block = core::Array<int>::from(stored_block);
+  t_.stored_component = core::Array<int>::from(stored_component);
+  t_.stored_tuple = core::Array<int>::from(stored_tuple);
+  t_.field_spin = core::Array<int>::from(spins);
+}
+
+// The header's formulas as five loops, each a core::parallel_for on the backend (one code for both).
+void SpinFilter::apply(core::Backend backend, double* field) const {
+  const core::Where w = core::where(backend);
+  const View v{t_.n,
+               t_.n_r,
+               t_.n_theta,
+               t_.n_phi,
+               2 * t_.l_keep + 1,
+               t_.blocks,
+               t_.stored,
+               fields_,
+               t_.frame.read(w),
+               t_.projector.read(w),
+               t_.twiddle.read(w),
+               t_.block_rank.read(w),
+               t_.block_field.read(w),
+               t_.block_component.read(w),
+               t_.component.read(w),
+               t_.field_spin.read(w),
+               t_.stored_block.read(w),
+               t_.stored_component.read(w),
+               t_.stored_tuple.read(w),
+               spin_.write(w),
+               filtered_.write(w),
+               coeff_.write(w),
+               kept_.write(w)};
+  to_triad(backend, v, field);
+  project_lines(backend, v);
+  synthesize(backend, v);
+  rebuild(backend, v, field);
+}
+
+}  // namespace loom::spectral
