@@ -40,20 +40,33 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
     ASSERT_TRUE(d.supports(Strategy::cluster));
     OperatorCache cache;
     const auto route = host_route(d, cache);
-    // 3 does not divide the 50 components: the last cluster is partial; 4 blocks per SM: the narrow tiles
-    for (const auto& [per_cluster, per_sm] : {std::pair{1, 2}, std::pair{2, 2}, std::pair{3, 2}, std::pair{1, 4},
-                                             std::pair{2, 4}}) {
-      const auto c = ClusterShell::make(route, per_cluster, Index{1} << 30, 256, per_sm);
+    // 3 does not divide the 50 components: the last cluster is partial; 4 blocks per SM: the narrow tiles;
+    // the tensor-core tiles (cluster_mma.hpp) with natural and padded strides, the register tiles padded
+    struct Variant {
+      int per_cluster, per_sm;
+      bool tensor_cores, padded;
+    };
+    for (const Variant v : {Variant{1, 2, false, false}, Variant{2, 2, false, false}, Variant{3, 2, false, false},
+                            Variant{1, 4, false, false}, Variant{2, 4, false, false}, Variant{2, 2, false, true},
+                            Variant{1, 2, true, false}, Variant{2, 2, true, false}, Variant{1, 2, true, true},
+                            Variant{2, 2, true, true}, Variant{3, 2, true, true}}) {
+      const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30, 256, v.per_sm, v.tensor_cores, v.padded);
       ASSERT_TRUE(c);
-      if (k.n_r == 10 && per_cluster < 3) {  // the compiled fixed extents run here, the plan's own elsewhere
-        EXPECT_TRUE(per_cluster == 1 ? cluster::Production1::matches(c->plan(core::Where::host))
-                                     : cluster::Production2::matches(c->plan(core::Where::host)));
+      const auto& plan = c->plan(core::Where::host);
+      if (k.n_r == 10 && v.per_cluster < 3) {  // the compiled fixed extents run here, the plan's own elsewhere
+        const bool fixed = v.padded ? cluster::Production1Padded::matches(plan) || cluster::Production2Padded::matches(plan)
+                                    : cluster::Production1::matches(plan) || cluster::Production2::matches(plan);
+        EXPECT_TRUE(fixed) << v.per_cluster << (v.padded ? " padded" : "");
+      }
+      if (v.padded) {
+        EXPECT_GT(plan.ld_line, plan.max_lines) << "24 lines per block: rows 28 apart";
       }
       auto out = outputs(f, 3);
-      cpu::cluster_gradient(c->plan(core::Where::host), host_map(f.tensors, &out), ij.read(core::Where::host));
+      cpu::cluster_gradient(plan, host_map(f.tensors, &out), ij.read(core::Where::host));
       for (std::size_t t = 0; t < out.size(); ++t)
         EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12)
-            << k.n_r << "x" << k.n_theta << " G " << per_cluster << " per SM " << per_sm << " tensor " << t;
+            << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm
+            << (v.tensor_cores ? " tensor cores" : "") << (v.padded ? " padded" : "") << " tensor " << t;
     }
   }
 }

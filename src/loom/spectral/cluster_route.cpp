@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loom/core/error.hpp"
+#include "loom/spectral/cluster_mma.hpp"
 
 namespace loom::spectral {
 
@@ -111,13 +112,17 @@ void block_sizes(cluster::Plan& p) {
 }
 
 // The shared-memory layout (cluster_shell.hpp): the inverse matrices and E/O alias what is dead when they are
-// written.
+// written; the row strides padded (cluster::padded_stride) or not.
 void lay_out(cluster::Plan& p) {
-  const int g = p.components, per_line = p.n_phi * p.max_lines;
+  p.ld_line = cluster::stride(p.max_lines, p.padded);
+  p.ld_r = cluster::stride(p.n_r, p.padded);
+  p.ld_half = cluster::stride(p.half, p.padded);
+  p.ld_theta = cluster::stride(p.n_theta, p.padded);
+  const int g = p.components, per_line = p.n_phi * p.ld_line;
   p.at_forward = p.n_r * p.n_r;
-  p.at_per_q = p.at_forward + p.n_phi * p.half;
-  p.at_y = p.at_per_q + std::max(2 * p.max_groups * p.n_theta * p.n_theta, 2 * p.n_phi * p.half);
-  p.at_x = p.at_y + g * p.max_q * p.lines;
+  p.at_per_q = p.at_forward + p.n_phi * p.ld_half;
+  p.at_y = p.at_per_q + std::max(2 * p.max_groups * p.ld_theta * p.n_theta, 2 * p.n_phi * p.ld_half);
+  p.at_x = p.at_y + g * p.max_q * p.ld_r * p.n_theta;
   p.at_z = std::max(p.at_x + g * per_line, p.at_y + 2 * g * per_line);  // room for E/O
   p.shared = p.at_z + 2 * g * per_line;
 }
@@ -149,10 +154,12 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 }  // namespace
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
-                                               int threads, int per_sm) {
+                                               int threads, int per_sm, bool tensor_cores, bool padded) {
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
   LOOM_REQUIRE((threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1),
                "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
+  LOOM_REQUIRE(!tensor_cores || (threads == 256 && per_sm == 2),
+               "cluster route: the tensor-core products run 256 threads per block, 2 blocks per SM");
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
   const auto sigma = signs(s);
   if (sigma.empty()) return std::nullopt;
@@ -163,30 +170,37 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   p.even = o.even;
   p.threads = threads;
   p.per_sm = per_sm;
+  p.tensor_cores = tensor_cores;
+  p.padded = padded;
   p.groups = static_cast<int>(o.group_q.size()) - 1;
+  for (int g = 0; g < p.groups; ++g) p.max_group = std::max(p.max_group, o.group_q[g + 1] - o.group_q[g]);
   split_groups(p, o.group_q);
   block_sizes(p);
   lay_out(p);
   if (Index{p.shared} * Index{sizeof(double)} > max_shared) return std::nullopt;
 
-  const Index n = p.n_phi, half = p.half, square = Index{p.n_theta} * p.n_theta;
+  const Index n = p.n_phi, half = p.half, ld_half = p.ld_half, ld_theta = p.ld_theta, n_theta = p.n_theta;
   c.radial_ = core::Array<double>::from(std::span(s.radial, static_cast<std::size_t>(p.n_r * p.n_r)));
   c.group_q_ = core::Array<int>::from(std::span<const int>(o.group_q));
   std::vector<int> group_of(static_cast<std::size_t>(n));
   for (int g = 0; g < p.groups; ++g)
     std::fill(group_of.begin() + o.group_q[g], group_of.begin() + o.group_q[g + 1], g);
   c.group_of_ = core::Array<int>::from(std::span<const int>(group_of));
-  std::vector<double> f(static_cast<std::size_t>(n * half)), b(static_cast<std::size_t>(2 * n * half));
-  std::vector<double> a(static_cast<std::size_t>(2 * p.groups * square));
+  // rows ld_half (columns ld_theta) apart, the padding zero
+  std::vector<double> f(static_cast<std::size_t>(n * ld_half)), b(static_cast<std::size_t>(2 * n * ld_half));
+  std::vector<double> a(static_cast<std::size_t>(2 * p.groups * ld_theta * n_theta));
   for (Index q = 0; q < n; ++q)
     for (Index j = 0; j < half; ++j) {
       const Index from = o.perm[static_cast<std::size_t>(q)];
-      f[q * half + j] = forward_at(s, from, j);
-      for (int t = 0; t < 2; ++t) b[(t * n + q) * half + j] = inverse_at(s, t, j, from);
+      f[q * ld_half + j] = forward_at(s, from, j);
+      for (int t = 0; t < 2; ++t) b[(t * n + q) * ld_half + j] = inverse_at(s, t, j, from);
     }
   for (int t = 0; t < 2; ++t)
-    for (int g = 0; g < p.groups; ++g)
-      std::copy_n(s.per_q[t] + o.perm[o.group_q[g]] * square, square, a.begin() + (t * p.groups + g) * square);
+    for (int g = 0; g < p.groups; ++g) {
+      const double* from = s.per_q[t] + o.perm[o.group_q[g]] * n_theta * n_theta;
+      for (Index k = 0; k < n_theta; ++k)
+        std::copy_n(from + k * n_theta, n_theta, a.begin() + ((t * p.groups + g) * n_theta + k) * ld_theta);
+    }
   c.forward_ = core::Array<double>::from(std::span<const double>(f));
   c.inverse_ = core::Array<double>::from(std::span<const double>(b));
   c.per_q_ = core::Array<double>::from(std::span<const double>(a));
@@ -195,8 +209,9 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   return c;
 }
 
-Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int components) {
+Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int components, bool padded) {
   cluster::Plan p = shapes(n_r, n_theta, n_phi, components);
+  p.padded = padded;
   p.groups = p.n_phi;
   std::vector<int> group_q(static_cast<std::size_t>(p.n_phi + 1));
   for (int q = 0; q <= p.n_phi; ++q) group_q[static_cast<std::size_t>(q)] = q;
@@ -246,10 +261,10 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
       // each step for every block before the next: the kernel's cluster barriers
       for (int b = 0; b < cluster::blocks; ++b) cluster::load(e, p, map, c0, b, peers.base[b], one);
       for (int b = 0; b < cluster::blocks; ++b) cluster::half_sums(e, p, b, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::forward<T>(e, p, b, peers, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::per_q<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::forward_step<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::per_q_step<T>(e, p, b, peers, peers.base[b], one);
       for (int b = 0; b < cluster::blocks; ++b) cluster::load_inverse(e, p, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::inverse<T>(e, p, b, peers.base[b], one);
+      for (int b = 0; b < cluster::blocks; ++b) cluster::inverse_step<T>(e, p, b, peers.base[b], one);
       for (int b = 0; b < cluster::blocks; ++b)
         cluster::radial_chain(e, p, map, c0, jacobian, b, peers.base[b], one);
     }

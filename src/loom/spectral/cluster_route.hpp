@@ -17,14 +17,16 @@ class ClusterShell {
  public:
   // The route of a separable gradient plan whose matrices are host pointers, with `components` components per
   // cluster, `threads` per block and a kernel built for `per_sm` blocks per SM (256 threads with 2 or 4, or 512
-  // with 1); none when a phi DFT lacks the half-period symmetry or a block would need more than `max_shared`
-  // bytes of shared memory.
+  // with 1), the products on the FP64 tensor cores (256 threads, 2 per SM) or not, the shared rows padded
+  // against bank conflicts or not; none when a phi DFT lacks the half-period symmetry or a block would need
+  // more than `max_shared` bytes of shared memory.
   static std::optional<ClusterShell> make(const sweep::Separable& host, int components, Index max_shared,
-                                          int threads = 256, int per_sm = 2);
+                                          int threads = 256, int per_sm = 2, bool tensor_cores = false,
+                                          bool padded = false);
 
   // Shared bytes per block at most, from the shapes alone (every q its own matrix group): what `supports` needs
   // before any matrix exists.
-  static Index shared_bound(Index n_r, Index n_theta, Index n_phi, int components);
+  static Index shared_bound(Index n_r, Index n_theta, Index n_phi, int components, bool padded = false);
   // Components per cluster for a call of `total` components: two when that still gives every SM a block
   // (two blocks of about 100 KB fit an SM), else one.
   static int components_for(Index total);

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "loom/core/cuda_check.cuh"
+#include "loom/spectral/cluster_mma.hpp"
 #include "loom/spectral/cluster_route.hpp"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -49,15 +50,15 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const sweep::Compo
   cluster::half_sums(e, p, b, shared, lanes);
   __syncthreads();
   asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
-  cluster::forward<T>(e, p, b, peers, shared, lanes);
+  cluster::forward_step<T>(e, p, b, peers, shared, lanes);
   group.sync();  // every block's Y is complete
-  cluster::per_q<T>(e, p, b, peers, shared, lanes);
+  cluster::per_q_step<T>(e, p, b, peers, shared, lanes);
   __syncthreads();  // this block's per-q matrices are dead: the inverse matrices take their place
   cluster::load_inverse(e, p, shared, lanes);
   group.sync();  // every block's Z is complete (and no block stores into another any more)
   cluster::stage_wait();
   __syncthreads();
-  cluster::inverse<T>(e, p, b, shared, lanes);
+  cluster::inverse_step<T>(e, p, b, shared, lanes);
   __syncthreads();
   cluster::radial_chain(e, p, map, c0, jacobian, b, shared, lanes);
 #else
@@ -110,6 +111,8 @@ void launch_extents(const cluster::Plan& p, const sweep::ComponentMap& map, cons
                     Index clusters) {
   if constexpr (std::is_same_v<T, cluster::Narrow>) {
     launch<256, 4, E, T>(p, map, jacobian, clusters);
+  } else if constexpr (std::is_same_v<T, cluster::Mma>) {
+    launch<256, 2, E, T>(p, map, jacobian, clusters);
   } else {
     if (p.threads == 512) return launch<512, 1, E, T>(p, map, jacobian, clusters);
     launch<256, 2, E, T>(p, map, jacobian, clusters);
@@ -144,6 +147,8 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
   if (clusters == 0) return;
   LOOM_REQUIRE((p.threads == 256 && (p.per_sm == 2 || p.per_sm == 4)) || (p.threads == 512 && p.per_sm == 1),
                "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
+  LOOM_REQUIRE(!p.tensor_cores || (p.threads == 256 && p.per_sm == 2),
+               "cluster route: the tensor-core products run 256 threads per block, 2 blocks per SM");
   LOOM_REQUIRE(clusters_available(), "cluster route: needs an sm_90 device and a build for it");
   cluster::with_extents(p, [&](const auto& e, auto tiles) {
     launch_extents<std::decay_t<decltype(e)>, decltype(tiles)>(p, map, jacobian, clusters);
