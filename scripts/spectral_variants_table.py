@@ -34,13 +34,14 @@ def variants(out):
         return rows, dense
     for line in lines[1:]:
         f = line.split()
-        if len(f) < 13:
+        if len(f) < 14:
             continue
         if f[0] == "dense":
-            dense = (float(f[8]), float(f[9]), f[12])
+            dense = (float(f[9]), float(f[10]), f[13])
             continue
         rows.append({"label": f"G{f[0]} {'mma' if f[1] == 'yes' else 'fma'}{' pad' if f[2] == 'yes' else ''}"
-                              f" {f[4]}/SM {f[5]}", "one": float(f[8]), "stream": float(f[9]), "error": f[12]})
+                              f" {f[4]}/SM {f[5]} {f[7]}b/{f[8]}", "one": float(f[9]), "stream": float(f[10]),
+                     "error": f[13]})
     return rows, dense
 
 
@@ -76,7 +77,7 @@ def main():
     rows, dense = variants(out)
     sections, metrics = ncu(os.path.join(out, "ncu-sections.csv")), ncu(os.path.join(out, "ncu-metrics.csv"))
     print("\n== the cluster route's variants (spectral_cluster_timing, same stopwatch as its dense row) ==")
-    print(f"{'variant':<26} {'one us':>7} {'of 20 us':>8} {'dense/1':>8} {'dense/20':>8} {'L1 %':>6} {'shared %':>8}"
+    print(f"{'variant':<36} {'one us':>7} {'of 20 us':>8} {'dense/1':>8} {'dense/20':>8} {'L1 %':>6} {'shared %':>8}"
           f" {'confl %':>7} {'DFMA %':>7} {'DMMA %':>7} {'ncu us':>7} {'error':>9}")
     for i, r in enumerate(rows):
         s = sections[i] if i < len(sections) else {}
@@ -90,14 +91,16 @@ def main():
         # ops of the tensor path counted as 2 per FMA
         dmma = 100 * m.get("sm__ops_path_tensor_src_fp64.sum", float("nan")) / 2 / (SMS * DMMA_PER_CLOCK * cycles)
         ncu_us = m.get("gpu__time_duration.sum", float("nan")) / 1e3
-        print(f"{r['label']:<26} {r['one']:>7.2f} {r['stream']:>8.2f} "
+        print(f"{r['label']:<36} {r['one']:>7.2f} {r['stream']:>8.2f} "
               f"{(dense[0] / r['one'] if dense else float('nan')):>7.2f}x "
               f"{(dense[1] / r['stream'] if dense else float('nan')):>7.2f}x {l1:>6.1f} {shared:>8.1f} "
               f"{100 * conflicts / wave if wave == wave and wave else float('nan'):>7.1f} {dfma:>7.1f} {dmma:>7.1f}"
               f" {ncu_us:>7.1f} {r['error']:>9}")
     if dense:
-        print(f"{'dense cuBLAS':<26} {dense[0]:>7.2f} {dense[1]:>8.2f} {'1x':>8} {'1x':>8}"
+        print(f"{'dense cuBLAS':<36} {dense[0]:>7.2f} {dense[1]:>8.2f} {'1x':>8} {'1x':>8}"
               f"{'':>48} {dense[2]:>9}")
+    print("(variant: components per cluster, products, padded rows, blocks per SM the kernel is built for, extents,"
+          " blocks launched / blocks the device holds at once)")
     print("(L1 %: L1/TEX throughput of peak; shared %: shared-memory wavefronts of 1 per SM per clock; confl %: bank"
           " conflicts of the wavefronts; DFMA %: FP64 pipe instructions x 32 of 64 FMA per SM per clock; DMMA %: the"
           " tensor path's FP64 ops / 2 of 128 FMA per SM per clock; all over the elapsed cycles under ncu)")

@@ -66,29 +66,39 @@ int main(int argc, char** argv) {
   auto out = gh::outputs(f, 3);
   const sweep::ComponentMap map = gh::device_map(f.tensors, out);
   const double* jacobian = ij.read(core::Where::device);
-  std::printf("%-6s %-4s %7s %6s %8s %7s %9s %6s %12s %12s %8s %8s %10s\n", "per cl", "mma", "padded", "thr",
-              "per SM", "extents", "shared KB", "blocks", "one call us", "of 20 us", "dense/1", "dense/20", "error");
+  std::printf("%-6s %-4s %7s %6s %8s %7s %9s %6s %7s %12s %12s %8s %8s %10s\n", "per cl", "mma", "padded", "thr",
+              "per SM", "extents", "shared KB", "blocks", "held", "one call us", "of 20 us", "dense/1", "dense/20",
+              "error");
   struct Variant {
     int components, threads, per_sm;
     bool fixed, tensor_cores = false, padded = false;
+    int blocks = cluster::max_blocks;
   };
   // the tenth and eleventh sessions' variants first (the default first), then the register tiles padded, then
-  // the tensor-core tiles
+  // the tensor-core tiles, then clusters of 5 blocks (250 blocks: two on nearly every SM)
   const std::vector<Variant> variants{
-      Variant{2, 256, 2, true},           Variant{2, 256, 2, false},          Variant{1, 256, 4, true},
-      Variant{2, 256, 4, true},           Variant{2, 256, 2, true, false, true}, Variant{2, 256, 2, true, true, false},
-      Variant{2, 256, 2, true, true, true}, Variant{1, 256, 2, true, true, true}, Variant{2, 256, 2, false, true, true},
-      Variant{3, 256, 2, false, true, true}};
+      Variant{2, 256, 2, true},
+      Variant{2, 256, 2, false},
+      Variant{1, 256, 4, true},
+      Variant{2, 256, 4, true},
+      Variant{2, 256, 2, true, false, true},
+      Variant{2, 256, 2, true, true, false},
+      Variant{2, 256, 2, true, true, true},
+      Variant{1, 256, 2, true, true, true},
+      Variant{2, 256, 2, false, true, true},
+      Variant{1, 256, 2, true, true, true, 5},
+      Variant{1, 256, 2, false, true, true, 5},
+      Variant{1, 256, 2, false, false, false, 5}};
   struct Row {
     Variant v;
     double shared_kb = 0, error = 0, median[2] = {};
-    long long blocks = 0;
+    long long blocks = 0, held = 0;
     bool fixed = false;
   };
   std::vector<Row> rows;
   for (const Variant v : variants) {
     const int g = v.components;
-    const auto c = ClusterShell::make(*route, g, 227 * 1024, v.threads, v.per_sm, v.tensor_cores, v.padded);
+    const auto c = ClusterShell::make(*route, g, 227 * 1024, {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks});
     if (!c) {
       std::printf("%-10d %8d does not fit\n", g, v.threads);
       continue;
@@ -96,7 +106,8 @@ int main(int argc, char** argv) {
     auto plan = c->plan(core::Where::device);
     plan.fixed_extents = v.fixed;
     const bool fixed = cluster::Production1::matches(plan) || cluster::Production2::matches(plan) ||
-                       cluster::Production1Padded::matches(plan) || cluster::Production2Padded::matches(plan);
+                       cluster::Production1Padded::matches(plan) || cluster::Production2Padded::matches(plan) ||
+                       cluster::Production1Padded5::matches(plan);
     for (auto& o : out) {  // NaN on the device (same buffers as the map's): a value not written shows
       double* h = o.write(core::Where::host);
       std::fill(h, h + o.size(), std::nan(""));
@@ -105,7 +116,8 @@ int main(int argc, char** argv) {
     }
     Row row{v, plan.shared * 8.0 / 1024};
     row.fixed = fixed;
-    row.blocks = static_cast<long long>((f.components + g - 1) / g * cluster::blocks);
+    row.blocks = static_cast<long long>((f.components + g - 1) / g * v.blocks);
+    row.held = gpu::max_active_clusters(plan) * v.blocks;  // blocks the device holds at once
     if (once) {
       gpu::cluster_gradient(plan, map, jacobian);
     } else {
@@ -129,11 +141,11 @@ int main(int argc, char** argv) {
   for (std::size_t t = 0; t < dense_out.size(); ++t)
     dense_error = std::max(dense_error, gh::relative_difference(ref[t], dense_out[t]));
   for (const Row& r : rows)
-    std::printf("%-6d %-4s %7s %6d %8d %7s %9.1f %6lld %12.2f %12.2f %7.2fx %7.2fx %10.2e\n", r.v.components,
+    std::printf("%-6d %-4s %7s %6d %8d %7s %9.1f %6lld %7lld %12.2f %12.2f %7.2fx %7.2fx %10.2e\n", r.v.components,
                 r.v.tensor_cores ? "yes" : "no", r.v.padded ? "yes" : "no", r.v.threads, r.v.per_sm,
-                r.fixed ? "fixed" : "plan", r.shared_kb, r.blocks, r.median[0] * 1e6, r.median[1] * 1e6,
+                r.fixed ? "fixed" : "plan", r.shared_kb, r.blocks, r.held, r.median[0] * 1e6, r.median[1] * 1e6,
                 dense_time[0] / r.median[0], dense_time[1] / r.median[1], r.error);
-  std::printf("%-6s %-4s %7s %6s %8s %7s %9s %6s %12.2f %12.2f %8s %8s %10.2e\n", "dense", "-", "-", "-", "-",
-              "cuBLAS", "-", "-", dense_time[0] * 1e6, dense_time[1] * 1e6, "1x", "1x", dense_error);
+  std::printf("%-6s %-4s %7s %6s %8s %7s %9s %6s %7s %12.2f %12.2f %8s %8s %10.2e\n", "dense", "-", "-", "-", "-",
+              "cuBLAS", "-", "-", "-", dense_time[0] * 1e6, dense_time[1] * 1e6, "1x", "1x", dense_error);
   return 0;
 }

@@ -42,21 +42,26 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
     const auto route = host_route(d, cache);
     // 3 does not divide the 50 components: the last cluster is partial; 4 blocks per SM: the narrow tiles;
     // the tensor-core tiles (cluster_mma.hpp) with natural and padded strides, the register tiles padded
+    // clusters of 5 and 3 blocks (SpEC's shell with one component per cluster of 5: a fixed instance)
     struct Variant {
       int per_cluster, per_sm;
       bool tensor_cores, padded;
+      int blocks = cluster::max_blocks;
     };
     for (const Variant v : {Variant{1, 2, false, false}, Variant{2, 2, false, false}, Variant{3, 2, false, false},
                             Variant{1, 4, false, false}, Variant{2, 4, false, false}, Variant{2, 2, false, true},
                             Variant{1, 2, true, false}, Variant{2, 2, true, false}, Variant{1, 2, true, true},
-                            Variant{2, 2, true, true}, Variant{3, 2, true, true}}) {
-      const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30, 256, v.per_sm, v.tensor_cores, v.padded);
+                            Variant{2, 2, true, true}, Variant{3, 2, true, true}, Variant{1, 2, true, true, 5},
+                            Variant{2, 2, false, false, 3}, Variant{3, 2, true, true, 5}}) {
+      const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30,
+                                        {256, v.per_sm, v.tensor_cores, v.padded, v.blocks});
       ASSERT_TRUE(c);
       const auto& plan = c->plan(core::Where::host);
-      if (k.n_r == 10 && v.per_cluster < 3) {  // the compiled fixed extents run here, the plan's own elsewhere
-        const bool fixed = v.padded ? cluster::Production1Padded::matches(plan) || cluster::Production2Padded::matches(plan)
-                                    : cluster::Production1::matches(plan) || cluster::Production2::matches(plan);
-        EXPECT_TRUE(fixed) << v.per_cluster << (v.padded ? " padded" : "");
+      if (k.n_r == 10 && v.per_cluster < 3 && v.blocks != 3) {  // a compiled fixed instance here, else the plan's
+        const bool fixed = v.blocks == 5      ? cluster::Production1Padded5::matches(plan)
+                           : v.padded ? cluster::Production1Padded::matches(plan) || cluster::Production2Padded::matches(plan)
+                                      : cluster::Production1::matches(plan) || cluster::Production2::matches(plan);
+        EXPECT_TRUE(fixed) << v.per_cluster << (v.padded ? " padded" : "") << " blocks " << v.blocks;
       }
       if (v.padded) {
         EXPECT_GT(plan.ld_line, plan.max_lines) << "24 lines per block: rows 28 apart";
@@ -66,7 +71,8 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
       for (std::size_t t = 0; t < out.size(); ++t)
         EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12)
             << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm
-            << (v.tensor_cores ? " tensor cores" : "") << (v.padded ? " padded" : "") << " tensor " << t;
+            << (v.tensor_cores ? " tensor cores" : "") << (v.padded ? " padded" : "") << " blocks " << v.blocks
+            << " tensor " << t;
     }
   }
 }
@@ -116,31 +122,35 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
     Shell s(k.n_r, k.n_theta, 1.5, 4);
     const Differentiator d(s, AngularMethod::separable);
     OperatorCache cache;
-    const auto c = ClusterShell::make(host_route(d, cache), 1, Index{1} << 30);
-    ASSERT_TRUE(c);
-    const auto& p = c->plan(core::Where::host);
-    EXPECT_EQ(p.line_start(0), 0);
-    EXPECT_EQ(p.line_start(cluster::blocks), p.lines);
-    for (int l = 0; l < p.lines; ++l) {
-      const int o = p.line_owner(l);
-      ASSERT_TRUE(o >= 0 && o < cluster::blocks) << l;
-      EXPECT_TRUE(p.line_start(o) <= l && l < p.line_start(o + 1)) << l;
+    for (const int blocks : {cluster::max_blocks, 5}) {  // clusters of 8 and of 5 blocks
+      const auto c = ClusterShell::make(host_route(d, cache), 1, Index{1} << 30, {.blocks = blocks});
+      ASSERT_TRUE(c);
+      const auto& p = c->plan(core::Where::host);
+      EXPECT_EQ(p.line_start(0), 0);
+      EXPECT_EQ(p.line_start(blocks), p.lines);
+      for (int l = 0; l < p.lines; ++l) {
+        const int o = p.line_owner(l);
+        ASSERT_TRUE(o >= 0 && o < blocks) << l;
+        EXPECT_TRUE(p.line_start(o) <= l && l < p.line_start(o + 1)) << l;
+      }
+      EXPECT_EQ(p.q_start[0], 0);
+      EXPECT_EQ(p.q_start[blocks], p.n_phi);
+      for (int q = 0; q < p.n_phi; ++q) {
+        const int o = p.q_owner(q);
+        EXPECT_TRUE(p.q_start[o] <= q && q < p.q_start[o + 1]) << q;
+      }
+      EXPECT_EQ(p.group_q[0], 0);
+      EXPECT_EQ(p.group_q[p.groups], p.n_phi);
+      // cos and sin of each 0 < m < n_phi / 2 share their theta matrices: n_phi / 2 + 1 groups
+      EXPECT_EQ(p.groups, p.n_phi / 2 + 1);
+      // sigma = (-1)^m: the coefficients of even m (cos only at m = 0 and m = n_phi / 2)
+      int even = 0;
+      for (int m = 0; m <= p.n_phi / 2; m += 2) even += m == 0 || m == p.n_phi / 2 ? 1 : 2;
+      EXPECT_EQ(p.even, even);
+      if (blocks == cluster::max_blocks) {
+        EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 1));
+      }
     }
-    EXPECT_EQ(p.q_start[0], 0);
-    EXPECT_EQ(p.q_start[cluster::blocks], p.n_phi);
-    for (int q = 0; q < p.n_phi; ++q) {
-      const int o = p.q_owner(q);
-      EXPECT_TRUE(p.q_start[o] <= q && q < p.q_start[o + 1]) << q;
-    }
-    EXPECT_EQ(p.group_q[0], 0);
-    EXPECT_EQ(p.group_q[p.groups], p.n_phi);
-    // cos and sin of each 0 < m < n_phi / 2 share their theta matrices: n_phi / 2 + 1 groups
-    EXPECT_EQ(p.groups, p.n_phi / 2 + 1);
-    // sigma = (-1)^m: the coefficients of even m (cos only at m = 0 and m = n_phi / 2)
-    int even = 0;
-    for (int m = 0; m <= p.n_phi / 2; m += 2) even += m == 0 || m == p.n_phi / 2 ? 1 : 2;
-    EXPECT_EQ(p.even, even);
-    EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 1));
   }
 }
 

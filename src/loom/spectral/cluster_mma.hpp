@@ -76,15 +76,23 @@ LOOM_HOST_DEVICE inline void mma_tile(const double* a, const ARow& a_row, int a_
 #if defined(__CUDA_ARCH__)
   const int lane = static_cast<int>(threadIdx.x) % warp;
   const MmaLane o = lane_of(lane);
-  double d0 = 0, d1 = 0;
+  // two accumulators, even and odd k-steps: two independent chains of MMA instead of one
+  double d[2][2] = {};
   if constexpr (unrolled) {
     LOOM_UNROLL
-    for (int l0 = 0; l0 < k; l0 += mma_k) mma_step(d0, d1, o.a_at(lane, l0), o.b_at(lane, l0));
+    for (int l0 = 0; l0 < k; l0 += mma_k) {
+      double* acc = d[(l0 / mma_k) % 2];
+      mma_step(acc[0], acc[1], o.a_at(lane, l0), o.b_at(lane, l0));
+    }
   } else {
-    LOOM_SPECTRAL_UNROLL2
-    for (int l0 = 0; l0 < k; l0 += mma_k) mma_step(d0, d1, o.a_at(lane, l0), o.b_at(lane, l0));
+    int l0 = 0;
+    for (; l0 + mma_k < k; l0 += 2 * mma_k) {
+      mma_step(d[0][0], d[0][1], o.a_at(lane, l0), o.b_at(lane, l0));
+      mma_step(d[1][0], d[1][1], o.a_at(lane, l0 + mma_k), o.b_at(lane, l0 + mma_k));
+    }
+    if (l0 < k) mma_step(d[0][0], d[0][1], o.a_at(lane, l0), o.b_at(lane, l0));
   }
-  put(lane, d0, d1);
+  put(lane, d[0][0] + d[1][0], d[0][1] + d[1][1]);
 #else
   double d[warp][2] = {};
   for (int l0 = 0; l0 < k; l0 += mma_k) {
@@ -127,7 +135,7 @@ LOOM_HOST_DEVICE void forward_mma(const E& e, const Plan& p, int b, const PeerMa
       if (l >= nl) return;
       int owner = 0, start = 0;
       LOOM_UNROLL
-      for (int r = 1; r < blocks; ++r)
+      for (int r = 1; r < max_blocks; ++r)
         if (q >= p.q_start[r]) owner = r, start = p.q_start[r];
       peers.at(owner)[p.at_y + (c * p.max_q + q - start) * y_size(e) + y_at(e, l0 + l)] = v;
     });

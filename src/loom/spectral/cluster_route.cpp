@@ -90,21 +90,21 @@ Order order(const sweep::Separable& s, const std::vector<int>& sigma) {
 // Block b's groups: the boundary nearest b n_phi / blocks coefficients, so the blocks' q counts are balanced.
 void split_groups(cluster::Plan& p, const std::vector<int>& group_q) {
   p.group_start[0] = 0;
-  for (int b = 1; b < cluster::blocks; ++b) {
-    const double target = double(b) * p.n_phi / cluster::blocks;
+  for (int b = 1; b < p.blocks; ++b) {
+    const double target = double(b) * p.n_phi / p.blocks;
     int best = p.group_start[b - 1];
     for (int g = best; g <= p.groups; ++g)
       if (std::abs(group_q[g] - target) < std::abs(group_q[best] - target)) best = g;
     p.group_start[b] = best;
   }
-  p.group_start[cluster::blocks] = p.groups;
-  for (int b = 0; b <= cluster::blocks; ++b) p.q_start[b] = group_q[p.group_start[b]];
+  for (int b = p.blocks; b <= cluster::max_blocks; ++b) p.group_start[b] = p.groups;
+  for (int b = 0; b <= cluster::max_blocks; ++b) p.q_start[b] = group_q[p.group_start[b]];
 }
 
 // The largest line, coefficient and group counts of any block.
 void block_sizes(cluster::Plan& p) {
   p.max_lines = p.max_q = p.max_groups = 0;
-  for (int b = 0; b < cluster::blocks; ++b) {
+  for (int b = 0; b < p.blocks; ++b) {
     p.max_lines = std::max(p.max_lines, p.line_start(b + 1) - p.line_start(b));
     p.max_q = std::max(p.max_q, p.q_start[b + 1] - p.q_start[b]);
     p.max_groups = std::max(p.max_groups, p.group_start[b + 1] - p.group_start[b]);
@@ -127,8 +127,9 @@ void lay_out(cluster::Plan& p) {
   p.shared = p.at_z + 2 * g * per_line;
 }
 
-cluster::Plan shapes(Index n_r, Index n_theta, Index n_phi, int components) {
+cluster::Plan shapes(Index n_r, Index n_theta, Index n_phi, int components, int blocks) {
   cluster::Plan p;
+  p.blocks = blocks;
   p.n_r = static_cast<int>(n_r);
   p.n_theta = static_cast<int>(n_theta);
   p.n_phi = static_cast<int>(n_phi);
@@ -154,19 +155,21 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 }  // namespace
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
-                                               int threads, int per_sm, bool tensor_cores, bool padded) {
+                                               const ClusterOptions& options) {
+  const auto [threads, per_sm, tensor_cores, padded, blocks] = options;
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
   LOOM_REQUIRE((threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1),
                "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
   LOOM_REQUIRE(!tensor_cores || (threads == 256 && per_sm == 2),
                "cluster route: the tensor-core products run 256 threads per block, 2 blocks per SM");
+  LOOM_REQUIRE(blocks >= 1 && blocks <= cluster::max_blocks, "cluster route: 1 to 8 blocks per cluster");
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
   const auto sigma = signs(s);
   if (sigma.empty()) return std::nullopt;
   const Order o = order(s, sigma);
   ClusterShell c;
   cluster::Plan& p = c.shapes_;
-  p = shapes(s.n_r, s.n_theta, s.n_phi, components);
+  p = shapes(s.n_r, s.n_theta, s.n_phi, components, blocks);
   p.even = o.even;
   p.threads = threads;
   p.per_sm = per_sm;
@@ -210,7 +213,7 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
 }
 
 Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int components, bool padded) {
-  cluster::Plan p = shapes(n_r, n_theta, n_phi, components);
+  cluster::Plan p = shapes(n_r, n_theta, n_phi, components, cluster::max_blocks);
   p.padded = padded;
   p.groups = p.n_phi;
   std::vector<int> group_q(static_cast<std::size_t>(p.n_phi + 1));
@@ -251,21 +254,21 @@ perf::Work cluster_gradient_work(Index n_r, Index n_theta, Index n_phi, Index co
 namespace cpu {
 
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
-  std::vector<std::vector<double>> shared(cluster::blocks, std::vector<double>(static_cast<std::size_t>(p.shared)));
+  std::vector<std::vector<double>> shared(p.blocks, std::vector<double>(static_cast<std::size_t>(p.shared)));
   cluster::Peers peers;
-  for (int b = 0; b < cluster::blocks; ++b) peers.base[b] = shared[static_cast<std::size_t>(b)].data();
+  for (int b = 0; b < p.blocks; ++b) peers.base[b] = shared[static_cast<std::size_t>(b)].data();
   const sweep::Lanes one;
   cluster::with_extents(p, [&](const auto& e, auto tiles) {
     using T = decltype(tiles);
     for (Index c0 = 0; c0 < map.components(); c0 += p.components) {
       // each step for every block before the next: the kernel's cluster barriers
-      for (int b = 0; b < cluster::blocks; ++b) cluster::load(e, p, map, c0, b, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::half_sums(e, p, b, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::forward_step<T>(e, p, b, peers, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::per_q_step<T>(e, p, b, peers, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::load_inverse(e, p, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::inverse_step<T>(e, p, b, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b)
+      for (int b = 0; b < p.blocks; ++b) cluster::load(e, p, map, c0, b, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::half_sums(e, p, b, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::forward_step<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::per_q_step<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::load_inverse(e, p, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::inverse_step<T>(e, p, b, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b)
         cluster::radial_chain(e, p, map, c0, jacobian, b, peers.base[b], one);
     }
   });

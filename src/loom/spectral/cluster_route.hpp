@@ -13,16 +13,22 @@
 
 namespace loom::spectral {
 
+// How the route runs: `threads` per block and a kernel built for `per_sm` blocks per SM (256 threads with 2 or 4,
+// or 512 with 1), the products on the FP64 tensor cores (256 threads, 2 per SM) or as register tiles, the shared
+// rows padded against bank conflicts or not, `blocks` (1..8) blocks per cluster.
+struct ClusterOptions {
+  int threads = 256, per_sm = 2;
+  bool tensor_cores = false, padded = false;
+  int blocks = cluster::max_blocks;
+};
+
 class ClusterShell {
  public:
   // The route of a separable gradient plan whose matrices are host pointers, with `components` components per
-  // cluster, `threads` per block and a kernel built for `per_sm` blocks per SM (256 threads with 2 or 4, or 512
-  // with 1), the products on the FP64 tensor cores (256 threads, 2 per SM) or not, the shared rows padded
-  // against bank conflicts or not; none when a phi DFT lacks the half-period symmetry or a block would need
-  // more than `max_shared` bytes of shared memory.
+  // cluster; none when a phi DFT lacks the half-period symmetry or a block would need more than `max_shared`
+  // bytes of shared memory.
   static std::optional<ClusterShell> make(const sweep::Separable& host, int components, Index max_shared,
-                                          int threads = 256, int per_sm = 2, bool tensor_cores = false,
-                                          bool padded = false);
+                                          const ClusterOptions& options = {});
 
   // Shared bytes per block at most, from the shapes alone (every q its own matrix group): what `supports` needs
   // before any matrix exists.
@@ -59,8 +65,11 @@ namespace gpu {
 // disable_clusters(true): the tests' stand-in for an older device).
 bool clusters_available();
 void disable_clusters(bool disabled);
-// One launch: map.components() / p.components clusters (rounded up) of cluster::blocks blocks. Device pointers.
+// One launch: map.components() / p.components clusters (rounded up) of p.blocks blocks. Device pointers.
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
+// How many of the plan's clusters the device holds at once (cudaOccupancyMaxActiveClusters; 0 where clusters do
+// not run): fewer than the call's clusters means a second wave.
+int max_active_clusters(const cluster::Plan& p);
 }  // namespace gpu
 
 }  // namespace loom::spectral

@@ -31,13 +31,14 @@
 
 namespace loom::spectral::cluster {
 
-constexpr int blocks = 8;  // thread blocks per cluster (the portable maximum)
+constexpr int max_blocks = 8;  // thread blocks per cluster at most (the portable maximum)
 
 struct Plan {
   static constexpr bool fixed = false;  // the plan is its own (run-time) extents
   int n_r = 0, n_theta = 0, n_phi = 0, half = 0, lines = 0;
   Index points = 0;
   int components = 1;  // per cluster
+  int blocks = max_blocks;  // per cluster
   int threads = 256;   // per block: 256 (two or four blocks per SM) or 512 (one)
   int per_sm = 2;      // blocks per SM the kernel is built for (registers); 4: the narrow register tiles
   int even = 0;        // q' < even: sigma = +1 (q' is the route's order of the Fourier coefficients)
@@ -49,8 +50,9 @@ struct Plan {
   int ld_line = 0, ld_r = 0, ld_half = 0, ld_theta = 0;
   int max_group = 0;  // coefficients in the largest matrix group
   int groups = 0;      // matrix groups: q' in [group_q[g], group_q[g + 1]) share A_{t,g}
-  int group_start[blocks + 1] = {};
-  int q_start[blocks + 1] = {};                  // q_start[b] = group_q[group_start[b]]
+  // (b past blocks: groups and n_phi, so an owner search over max_blocks never picks them)
+  int group_start[max_blocks + 1] = {};
+  int q_start[max_blocks + 1] = {};              // q_start[b] = group_q[group_start[b]]
   int max_lines = 0, max_q = 0, max_groups = 0;  // of any block
   const int* group_q = nullptr;                  // groups + 1 values
   const int* group_of = nullptr;                 // the group of q', n_phi values
@@ -82,24 +84,27 @@ constexpr LOOM_HOST_DEVICE int stride(int n, bool padded) { return padded ? padd
 
 // Extents fixed at compile time (the kernel's fast instance): max_q bounds the plan's (the layout keeps the
 // plan's own), and the even coefficients are the first half (sigma = (-1)^m gives n_phi / 2 of each sign).
-template <int NR, int NT, int NP, int G, int ML, int MQ, bool Padded = false>
+template <int NR, int NT, int NP, int G, int ML, int MQ, bool Padded = false, int B = max_blocks>
 struct Fixed {
   static constexpr bool fixed = true;
   static constexpr int n_r = NR, n_theta = NT, n_phi = NP, half = NP / 2, lines = NR * NT, components = G,
-                       max_lines = ML, max_q = MQ, even = NP / 2;
+                       max_lines = ML, max_q = MQ, even = NP / 2, blocks = B;
   static constexpr int ld_line = stride(ML, Padded), ld_r = stride(NR, Padded), ld_half = stride(NP / 2, Padded),
                        ld_theta = stride(NT, Padded);
   static bool matches(const Plan& p) {
     return p.fixed_extents && p.n_r == n_r && p.n_theta == n_theta && p.n_phi == n_phi && p.components == components &&
-           p.max_lines == max_lines && p.max_q <= max_q && p.even == even && p.padded == Padded;
+           p.max_lines == max_lines && p.max_q <= max_q && p.even == even && p.padded == Padded && p.blocks == blocks;
   }
 };
 
-// SpEC's production shell (10 x 19 x 38) with one or two components per cluster, natural or padded strides.
+// SpEC's production shell (10 x 19 x 38) with one or two components per cluster, natural or padded strides;
+// one component on clusters of 5 blocks (50 clusters, 250 blocks: every SM two blocks but 14 one, against 200
+// blocks of 8-block clusters where 68 SMs hold two and 64 one).
 using Production1 = Fixed<10, 19, 38, 1, 24, 6>;
 using Production2 = Fixed<10, 19, 38, 2, 24, 6>;
 using Production1Padded = Fixed<10, 19, 38, 1, 24, 6, true>;
 using Production2Padded = Fixed<10, 19, 38, 2, 24, 6, true>;
+using Production1Padded5 = Fixed<10, 19, 38, 1, 38, 10, true, 5>;
 
 // Each lane's register tile (rows x columns) of the three products: wide for two blocks per SM (128 registers),
 // narrow for four (64 registers; twice the tasks, so a block of one component still has one per thread).
@@ -112,29 +117,36 @@ struct Narrow {
 // The products as 8 x 8 tiles of FP64 tensor-core MMA (m8n8k4), one tile per warp (cluster_mma.hpp).
 struct Mma {};
 
+// g(the first of Es that matches p, else p itself).
+template <class G>
+void first_match(const Plan& p, const G& g) {
+  g(p);
+}
+template <class E, class... Es, class G>
+void first_match(const Plan& p, const G& g) {
+  if (E::matches(p)) return g(E{});
+  first_match<Es...>(p, g);
+}
+
 // Calls f(extents, tiles): the plan's fixed extents when a compiled instance matches it, else the plan itself;
-// the narrow tiles for four blocks per SM, the tensor-core tiles when the plan asks for them.
+// the narrow tiles for four blocks per SM, the tensor-core tiles when the plan asks for them (each tile kind
+// with the fixed instances its variants use: fewer kernels to compile).
 template <class F>
-decltype(auto) with_extents(const Plan& p, const F& f) {
-  const auto tiled = [&](const auto& e) {
-    if (p.tensor_cores) return f(e, Mma{});
-    if (p.per_sm == 4) return f(e, Narrow{});
-    return f(e, Wide{});
-  };
-  if (Production2::matches(p)) return tiled(Production2{});
-  if (Production1::matches(p)) return tiled(Production1{});
-  if (Production2Padded::matches(p)) return tiled(Production2Padded{});
-  if (Production1Padded::matches(p)) return tiled(Production1Padded{});
-  return tiled(p);
+void with_extents(const Plan& p, const F& f) {
+  if (p.tensor_cores)
+    return first_match<Production2, Production1, Production2Padded, Production1Padded, Production1Padded5>(
+        p, [&](const auto& e) { f(e, Mma{}); });
+  if (p.per_sm == 4) return first_match<Production2, Production1>(p, [&](const auto& e) { f(e, Narrow{}); });
+  first_match<Production2, Production1, Production2Padded>(p, [&](const auto& e) { f(e, Wide{}); });
 }
 
 template <class E>
 LOOM_HOST_DEVICE int line_start(const E& e, int b) {
-  return b * e.lines / blocks;
+  return b * e.lines / e.blocks;
 }
 template <class E>
 LOOM_HOST_DEVICE int line_owner(const E& e, int l) {
-  return ((l + 1) * blocks - 1) / e.lines;
+  return ((l + 1) * e.blocks - 1) / e.lines;
 }
 // Where line l = r + n_r theta sits in Y's rows of one (c, q): r + ld_r theta; Y's size per (c, q).
 template <class E>
@@ -149,7 +161,7 @@ LOOM_HOST_DEVICE int y_size(const E& e) {
 // Peers on the host: the shared memory of the cluster's blocks (this block's own at rank b); the kernel's peers
 // map ranks into the cluster's distributed shared memory instead (same at(rank)).
 struct Peers {
-  double* base[blocks] = {};
+  double* base[max_blocks] = {};
   double* at(int rank) const { return base[rank]; }
 };
 
@@ -281,7 +293,7 @@ LOOM_HOST_DEVICE void forward(const E& e, const Plan& p, int b, const PeerMap& p
       const int q = q0 + i;
       int owner = 0, start = 0;
       LOOM_UNROLL
-      for (int r = 1; r < blocks; ++r)
+      for (int r = 1; r < max_blocks; ++r)
         if (q >= p.q_start[r]) owner = r, start = p.q_start[r];
       peers.at(owner)[p.at_y + (c * p.max_q + q - start) * y_size(e) + y_at(e, l0 + j)] = v;
     });
