@@ -47,8 +47,7 @@ timeout 300 "$build/tests/spectral/spectral_cluster_timing" "$repeats" > "$out/v
 
 if command -v ncu > /dev/null; then
   # one launch per variant, in the order of the table; sections first (always available), then raw counters
-  timeout 150 ncu --kernel-name regex:cluster_kernel --section SpeedOfLight --section ComputeWorkloadAnalysis \
-    --section MemoryWorkloadAnalysis_Tables --section LaunchStats --csv \
+  timeout 120 ncu --kernel-name regex:cluster_kernel --section SpeedOfLight --section MemoryWorkloadAnalysis_Tables --csv \
     "$build/tests/spectral/spectral_cluster_timing" 1 once > "$out/ncu-sections.csv" 2> "$out/ncu-sections.err" ||
     echo "ncu sections failed: $(tail -2 "$out/ncu-sections.err")"
   timeout 120 ncu --kernel-name regex:cluster_kernel --csv --metrics \
