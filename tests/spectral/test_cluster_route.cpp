@@ -147,9 +147,7 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
       int even = 0;
       for (int m = 0; m <= p.n_phi / 2; m += 2) even += m == 0 || m == p.n_phi / 2 ? 1 : 2;
       EXPECT_EQ(p.even, even);
-      if (blocks == cluster::max_blocks) {
-        EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 1));
-      }
+      EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 1, {.blocks = blocks}));
     }
   }
 }

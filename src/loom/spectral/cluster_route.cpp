@@ -212,9 +212,10 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   return c;
 }
 
-Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int components, bool padded) {
-  cluster::Plan p = shapes(n_r, n_theta, n_phi, components, cluster::max_blocks);
-  p.padded = padded;
+Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int components,
+                                 const ClusterOptions& options) {
+  cluster::Plan p = shapes(n_r, n_theta, n_phi, components, options.blocks);
+  p.padded = options.padded;
   p.groups = p.n_phi;
   std::vector<int> group_q(static_cast<std::size_t>(p.n_phi + 1));
   for (int q = 0; q <= p.n_phi; ++q) group_q[static_cast<std::size_t>(q)] = q;
@@ -226,6 +227,8 @@ Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int comp
   lay_out(p);
   return Index{p.shared} * Index{sizeof(double)};
 }
+
+ClusterOptions ClusterShell::default_options() { return {}; }
 
 int ClusterShell::components_for(Index total) { return total >= 33 ? 2 : 1; }
 

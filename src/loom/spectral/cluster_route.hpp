@@ -32,9 +32,12 @@ class ClusterShell {
 
   // Shared bytes per block at most, from the shapes alone (every q its own matrix group): what `supports` needs
   // before any matrix exists.
-  static Index shared_bound(Index n_r, Index n_theta, Index n_phi, int components, bool padded = false);
-  // Components per cluster for a call of `total` components: two when that still gives every SM a block
-  // (two blocks of about 100 KB fit an SM), else one.
+  static Index shared_bound(Index n_r, Index n_theta, Index n_phi, int components,
+                            const ClusterOptions& options = {});
+  // How the route runs by default (the fastest variant measured on the H200, docs/performance.md) and the
+  // components per cluster for a call of `total` components with it: two when that still gives every SM a
+  // block (two blocks of about 100 KB fit an SM), else one.
+  static ClusterOptions default_options();
   static int components_for(Index total);
 
   // The plan with the matrices on side w (uploaded on the first device call).
