@@ -39,7 +39,8 @@ def variants(out):
         if f[0] == "dense":
             dense = (float(f[9]), float(f[10]), f[13])
             continue
-        rows.append({"label": f"G{f[0]} {'mma' if f[1] == 'yes' else 'fma'}{' pad' if f[2] == 'yes' else ''}"
+        products = {"yes": "mma", "r": "mma+dr", "no": "fma"}.get(f[1], f[1])
+        rows.append({"label": f"G{f[0]} {products}{' pad' if f[2] == 'yes' else ''}"
                               f" {f[4]}/SM {f[5]} {f[7]}b/{f[8]}", "one": float(f[9]), "stream": float(f[10]),
                      "error": f[13]})
     return rows, dense
@@ -99,7 +100,7 @@ def main():
     if dense:
         print(f"{'dense cuBLAS':<36} {dense[0]:>7.2f} {dense[1]:>8.2f} {'1x':>8} {'1x':>8}"
               f"{'':>48} {dense[2]:>9}")
-    print("(variant: components per cluster, products, padded rows, blocks per SM the kernel is built for, extents,"
+    print("(variant: components per cluster, products (mma+dr: d_r too, from shared memory), padded rows, blocks per SM the kernel is built for, extents,"
           " blocks launched / blocks the device holds at once)")
     print("(L1 %: L1/TEX throughput of peak; shared %: shared-memory wavefronts of 1 per SM per clock; confl %: bank"
           " conflicts of the wavefronts; DFMA %: FP64 pipe instructions x 32 of 64 FMA per SM per clock; DMMA %: the"

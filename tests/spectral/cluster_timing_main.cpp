@@ -73,9 +73,11 @@ int main(int argc, char** argv) {
     int components, threads, per_sm;
     bool fixed, tensor_cores = false, padded = false;
     int blocks = cluster::max_blocks;
+    bool shared_radial = false;
   };
   // the tenth and eleventh sessions' variants first (the default first), then the register tiles padded, then
-  // the tensor-core tiles, then clusters of 5 blocks (250 blocks: two on nearly every SM)
+  // the tensor-core tiles, then clusters of 5 blocks (250 blocks: two on nearly every SM), then d_r from shared
+  // memory (lines by whole theta columns)
   const std::vector<Variant> variants{
       Variant{2, 256, 2, true},
       Variant{2, 256, 2, false},
@@ -88,7 +90,9 @@ int main(int argc, char** argv) {
       Variant{2, 256, 2, false, true, true},
       Variant{1, 256, 2, true, true, true, 5},
       Variant{1, 256, 2, false, true, true, 5},
-      Variant{1, 256, 2, false, false, false, 5}};
+      Variant{1, 256, 2, false, false, false, 5},
+      Variant{1, 256, 2, true, true, true, 5, true},
+      Variant{2, 256, 2, false, true, true, 8, true}};
   struct Row {
     Variant v;
     double shared_kb = 0, error = 0, median[2] = {};
@@ -98,7 +102,7 @@ int main(int argc, char** argv) {
   std::vector<Row> rows;
   for (const Variant v : variants) {
     const int g = v.components;
-    const auto c = ClusterShell::make(*route, g, 227 * 1024, {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks});
+    const auto c = ClusterShell::make(*route, g, 227 * 1024, {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial});
     if (!c) {
       std::printf("%-10d %8d does not fit\n", g, v.threads);
       continue;
@@ -107,7 +111,7 @@ int main(int argc, char** argv) {
     plan.fixed_extents = v.fixed;
     const bool fixed = cluster::Production1::matches(plan) || cluster::Production2::matches(plan) ||
                        cluster::Production1Padded::matches(plan) || cluster::Production2Padded::matches(plan) ||
-                       cluster::Production1Padded5::matches(plan);
+                       cluster::Production1Padded5::matches(plan) || cluster::Production1Padded5Radial::matches(plan);
     for (auto& o : out) {  // NaN on the device (same buffers as the map's): a value not written shows
       double* h = o.write(core::Where::host);
       std::fill(h, h + o.size(), std::nan(""));
@@ -142,7 +146,7 @@ int main(int argc, char** argv) {
     dense_error = std::max(dense_error, gh::relative_difference(ref[t], dense_out[t]));
   for (const Row& r : rows)
     std::printf("%-6d %-4s %7s %6d %8d %7s %9.1f %6lld %7lld %12.2f %12.2f %7.2fx %7.2fx %10.2e\n", r.v.components,
-                r.v.tensor_cores ? "yes" : "no", r.v.padded ? "yes" : "no", r.v.threads, r.v.per_sm,
+                r.v.shared_radial ? "r" : r.v.tensor_cores ? "yes" : "no", r.v.padded ? "yes" : "no", r.v.threads, r.v.per_sm,
                 r.fixed ? "fixed" : "plan", r.shared_kb, r.blocks, r.held, r.median[0] * 1e6, r.median[1] * 1e6,
                 dense_time[0] / r.median[0], dense_time[1] / r.median[1], r.error);
   std::printf("%-6s %-4s %7s %6s %8s %7s %9s %6s %7s %12.2f %12.2f %8s %8s %10.2e\n", "dense", "-", "-", "-", "-",

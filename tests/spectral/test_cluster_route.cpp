@@ -42,29 +42,36 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
     const auto route = host_route(d, cache);
     // 3 does not divide the 50 components: the last cluster is partial; 4 blocks per SM: the narrow tiles;
     // the tensor-core tiles (cluster_mma.hpp) with natural and padded strides, the register tiles padded
-    // clusters of 5 and 3 blocks (SpEC's shell with one component per cluster of 5: a fixed instance)
+    // clusters of 5 and 3 blocks (SpEC's shell with one component per cluster of 5: a fixed instance); d_r from
+    // shared memory (lines by whole theta columns, some blocks without any on the small shells)
     struct Variant {
       int per_cluster, per_sm;
       bool tensor_cores, padded;
       int blocks = cluster::max_blocks;
+      bool shared_radial = false;
     };
     for (const Variant v : {Variant{1, 2, false, false}, Variant{2, 2, false, false}, Variant{3, 2, false, false},
                             Variant{1, 4, false, false}, Variant{2, 4, false, false}, Variant{2, 2, false, true},
                             Variant{1, 2, true, false}, Variant{2, 2, true, false}, Variant{1, 2, true, true},
                             Variant{2, 2, true, true}, Variant{3, 2, true, true}, Variant{1, 2, true, true, 5},
-                            Variant{2, 2, false, false, 3}, Variant{3, 2, true, true, 5}}) {
+                            Variant{2, 2, false, false, 3}, Variant{3, 2, true, true, 5},
+                            Variant{1, 2, true, true, 5, true}, Variant{2, 2, true, true, 8, true},
+                            Variant{2, 2, true, false, 3, true}}) {
       const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30,
-                                        {256, v.per_sm, v.tensor_cores, v.padded, v.blocks});
+                                        {256, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial});
       ASSERT_TRUE(c);
       const auto& plan = c->plan(core::Where::host);
-      if (k.n_r == 10 && v.per_cluster < 3 && v.blocks != 3) {  // a compiled fixed instance here, else the plan's
-        const bool fixed = v.blocks == 5      ? cluster::Production1Padded5::matches(plan)
+      // a compiled fixed instance here, else the plan's
+      if (k.n_r == 10 && v.per_cluster < 3 && v.blocks != 3 && (v.blocks == 5 || !v.shared_radial)) {
+        const bool fixed = v.blocks == 5      ? (v.shared_radial ? cluster::Production1Padded5Radial::matches(plan)
+                                                                 : cluster::Production1Padded5::matches(plan))
                            : v.padded ? cluster::Production1Padded::matches(plan) || cluster::Production2Padded::matches(plan)
                                       : cluster::Production1::matches(plan) || cluster::Production2::matches(plan);
         EXPECT_TRUE(fixed) << v.per_cluster << (v.padded ? " padded" : "") << " blocks " << v.blocks;
       }
       if (v.padded) {
-        EXPECT_GT(plan.ld_line, plan.max_lines) << "24 lines per block: rows 28 apart";
+        EXPECT_EQ(plan.ld_line % 8, 4) << "rows 4 mod 8 doubles apart";
+        EXPECT_GE(plan.ld_line, plan.max_lines);
       }
       auto out = outputs(f, 3);
       cpu::cluster_gradient(plan, host_map(f.tensors, &out), ij.read(core::Where::host));
@@ -72,6 +79,7 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
         EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12)
             << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm
             << (v.tensor_cores ? " tensor cores" : "") << (v.padded ? " padded" : "") << " blocks " << v.blocks
+            << (v.shared_radial ? " shared d_r" : "")
             << " tensor " << t;
     }
   }
@@ -122,8 +130,11 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
     Shell s(k.n_r, k.n_theta, 1.5, 4);
     const Differentiator d(s, AngularMethod::separable);
     OperatorCache cache;
-    for (const int blocks : {cluster::max_blocks, 5}) {  // clusters of 8 and of 5 blocks
-      const auto c = ClusterShell::make(host_route(d, cache), 1, Index{1} << 30, {.blocks = blocks});
+    // clusters of 8 and of 5 blocks, lines split evenly or by whole theta columns
+    for (const auto& [blocks, columns] : {std::pair{cluster::max_blocks, false}, std::pair{5, false},
+                                          std::pair{5, true}, std::pair{cluster::max_blocks, true}}) {
+      const ClusterOptions options{.tensor_cores = columns, .blocks = blocks, .shared_radial = columns};
+      const auto c = ClusterShell::make(host_route(d, cache), 1, Index{1} << 30, options);
       ASSERT_TRUE(c);
       const auto& p = c->plan(core::Where::host);
       EXPECT_EQ(p.line_start(0), 0);
@@ -147,7 +158,10 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
       int even = 0;
       for (int m = 0; m <= p.n_phi / 2; m += 2) even += m == 0 || m == p.n_phi / 2 ? 1 : 2;
       EXPECT_EQ(p.even, even);
-      EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 1, {.blocks = blocks}));
+      if (columns) {
+        for (int b = 0; b <= blocks; ++b) EXPECT_EQ(p.line_start(b) % p.n_r, 0) << "whole theta columns";
+      }
+      EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 1, options));
     }
   }
 }

@@ -181,6 +181,7 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
     int per_cluster;
     bool tensor_cores, padded;
     int blocks = cluster::max_blocks;
+    bool shared_radial = false;
   };
   for (const int n_theta : {19, 7}) {
     Shell s(n_theta == 19 ? 10 : 6, n_theta, 1.62, 6);
@@ -193,9 +194,10 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
     const auto route = sweep::separable_route(d.fused()->plan(cache, core::Where::host), Index{1} << 40);
     ASSERT_TRUE(route);
     for (const Variant v : {Variant{2, true, true}, Variant{1, true, true}, Variant{2, true, false},
-                            Variant{2, false, true}, Variant{1, true, true, 5}}) {
-      const auto c =
-          ClusterShell::make(*route, v.per_cluster, 227 * 1024, {256, 2, v.tensor_cores, v.padded, v.blocks});
+                            Variant{2, false, true}, Variant{1, true, true, 5}, Variant{1, true, true, 5, true},
+                            Variant{2, true, true, 8, true}}) {
+      const auto c = ClusterShell::make(*route, v.per_cluster, 227 * 1024,
+                                        {256, 2, v.tensor_cores, v.padded, v.blocks, v.shared_radial});
       ASSERT_TRUE(c);
       auto out = gh::outputs(f, 3);
       for (auto& o : out) {
@@ -206,7 +208,8 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
       for (std::size_t t = 0; t < out.size(); ++t)
         EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12)
             << n_theta << " G " << v.per_cluster << (v.tensor_cores ? " tensor cores" : "")
-            << (v.padded ? " padded" : "") << " blocks " << v.blocks << " tensor " << t;
+            << (v.padded ? " padded" : "") << " blocks " << v.blocks << (v.shared_radial ? " shared d_r" : "")
+            << " tensor " << t;
     }
   }
 }

@@ -198,14 +198,37 @@ LOOM_HOST_DEVICE void inverse_mma(const E& e, const Plan& p, int b, double* shar
   }
 }
 
-// The three products by the tiles T: the lanes' register tiles (cluster_shell.hpp) or the tensor cores.
+// With shared_radial (the block's lines whole theta columns): DR[c][s][j][r + n_r theta'] = sum_k R(r, k)
+// X[c][s][j][k + n_r theta'], the radial derivative of the half sums, over the columns (c, s j, theta' of the
+// block); radial_derivative turns it into d_r. Reads X as the forward step does (same phase), writes DR.
+template <class E>
+LOOM_HOST_DEVICE void radial_mma(const E& e, const Plan& p, int b, double* shared, sweep::Lanes lanes) {
+  if (!e.shared_radial) return;
+  const sweep::Lanes warps = warps_of(lanes);
+  const int columns = (line_start(e, b + 1) - line_start(e, b)) / e.n_r;  // theta columns of the block
+  const int n = e.components * e.n_phi * columns, tm = ceil_div(e.n_r, mma_tile_size);
+  const int per = tm * ceil_div(n, mma_tile_size);
+  // column j: row j / columns of X ((c, s, j) as c n_phi + s half + j), theta column j % columns
+  const auto at = [&](int j) { return j / columns * e.ld_line + j % columns * e.n_r; };
+  const auto r_row = [&](int i) { return i * e.n_r; };
+  for (int task = warps.lane; task < per; task += warps.count) {
+    const int i0 = task % tm * mma_tile_size, j0 = task / tm * mma_tile_size;
+    mma_tile<E::fixed>(shared, r_row, 1, shared + p.at_x, at, 1, e.n_r, n, e.n_r, i0, j0,
+                       [&](int r, int j, double v) { shared[p.at_dr + at(j) + r] = v; });
+  }
+}
+
+// The three products by the tiles T: the lanes' register tiles (cluster_shell.hpp) or the tensor cores (with
+// the radial derivative of the half sums alongside the forward DFT when the plan asks for it).
 template <class T, class E, class PeerMap>
 LOOM_HOST_DEVICE void forward_step(const E& e, const Plan& p, int b, const PeerMap& peers, double* shared,
                                    sweep::Lanes lanes) {
-  if constexpr (std::is_same_v<T, Mma>)
+  if constexpr (std::is_same_v<T, Mma>) {
     forward_mma(e, p, b, peers, shared, lanes);
-  else
+    radial_mma(e, p, b, shared, lanes);
+  } else {
     forward<T>(e, p, b, peers, shared, lanes);
+  }
 }
 template <class T, class E, class PeerMap>
 LOOM_HOST_DEVICE void per_q_step(const E& e, const Plan& p, int b, const PeerMap& peers, double* shared,

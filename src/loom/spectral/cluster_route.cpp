@@ -124,7 +124,8 @@ void lay_out(cluster::Plan& p) {
   p.at_y = p.at_per_q + std::max(2 * p.max_groups * p.ld_theta * p.n_theta, 2 * p.n_phi * p.ld_half);
   p.at_x = p.at_y + g * p.max_q * p.ld_r * p.n_theta;
   p.at_z = std::max(p.at_x + g * per_line, p.at_y + 2 * g * per_line);  // room for E/O
-  p.shared = p.at_z + 2 * g * per_line;
+  p.at_dr = p.at_z + 2 * g * per_line;
+  p.shared = p.at_dr + (p.shared_radial ? g * per_line : 0);
 }
 
 cluster::Plan shapes(Index n_r, Index n_theta, Index n_phi, int components, int blocks) {
@@ -156,13 +157,14 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
                                                const ClusterOptions& options) {
-  const auto [threads, per_sm, tensor_cores, padded, blocks] = options;
+  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial] = options;
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
   LOOM_REQUIRE((threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1),
                "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
   LOOM_REQUIRE(!tensor_cores || (threads == 256 && per_sm == 2),
                "cluster route: the tensor-core products run 256 threads per block, 2 blocks per SM");
   LOOM_REQUIRE(blocks >= 1 && blocks <= cluster::max_blocks, "cluster route: 1 to 8 blocks per cluster");
+  LOOM_REQUIRE(!shared_radial || tensor_cores, "cluster route: d_r from shared memory with the tensor cores");
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
   const auto sigma = signs(s);
   if (sigma.empty()) return std::nullopt;
@@ -175,6 +177,7 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   p.per_sm = per_sm;
   p.tensor_cores = tensor_cores;
   p.padded = padded;
+  p.shared_radial = shared_radial;
   p.groups = static_cast<int>(o.group_q.size()) - 1;
   for (int g = 0; g < p.groups; ++g) p.max_group = std::max(p.max_group, o.group_q[g + 1] - o.group_q[g]);
   split_groups(p, o.group_q);
@@ -216,6 +219,7 @@ Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int comp
                                  const ClusterOptions& options) {
   cluster::Plan p = shapes(n_r, n_theta, n_phi, components, options.blocks);
   p.padded = options.padded;
+  p.shared_radial = options.shared_radial;
   p.groups = p.n_phi;
   std::vector<int> group_q(static_cast<std::size_t>(p.n_phi + 1));
   for (int q = 0; q <= p.n_phi; ++q) group_q[static_cast<std::size_t>(q)] = q;

@@ -15,11 +15,13 @@ namespace loom::spectral {
 
 // How the route runs: `threads` per block and a kernel built for `per_sm` blocks per SM (256 threads with 2 or 4,
 // or 512 with 1), the products on the FP64 tensor cores (256 threads, 2 per SM) or as register tiles, the shared
-// rows padded against bank conflicts or not, `blocks` (1..8) blocks per cluster.
+// rows padded against bank conflicts or not, `blocks` (1..8) blocks per cluster, the radial derivative from
+// the blocks' own input in shared memory (lines split by whole theta columns; with the tensor cores) or not.
 struct ClusterOptions {
   int threads = 256, per_sm = 2;
   bool tensor_cores = false, padded = false;
   int blocks = cluster::max_blocks;
+  bool shared_radial = false;
 };
 
 class ClusterShell {

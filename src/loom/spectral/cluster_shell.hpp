@@ -49,6 +49,9 @@ struct Plan {
   // block's lines; Y's theta rows of one (c, q); the DFT matrices' rows; the per-q matrices' columns
   int ld_line = 0, ld_r = 0, ld_half = 0, ld_theta = 0;
   int max_group = 0;  // coefficients in the largest matrix group
+  // the radial derivative from the block's own input in shared memory (cluster_mma.hpp radial_mma) instead of
+  // 10 global loads per point: the blocks split the lines by whole theta columns (all r of each theta)
+  bool shared_radial = false;
   int groups = 0;      // matrix groups: q' in [group_q[g], group_q[g + 1]) share A_{t,g}
   // (b past blocks: groups and n_phi, so an owner search over max_blocks never picks them)
   int group_start[max_blocks + 1] = {};
@@ -65,10 +68,16 @@ struct Plan {
   // shared memory of a block, in doubles: [radial | forward | per-q, then inverse | Y | X | Z]; E/O (the
   // inverse's sums) overwrite [Y .. X] once every block is past step 2
   int at_forward = 0, at_per_q = 0, at_y = 0, at_x = 0, at_z = 0, shared = 0;
+  int at_dr = 0;  // with shared_radial: d_r of the half sums, [c][s][j][l'] as X (after Z)
 
-  LOOM_HOST_DEVICE int line_start(int b) const { return b * lines / blocks; }
+  // Block b's first line: b lines / blocks, or by whole theta columns (n_r b n_theta / blocks).
+  LOOM_HOST_DEVICE int line_start(int b) const {
+    return shared_radial ? n_r * (b * n_theta / blocks) : b * lines / blocks;
+  }
   // The block owning line l (line_start(owner) <= l < line_start(owner + 1)).
-  LOOM_HOST_DEVICE int line_owner(int l) const { return ((l + 1) * blocks - 1) / lines; }
+  LOOM_HOST_DEVICE int line_owner(int l) const {
+    return shared_radial ? ((l / n_r + 1) * blocks - 1) / n_theta : ((l + 1) * blocks - 1) / lines;
+  }
   LOOM_HOST_DEVICE int q_owner(int q) const {
     int b = 0;
     while (q >= q_start[b + 1]) ++b;
@@ -84,16 +93,17 @@ constexpr LOOM_HOST_DEVICE int stride(int n, bool padded) { return padded ? padd
 
 // Extents fixed at compile time (the kernel's fast instance): max_q bounds the plan's (the layout keeps the
 // plan's own), and the even coefficients are the first half (sigma = (-1)^m gives n_phi / 2 of each sign).
-template <int NR, int NT, int NP, int G, int ML, int MQ, bool Padded = false, int B = max_blocks>
+template <int NR, int NT, int NP, int G, int ML, int MQ, bool Padded = false, int B = max_blocks, bool SR = false>
 struct Fixed {
-  static constexpr bool fixed = true;
+  static constexpr bool fixed = true, shared_radial = SR;
   static constexpr int n_r = NR, n_theta = NT, n_phi = NP, half = NP / 2, lines = NR * NT, components = G,
                        max_lines = ML, max_q = MQ, even = NP / 2, blocks = B;
   static constexpr int ld_line = stride(ML, Padded), ld_r = stride(NR, Padded), ld_half = stride(NP / 2, Padded),
                        ld_theta = stride(NT, Padded);
   static bool matches(const Plan& p) {
     return p.fixed_extents && p.n_r == n_r && p.n_theta == n_theta && p.n_phi == n_phi && p.components == components &&
-           p.max_lines == max_lines && p.max_q <= max_q && p.even == even && p.padded == Padded && p.blocks == blocks;
+           p.max_lines == max_lines && p.max_q <= max_q && p.even == even && p.padded == Padded && p.blocks == blocks &&
+           p.shared_radial == shared_radial;
   }
 };
 
@@ -105,6 +115,8 @@ using Production2 = Fixed<10, 19, 38, 2, 24, 6>;
 using Production1Padded = Fixed<10, 19, 38, 1, 24, 6, true>;
 using Production2Padded = Fixed<10, 19, 38, 2, 24, 6, true>;
 using Production1Padded5 = Fixed<10, 19, 38, 1, 38, 10, true, 5>;
+// the same with the lines split by whole theta columns (3 or 4 of 19 per block) and d_r from shared memory
+using Production1Padded5Radial = Fixed<10, 19, 38, 1, 40, 10, true, 5, true>;
 
 // Each lane's register tile (rows x columns) of the three products: wide for two blocks per SM (128 registers),
 // narrow for four (64 registers; twice the tasks, so a block of one component still has one per thread).
@@ -134,19 +146,19 @@ void first_match(const Plan& p, const G& g) {
 template <class F>
 void with_extents(const Plan& p, const F& f) {
   if (p.tensor_cores)
-    return first_match<Production2, Production1, Production2Padded, Production1Padded, Production1Padded5>(
-        p, [&](const auto& e) { f(e, Mma{}); });
+    return first_match<Production2, Production1, Production2Padded, Production1Padded, Production1Padded5,
+                       Production1Padded5Radial>(p, [&](const auto& e) { f(e, Mma{}); });
   if (p.per_sm == 4) return first_match<Production2, Production1>(p, [&](const auto& e) { f(e, Narrow{}); });
   first_match<Production2, Production1, Production2Padded>(p, [&](const auto& e) { f(e, Wide{}); });
 }
 
 template <class E>
 LOOM_HOST_DEVICE int line_start(const E& e, int b) {
-  return b * e.lines / e.blocks;
+  return e.shared_radial ? e.n_r * (b * e.n_theta / e.blocks) : b * e.lines / e.blocks;
 }
 template <class E>
 LOOM_HOST_DEVICE int line_owner(const E& e, int l) {
-  return ((l + 1) * e.blocks - 1) / e.lines;
+  return e.shared_radial ? ((l / e.n_r + 1) * e.blocks - 1) / e.n_theta : ((l + 1) * e.blocks - 1) / e.lines;
 }
 // Where line l = r + n_r theta sits in Y's rows of one (c, q): r + ld_r theta; Y's size per (c, q).
 template <class E>
@@ -349,8 +361,26 @@ LOOM_HOST_DEVICE void inverse(const E& e, const Plan& p, int b, double* shared, 
   }
 }
 
-// Step 4: at each point of the block's lines, d_r by the radial matrix from the input, d_theta and d_phi as
-// E +- O, then the chain rule (eq. 8) into the map's outputs, the inverse Jacobian read once for all components.
+// d_r at point (l, phi) of the block, component c: the radial matrix on the input (global memory), or with
+// shared_radial from the d_r of the half sums (DR, radial_mma): u(j) = (S+ + S-) / 2, u(j + half) = (S+ - S-) / 2.
+template <class E>
+LOOM_HOST_DEVICE double radial_derivative(const E& e, const Plan& p, const double* shared, const double* u, int r,
+                                          int c, int l, int phi) {
+  if (e.shared_radial) {
+    const int j = phi < e.half ? phi : phi - e.half;
+    const double* dr = shared + p.at_dr + (c * e.n_phi + j) * e.ld_line + l;
+    const double plus = dr[0], minus = dr[e.half * e.ld_line];
+    return 0.5 * (phi < e.half ? plus + minus : plus - minus);
+  }
+  const double* radial = shared + r * e.n_r;
+  double d0 = 0;
+  LOOM_UNROLL
+  for (int k = 0; k < e.n_r; ++k) d0 += radial[k] * sweep::load_cached(u + k);
+  return d0;
+}
+
+// Step 4: at each point of the block's lines, d_r (radial_derivative), d_theta and d_phi as E +- O, then the
+// chain rule (eq. 8) into the map's outputs, the inverse Jacobian read once for all components.
 template <class E>
 LOOM_HOST_DEVICE void radial_chain(const E& e, const Plan& p, const sweep::ComponentMap& map, Index c0,
                                    const double* jacobian, int b, const double* shared, sweep::Lanes lanes) {
@@ -364,14 +394,10 @@ LOOM_HOST_DEVICE void radial_chain(const E& e, const Plan& p, const sweep::Compo
     const Index point = line + Index{e.lines} * phi;
     double J[9];
     if (jacobian) sweep::load_jacobian(jacobian, p.points, point, J);
-    const double* radial = shared + r * e.n_r;
     LOOM_UNROLL
     for (int c = 0; c < e.components; ++c) {
       if (c >= present) break;
-      const double* u = map.input(c0 + c, p.points) + (point - r);
-      double d0 = 0;
-      LOOM_UNROLL
-      for (int k = 0; k < e.n_r; ++k) d0 += radial[k] * sweep::load_cached(u + k);
+      const double d0 = radial_derivative(e, p, shared, map.input(c0 + c, p.points) + (point - r), r, c, l, phi);
       double d[2];
       LOOM_UNROLL
       for (int t = 0; t < 2; ++t) {
