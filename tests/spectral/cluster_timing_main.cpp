@@ -38,6 +38,12 @@ double per_call(int repeats, int calls, const F& call) {
          }).median;
 }
 
+double worst_error(const std::vector<core::Array<double>>& ref, const std::vector<core::Array<double>>& out) {
+  double e = 0;
+  for (std::size_t t = 0; t < out.size(); ++t) e = std::max(e, gh::relative_difference(ref[t], out[t]));
+  return e;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,16 +99,24 @@ int main(int argc, char** argv) {
       Variant{1, 256, 2, false, false, false, 5},
       Variant{1, 256, 2, true, true, true, 5, true},
       Variant{2, 256, 2, false, true, true, 8, true}};
-  struct Row {
-    Variant v;
-    double shared_kb = 0, error = 0, median[2] = {};
-    long long blocks = 0, held = 0;
-    bool fixed = false;
-  };
-  std::vector<Row> rows;
+  // the paper's way first (each variant's row is printed as soon as it is timed, so a failing variant leaves the
+  // rows before it): the dense angular matrices by strided-batched cuBLAS, the same 50 components and calls
+  double dense[2] = {1, 1};
+  if (!once) {
+    const Differentiator full(s, AngularMethod::dense);
+    core::Array<double> scratch(full.gradient_scratch(f.components));
+    auto dense_out = gh::outputs(f, 3);
+    const auto call = [&] { full.cartesian_gradient(Strategy::batched, cache, ij, f.in, scratch, gh::pointers(dense_out)); };
+    dense[0] = per_call(repeats, 1, call);
+    dense[1] = per_call(repeats, 20, call);
+    std::printf("%-6s %-4s %7s %6s %8s %7s %9s %6s %7s %12.2f %12.2f %8s %8s %10.2e\n", "dense", "-", "-", "-", "-",
+                "cuBLAS", "-", "-", "-", dense[0] * 1e6, dense[1] * 1e6, "1x", "1x", worst_error(ref, dense_out));
+    std::fflush(stdout);
+  }
   for (const Variant v : variants) {
     const int g = v.components;
-    const auto c = ClusterShell::make(*route, g, 227 * 1024, {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial});
+    const auto c = ClusterShell::make(*route, g, 227 * 1024,
+                                      {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial});
     if (!c) {
       std::printf("%-10d %8d does not fit\n", g, v.threads);
       continue;
@@ -118,38 +132,20 @@ int main(int argc, char** argv) {
       o.read(core::Where::device);
       o.write(core::Where::device);
     }
-    Row row{v, plan.shared * 8.0 / 1024};
-    row.fixed = fixed;
-    row.blocks = static_cast<long long>((f.components + g - 1) / g * v.blocks);
-    row.held = gpu::max_active_clusters(plan) * v.blocks;  // blocks the device holds at once
+    const long long held = gpu::max_active_clusters(plan) * v.blocks;  // blocks the device holds at once
+    double median[2] = {0, 0};
     if (once) {
       gpu::cluster_gradient(plan, map, jacobian);
-    } else {
-      for (int k = 0; k < 2; ++k)
-        row.median[k] = per_call(repeats, k == 0 ? 1 : 20, [&] { gpu::cluster_gradient(plan, map, jacobian); });
+      continue;
     }
-    for (std::size_t t = 0; t < out.size(); ++t)
-      row.error = std::max(row.error, gh::relative_difference(ref[t], out[t]));
-    rows.push_back(row);
+    for (int k = 0; k < 2; ++k)
+      median[k] = per_call(repeats, k == 0 ? 1 : 20, [&] { gpu::cluster_gradient(plan, map, jacobian); });
+    std::printf("%-6d %-4s %7s %6d %8d %7s %9.1f %6lld %7lld %12.2f %12.2f %7.2fx %7.2fx %10.2e\n", g,
+                v.shared_radial ? "r" : v.tensor_cores ? "yes" : "no", v.padded ? "yes" : "no", v.threads, v.per_sm,
+                fixed ? "fixed" : "plan", plan.shared * 8.0 / 1024,
+                static_cast<long long>((f.components + g - 1) / g * v.blocks), held, median[0] * 1e6, median[1] * 1e6,
+                dense[0] / median[0], dense[1] / median[1], worst_error(ref, out));
+    std::fflush(stdout);
   }
-  if (once) return 0;
-  // the paper's way: the dense angular matrices by strided-batched cuBLAS, the same 50 components and calls
-  const Differentiator dense(s, AngularMethod::dense);
-  core::Array<double> scratch(dense.gradient_scratch(f.components));
-  auto dense_out = gh::outputs(f, 3);
-  const auto dense_call = [&] {
-    dense.cartesian_gradient(Strategy::batched, cache, ij, f.in, scratch, gh::pointers(dense_out));
-  };
-  const double dense_time[2] = {per_call(repeats, 1, dense_call), per_call(repeats, 20, dense_call)};
-  double dense_error = 0;
-  for (std::size_t t = 0; t < dense_out.size(); ++t)
-    dense_error = std::max(dense_error, gh::relative_difference(ref[t], dense_out[t]));
-  for (const Row& r : rows)
-    std::printf("%-6d %-4s %7s %6d %8d %7s %9.1f %6lld %7lld %12.2f %12.2f %7.2fx %7.2fx %10.2e\n", r.v.components,
-                r.v.shared_radial ? "r" : r.v.tensor_cores ? "yes" : "no", r.v.padded ? "yes" : "no", r.v.threads, r.v.per_sm,
-                r.fixed ? "fixed" : "plan", r.shared_kb, r.blocks, r.held, r.median[0] * 1e6, r.median[1] * 1e6,
-                dense_time[0] / r.median[0], dense_time[1] / r.median[1], r.error);
-  std::printf("%-6s %-4s %7s %6s %8s %7s %9s %6s %7s %12.2f %12.2f %8s %8s %10.2e\n", "dense", "-", "-", "-", "-",
-              "cuBLAS", "-", "-", "-", dense_time[0] * 1e6, dense_time[1] * 1e6, "1x", "1x", dense_error);
   return 0;
 }
