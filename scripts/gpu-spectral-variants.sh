@@ -12,7 +12,9 @@
 #   4. when ncu is on the PATH: one launch of each variant (`spectral_cluster_timing 1 once`) under Nsight
 #      Compute, the L1/shared-memory pipe, shared wavefronts and bank conflicts, FP64 and tensor (DMMA) pipes;
 #   5. the table, printed last.
-# GPU_REPEATS (default 30) sets the repeats. Files in $OUT/spectral-variants.tar.gz (or gpu-check-out/).
+# GPU_REPEATS (default 30) sets the repeats; WITH_GR=1 also builds and runs test_gr_gh_gpu (loom bh's derivatives
+# take the cluster route's default variant) and the strategy-choice GPU test. Files in
+# $OUT/spectral-variants.tar.gz (or gpu-check-out/).
 # Usage: scripts/gpu-spectral-variants.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,13 +25,22 @@ loom="$build/bin/loom"
 log="$out/build.log"
 repeats=${GPU_REPEATS:-30}
 scripts/configure-gpu-build.sh "$build" "$log" --if-missing || exit 1
-if ! cmake --build "$build" -j "$(nproc)" --target loom spectral_cluster_timing test_spectral_gpu > "$log" 2>&1; then
+extra=()
+[ "${WITH_GR:-0}" = 1 ] && extra=(test_gr_gh_gpu test_spectral_strategy_choice)
+if ! cmake --build "$build" -j "$(nproc)" --target loom spectral_cluster_timing test_spectral_gpu "${extra[@]}" \
+  > "$log" 2>&1; then
   grep -E "error|FAILED" "$log" | head -40
   exit 1
 fi
 printf '%-32s %s\n' test_spectral_gpu "$(timeout 300 "$build/tests/spectral/test_spectral_gpu" \
   --gtest_filter='*ShellGradient*:*ClusterRoute*' 2>&1 |
   grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is|tensor' | head -30 | tr '\n' ' ')"
+if [ "${WITH_GR:-0}" = 1 ]; then
+  printf '%-32s %s\n' test_spectral_strategy_choice "$(timeout 300 "$build/tests/spectral/test_spectral_strategy_choice" \
+    --gtest_filter='*Gpu*:*NeverPicks*' 2>&1 | grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure' | head -10 | tr '\n' ' ')"
+  printf '%-32s %s\n' test_gr_gh_gpu "$(timeout 300 "$build/tests/gr/test_gr_gh_gpu" 2>&1 |
+    grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is' | head -10 | tr '\n' ' ')"
+fi
 
 row() {  # name strategy angular calls
   timeout 300 "$loom" spectral --extents 10,19,38 --radii 1.62,6 --tensor aa,iaa,aa --backend cuda --strategy "$2" \
