@@ -12,7 +12,9 @@
 #   4. when ncu is on the PATH: one launch of each variant (`spectral_cluster_timing 1 once`) under Nsight
 #      Compute, the L1/shared-memory pipe, shared wavefronts and bank conflicts, FP64 and tensor (DMMA) pipes;
 #   5. the table, printed last.
-# GPU_REPEATS (default 30) sets the repeats; WITH_GR=1 also builds and runs test_gr_gh_gpu (loom bh's derivatives
+# QUICK=1 (about a minute on a warm build): only the tests of the tensor-core variants and
+# `spectral_cluster_timing REPEATS quick` (the default, the best tensor-core variant, clusters of 5 with and without
+# d_r from shared memory), no loom rows, no ncu. GPU_REPEATS (default 30) sets the repeats; WITH_GR=1 also builds and runs test_gr_gh_gpu (loom bh's derivatives
 # take the cluster route's default variant) and the strategy-choice GPU test. Files in
 # $OUT/spectral-variants.tar.gz (or gpu-check-out/).
 # Usage: scripts/gpu-spectral-variants.sh
@@ -27,7 +29,10 @@ repeats=${GPU_REPEATS:-30}
 scripts/configure-gpu-build.sh "$build" "$log" --if-missing || exit 1
 extra=()
 [ "${WITH_GR:-0}" = 1 ] && extra=(test_gr_gh_gpu test_spectral_strategy_choice)
-if ! cmake --build "$build" -j "$(nproc)" --target loom spectral_cluster_timing test_spectral_gpu "${extra[@]}" \
+quick=${QUICK:-0}
+app=(loom)
+[ "$quick" = 1 ] && app=()
+if ! cmake --build "$build" -j "$(nproc)" --target "${app[@]}" spectral_cluster_timing test_spectral_gpu "${extra[@]}" \
   > "$log" 2>&1; then
   grep -E "error|FAILED" "$log" | head -40
   exit 1
@@ -40,6 +45,14 @@ if [ "${WITH_GR:-0}" = 1 ]; then
     --gtest_filter='*Gpu*:*NeverPicks*' 2>&1 | grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure' | head -10 | tr '\n' ' ')"
   printf '%-32s %s\n' test_gr_gh_gpu "$(timeout 300 "$build/tests/gr/test_gr_gh_gpu" 2>&1 |
     grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is' | head -10 | tr '\n' ' ')"
+fi
+
+if [ "$quick" = 1 ]; then
+  timeout 120 "$build/tests/spectral/spectral_cluster_timing" "$repeats" quick > "$out/variants.txt" 2>&1 ||
+    echo "spectral_cluster_timing failed: $(tail -2 "$out/variants.txt")"
+  python3 scripts/spectral_variants_table.py "$out" | tee "$out/table.txt"
+  [ -n "${OUT:-}" ] && tar czf "$OUT/spectral-variants.tar.gz" -C "$(dirname "$out")" spectral-variants
+  exit 0
 fi
 
 row() {  # name strategy angular calls

@@ -6,8 +6,10 @@
 // the kernel built for 2 or 4 blocks per SM (wide or narrow register tiles), the products on the FP64 tensor
 // cores (cluster_mma.hpp), shared rows padded against bank conflicts; last the dense strided-batched cuBLAS
 // baseline timed the same way (one call, and per call of 20), and each variant's ratio to it in both modes.
-// With `once`, each variant runs one call and nothing else (for a profiler: one launch per variant, in order).
-// Usage: spectral_cluster_timing [repeats] [once]
+// With `once`, each variant runs one call and nothing else (for a profiler: one launch per variant, in order);
+// with `quick`, only the tensor-core variants at 10x19x38's fixed extents (2 per cluster of 8, 1 per cluster of
+// 5, with and without d_r from shared memory) and the eleventh session's default.
+// Usage: spectral_cluster_timing [repeats] [once|quick]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -57,8 +59,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool once = argc > 2 && std::strcmp(argv[2], "once") == 0;
-  if (argc > 2 && !once) {
-    std::fprintf(stderr, "spectral_cluster_timing: second argument '%s' is not 'once'\n", argv[2]);
+  const bool quick = argc > 2 && std::strcmp(argv[2], "quick") == 0;
+  if (argc > 2 && !once && !quick) {
+    std::fprintf(stderr, "spectral_cluster_timing: second argument '%s' is not 'once' or 'quick'\n", argv[2]);
     return 2;
   }
   Shell s(10, 19, 1.62, 6);
@@ -84,7 +87,10 @@ int main(int argc, char** argv) {
   // the tenth and eleventh sessions' variants first (the default first), then the register tiles padded, then
   // the tensor-core tiles, then clusters of 5 blocks (250 blocks: two on nearly every SM), then d_r from shared
   // memory (lines by whole theta columns)
-  const std::vector<Variant> variants{
+  const std::vector<Variant> quick_variants{
+      Variant{2, 256, 2, true}, Variant{2, 256, 2, true, true, true}, Variant{1, 256, 2, true, true, true, 5},
+      Variant{1, 256, 2, true, true, true, 5, true}};
+  const std::vector<Variant> all_variants{
       Variant{2, 256, 2, true},
       Variant{2, 256, 2, false},
       Variant{1, 256, 4, true},
@@ -113,7 +119,7 @@ int main(int argc, char** argv) {
                 "cuBLAS", "-", "-", "-", dense[0] * 1e6, dense[1] * 1e6, "1x", "1x", worst_error(ref, dense_out));
     std::fflush(stdout);
   }
-  for (const Variant v : variants) {
+  for (const Variant v : quick ? quick_variants : all_variants) {
     const int g = v.components;
     const auto c = ClusterShell::make(*route, g, 227 * 1024,
                                       {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial});

@@ -166,6 +166,30 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
   }
 }
 
+// The strategy's variant: the tensor cores with padded rows, two components per cluster of 8, for the 50 GH
+// components on SpEC's shell (a compiled fixed instance runs it); the register tiles where the tensor-core
+// variant would run at run-time extents (6 x 7 x 14) and for fewer than 33 components.
+TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
+  struct Case {
+    int n_r, n_theta;
+    Index total;
+    bool tensor_cores;
+    int components;
+  };
+  for (const Case k : {Case{10, 19, 50, true, 2}, Case{6, 7, 50, false, 2}, Case{10, 19, 10, false, 1}}) {
+    Shell s(k.n_r, k.n_theta, 1.5, 4);
+    const Differentiator d(s, AngularMethod::separable);
+    OperatorCache cache;
+    const auto c = ClusterShell::make_default(host_route(d, cache), k.total, 227 * 1024);
+    ASSERT_TRUE(c);
+    const auto& p = c->plan(core::Where::host);
+    EXPECT_EQ(p.tensor_cores, k.tensor_cores) << k.n_r << "x" << k.n_theta << " " << k.total;
+    EXPECT_EQ(p.padded, k.tensor_cores);
+    EXPECT_EQ(p.components, k.components);
+    EXPECT_EQ(cluster::runs_fixed(p), k.n_r == 10) << "compiled fixed extents at 10x19x38 only";
+  }
+}
+
 TEST(ClusterRoute, RefusesDftMatricesWithoutTheHalfPeriodSymmetry) {
   Shell s(4, 5, 1, 3);
   const Differentiator d(s, AngularMethod::separable);

@@ -236,6 +236,17 @@ ClusterOptions ClusterShell::default_options() { return {}; }
 
 int ClusterShell::components_for(Index total) { return total >= 33 ? 2 : 1; }
 
+std::optional<ClusterShell> ClusterShell::make_default(const sweep::Separable& s, Index total, Index max_shared) {
+  if (total >= 33) {
+    const ClusterOptions tensor_cores{.tensor_cores = true, .padded = true};
+    auto made = make(s, 2, max_shared, tensor_cores);
+    if (made && cluster::runs_fixed(made->plan(core::Where::host))) return made;
+  }
+  for (int g = components_for(total); g >= 1; --g)
+    if (auto made = make(s, g, max_shared, default_options())) return made;
+  return std::nullopt;
+}
+
 const cluster::Plan& ClusterShell::plan(core::Where w) const {
   if (w == core::Where::host) return host_;
   if (!device_ready_) {

@@ -41,6 +41,11 @@ class ClusterShell {
   // block (two blocks of about 100 KB fit an SM), else one.
   static ClusterOptions default_options();
   static int components_for(Index total);
+  // The route the strategy runs for a call of `total` components: for 33 or more, two components per cluster
+  // of 8 on the tensor cores with padded rows (the fastest variant measured, docs/performance.md, twelfth
+  // session) when it fits and runs at compiled fixed extents; else default_options() with components_for(total)
+  // (or fewer components where that does not fit). None when nothing fits.
+  static std::optional<ClusterShell> make_default(const sweep::Separable& host, Index total, Index max_shared);
 
   // The plan with the matrices on side w (uploaded on the first device call).
   const cluster::Plan& plan(core::Where w) const;

@@ -152,6 +152,13 @@ void with_extents(const Plan& p, const F& f) {
   first_match<Production2, Production1, Production2Padded>(p, [&](const auto& e) { f(e, Wide{}); });
 }
 
+// Whether the plan runs at compiled fixed extents (the run-time instance of the tensor-core tiles is slow).
+inline bool runs_fixed(const Plan& p) {
+  bool fixed = false;
+  with_extents(p, [&](const auto& e, auto) { fixed = std::decay_t<decltype(e)>::fixed; });
+  return fixed;
+}
+
 template <class E>
 LOOM_HOST_DEVICE int line_start(const E& e, int b) {
   return e.shared_radial ? e.n_r * (b * e.n_theta / e.blocks) : b * e.lines / e.blocks;

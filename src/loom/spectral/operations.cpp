@@ -85,9 +85,7 @@ const cluster::Plan* Differentiator::cluster_route(Strategy s, OperatorCache& ca
     return &cluster_->plan(core::Where::device);
   const auto route = sweep::separable_route(fused_->plan(cache, core::Where::host), Index{1} << 40);
   LOOM_REQUIRE(route, "cluster route: the plan is not separable");
-  cluster_.reset();
-  for (int g = wanted; g >= 1 && !cluster_; --g)
-    cluster_ = ClusterShell::make(*route, g, cluster_max_shared, ClusterShell::default_options());
+  cluster_ = ClusterShell::make_default(*route, components, cluster_max_shared);
   if (!cluster_) throw Error("cluster route: the phi DFT matrices lack the half-period symmetry");
   cluster_cache_ = cache.id();
   cluster_wanted_ = wanted;
