@@ -83,4 +83,17 @@ inline sweep::ComponentMap host_map(std::vector<Tensor>& tensors, std::vector<co
   return component_map(from, to, comps);
 }
 
+// The tensors as inputs and out[t] as outputs on the device.
+inline sweep::ComponentMap device_map(const std::vector<Tensor>& tensors, std::vector<core::Array<double>>& out) {
+  std::vector<const double*> from;
+  std::vector<double*> to;
+  std::vector<Index> comps;
+  for (std::size_t t = 0; t < tensors.size(); ++t) {
+    from.push_back(tensors[t].data.read(core::Where::device));
+    to.push_back(out[t].write(core::Where::device));
+    comps.push_back(tensors[t].components());
+  }
+  return component_map(from, to, comps);
+}
+
 }  // namespace loom::spectral::gh

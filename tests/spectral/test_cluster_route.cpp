@@ -40,20 +40,47 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
     ASSERT_TRUE(d.supports(Strategy::cluster));
     OperatorCache cache;
     const auto route = host_route(d, cache);
-    // 3 does not divide the 50 components: the last cluster is partial; 4 blocks per SM: the narrow tiles
-    for (const auto& [per_cluster, per_sm] : {std::pair{1, 2}, std::pair{2, 2}, std::pair{3, 2}, std::pair{1, 4},
-                                             std::pair{2, 4}}) {
-      const auto c = ClusterShell::make(route, per_cluster, Index{1} << 30, 256, per_sm);
+    // 3 does not divide the 50 components: the last cluster is partial; 4 blocks per SM: the narrow tiles;
+    // the tensor-core tiles (cluster_mma.hpp) with natural and padded strides, the register tiles padded
+    // clusters of 5 and 3 blocks (SpEC's shell with one component per cluster of 5: a fixed instance); d_r from
+    // shared memory (lines by whole theta columns, some blocks without any on the small shells)
+    struct Variant {
+      int per_cluster, per_sm;
+      bool tensor_cores, padded;
+      int blocks = cluster::max_blocks;
+      bool shared_radial = false;
+    };
+    for (const Variant v : {Variant{1, 2, false, false}, Variant{2, 2, false, false}, Variant{3, 2, false, false},
+                            Variant{1, 4, false, false}, Variant{2, 4, false, false}, Variant{2, 2, false, true},
+                            Variant{1, 2, true, false}, Variant{2, 2, true, false}, Variant{1, 2, true, true},
+                            Variant{2, 2, true, true}, Variant{3, 2, true, true}, Variant{1, 2, true, true, 5},
+                            Variant{2, 2, false, false, 3}, Variant{3, 2, true, true, 5},
+                            Variant{1, 2, true, true, 5, true}, Variant{2, 2, true, true, 8, true},
+                            Variant{2, 2, true, false, 3, true}}) {
+      const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30,
+                                        {256, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial});
       ASSERT_TRUE(c);
-      if (k.n_r == 10 && per_cluster < 3) {  // the compiled fixed extents run here, the plan's own elsewhere
-        EXPECT_TRUE(per_cluster == 1 ? cluster::Production1::matches(c->plan(core::Where::host))
-                                     : cluster::Production2::matches(c->plan(core::Where::host)));
+      const auto& plan = c->plan(core::Where::host);
+      // a compiled fixed instance here, else the plan's
+      if (k.n_r == 10 && v.per_cluster < 3 && v.blocks != 3 && (v.blocks == 5 || !v.shared_radial)) {
+        const bool fixed = v.blocks == 5      ? (v.shared_radial ? cluster::Production1Padded5Radial::matches(plan)
+                                                                 : cluster::Production1Padded5::matches(plan))
+                           : v.padded ? cluster::Production1Padded::matches(plan) || cluster::Production2Padded::matches(plan)
+                                      : cluster::Production1::matches(plan) || cluster::Production2::matches(plan);
+        EXPECT_TRUE(fixed) << v.per_cluster << (v.padded ? " padded" : "") << " blocks " << v.blocks;
+      }
+      if (v.padded) {
+        EXPECT_EQ(plan.ld_line % 8, 4) << "rows 4 mod 8 doubles apart";
+        EXPECT_GE(plan.ld_line, plan.max_lines);
       }
       auto out = outputs(f, 3);
-      cpu::cluster_gradient(c->plan(core::Where::host), host_map(f.tensors, &out), ij.read(core::Where::host));
+      cpu::cluster_gradient(plan, host_map(f.tensors, &out), ij.read(core::Where::host));
       for (std::size_t t = 0; t < out.size(); ++t)
         EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12)
-            << k.n_r << "x" << k.n_theta << " G " << per_cluster << " per SM " << per_sm << " tensor " << t;
+            << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm
+            << (v.tensor_cores ? " tensor cores" : "") << (v.padded ? " padded" : "") << " blocks " << v.blocks
+            << (v.shared_radial ? " shared d_r" : "")
+            << " tensor " << t;
     }
   }
 }
@@ -103,31 +130,63 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
     Shell s(k.n_r, k.n_theta, 1.5, 4);
     const Differentiator d(s, AngularMethod::separable);
     OperatorCache cache;
-    const auto c = ClusterShell::make(host_route(d, cache), 1, Index{1} << 30);
+    // clusters of 8 and of 5 blocks, lines split evenly or by whole theta columns
+    for (const auto& [blocks, columns] : {std::pair{cluster::max_blocks, false}, std::pair{5, false},
+                                          std::pair{5, true}, std::pair{cluster::max_blocks, true}}) {
+      const ClusterOptions options{.tensor_cores = columns, .blocks = blocks, .shared_radial = columns};
+      const auto c = ClusterShell::make(host_route(d, cache), 1, Index{1} << 30, options);
+      ASSERT_TRUE(c);
+      const auto& p = c->plan(core::Where::host);
+      EXPECT_EQ(p.line_start(0), 0);
+      EXPECT_EQ(p.line_start(blocks), p.lines);
+      for (int l = 0; l < p.lines; ++l) {
+        const int o = p.line_owner(l);
+        ASSERT_TRUE(o >= 0 && o < blocks) << l;
+        EXPECT_TRUE(p.line_start(o) <= l && l < p.line_start(o + 1)) << l;
+      }
+      EXPECT_EQ(p.q_start[0], 0);
+      EXPECT_EQ(p.q_start[blocks], p.n_phi);
+      for (int q = 0; q < p.n_phi; ++q) {
+        const int o = p.q_owner(q);
+        EXPECT_TRUE(p.q_start[o] <= q && q < p.q_start[o + 1]) << q;
+      }
+      EXPECT_EQ(p.group_q[0], 0);
+      EXPECT_EQ(p.group_q[p.groups], p.n_phi);
+      // cos and sin of each 0 < m < n_phi / 2 share their theta matrices: n_phi / 2 + 1 groups
+      EXPECT_EQ(p.groups, p.n_phi / 2 + 1);
+      // sigma = (-1)^m: the coefficients of even m (cos only at m = 0 and m = n_phi / 2)
+      int even = 0;
+      for (int m = 0; m <= p.n_phi / 2; m += 2) even += m == 0 || m == p.n_phi / 2 ? 1 : 2;
+      EXPECT_EQ(p.even, even);
+      if (columns) {
+        for (int b = 0; b <= blocks; ++b) EXPECT_EQ(p.line_start(b) % p.n_r, 0) << "whole theta columns";
+      }
+      EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 1, options));
+    }
+  }
+}
+
+// The strategy's variant: the tensor cores with padded rows, two components per cluster of 8, for the 50 GH
+// components on SpEC's shell (a compiled fixed instance runs it); the register tiles where the tensor-core
+// variant would run at run-time extents (6 x 7 x 14) and for fewer than 33 components.
+TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
+  struct Case {
+    int n_r, n_theta;
+    Index total;
+    bool tensor_cores;
+    int components;
+  };
+  for (const Case k : {Case{10, 19, 50, true, 2}, Case{6, 7, 50, false, 2}, Case{10, 19, 10, false, 1}}) {
+    Shell s(k.n_r, k.n_theta, 1.5, 4);
+    const Differentiator d(s, AngularMethod::separable);
+    OperatorCache cache;
+    const auto c = ClusterShell::make_default(host_route(d, cache), k.total, 227 * 1024);
     ASSERT_TRUE(c);
     const auto& p = c->plan(core::Where::host);
-    EXPECT_EQ(p.line_start(0), 0);
-    EXPECT_EQ(p.line_start(cluster::blocks), p.lines);
-    for (int l = 0; l < p.lines; ++l) {
-      const int o = p.line_owner(l);
-      ASSERT_TRUE(o >= 0 && o < cluster::blocks) << l;
-      EXPECT_TRUE(p.line_start(o) <= l && l < p.line_start(o + 1)) << l;
-    }
-    EXPECT_EQ(p.q_start[0], 0);
-    EXPECT_EQ(p.q_start[cluster::blocks], p.n_phi);
-    for (int q = 0; q < p.n_phi; ++q) {
-      const int o = p.q_owner(q);
-      EXPECT_TRUE(p.q_start[o] <= q && q < p.q_start[o + 1]) << q;
-    }
-    EXPECT_EQ(p.group_q[0], 0);
-    EXPECT_EQ(p.group_q[p.groups], p.n_phi);
-    // cos and sin of each 0 < m < n_phi / 2 share their theta matrices: n_phi / 2 + 1 groups
-    EXPECT_EQ(p.groups, p.n_phi / 2 + 1);
-    // sigma = (-1)^m: the coefficients of even m (cos only at m = 0 and m = n_phi / 2)
-    int even = 0;
-    for (int m = 0; m <= p.n_phi / 2; m += 2) even += m == 0 || m == p.n_phi / 2 ? 1 : 2;
-    EXPECT_EQ(p.even, even);
-    EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 1));
+    EXPECT_EQ(p.tensor_cores, k.tensor_cores) << k.n_r << "x" << k.n_theta << " " << k.total;
+    EXPECT_EQ(p.padded, k.tensor_cores);
+    EXPECT_EQ(p.components, k.components);
+    EXPECT_EQ(cluster::runs_fixed(p), k.n_r == 10) << "compiled fixed extents at 10x19x38 only";
   }
 }
 

@@ -170,6 +170,50 @@ TEST(SpectralGpuClusterRoute, EqualsTheReferencePerTensor) {
   }
 }
 
+// The tensor-core products (cluster_mma.hpp: the instruction's own fragment layout, which the CPU form only
+// emulates) and the padded shared rows, each kernel instance on the device against the FFT reference per
+// tensor: the 50 GH components on SpEC's production shell (fixed extents, two and one per cluster) and on
+// 6 x 7 x 14 (the plan's extents); outputs set to NaN on the device first.
+TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  if (!gpu::clusters_available()) GTEST_SKIP() << "no thread-block clusters on this device or build";
+  struct Variant {
+    int per_cluster;
+    bool tensor_cores, padded;
+    int blocks = cluster::max_blocks;
+    bool shared_radial = false;
+  };
+  for (const int n_theta : {19, 7}) {
+    Shell s(n_theta == 19 ? 10 : 6, n_theta, 1.62, 6);
+    const Index n = s.size();
+    auto f = gh::gh_fields(n);
+    const core::Array<double> ij = core::Array<double>::from(s.inverse_jacobian());
+    const auto ref = gh::reference_gradients(s, f, ij);
+    const Differentiator d(s, AngularMethod::separable);
+    OperatorCache cache;
+    const auto route = sweep::separable_route(d.fused()->plan(cache, core::Where::host), Index{1} << 40);
+    ASSERT_TRUE(route);
+    for (const Variant v : {Variant{2, true, true}, Variant{1, true, true}, Variant{2, true, false},
+                            Variant{2, false, true}, Variant{1, true, true, 5}, Variant{1, true, true, 5, true},
+                            Variant{2, true, true, 8, true}}) {
+      const auto c = ClusterShell::make(*route, v.per_cluster, 227 * 1024,
+                                        {256, 2, v.tensor_cores, v.padded, v.blocks, v.shared_radial});
+      ASSERT_TRUE(c);
+      auto out = gh::outputs(f, 3);
+      for (auto& o : out) {
+        o = core::Array<double>(o.size(), std::nan(""));
+        o.read(core::Where::device);
+      }
+      gpu::cluster_gradient(c->plan(core::Where::device), gh::device_map(f.tensors, out), ij.read(core::Where::device));
+      for (std::size_t t = 0; t < out.size(); ++t)
+        EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12)
+            << n_theta << " G " << v.per_cluster << (v.tensor_cores ? " tensor cores" : "")
+            << (v.padded ? " padded" : "") << " blocks " << v.blocks << (v.shared_radial ? " shared d_r" : "")
+            << " tensor " << t;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Strategies, SpectralGpuStrategy,
                          ::testing::Values(Strategy::batched, Strategy::streamed, Strategy::fused),
                          [](const auto& p) { return std::string(to_string(p.param)); });

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loom/core/error.hpp"
+#include "loom/spectral/cluster_mma.hpp"
 
 namespace loom::spectral {
 
@@ -89,21 +90,21 @@ Order order(const sweep::Separable& s, const std::vector<int>& sigma) {
 // Block b's groups: the boundary nearest b n_phi / blocks coefficients, so the blocks' q counts are balanced.
 void split_groups(cluster::Plan& p, const std::vector<int>& group_q) {
   p.group_start[0] = 0;
-  for (int b = 1; b < cluster::blocks; ++b) {
-    const double target = double(b) * p.n_phi / cluster::blocks;
+  for (int b = 1; b < p.blocks; ++b) {
+    const double target = double(b) * p.n_phi / p.blocks;
     int best = p.group_start[b - 1];
     for (int g = best; g <= p.groups; ++g)
       if (std::abs(group_q[g] - target) < std::abs(group_q[best] - target)) best = g;
     p.group_start[b] = best;
   }
-  p.group_start[cluster::blocks] = p.groups;
-  for (int b = 0; b <= cluster::blocks; ++b) p.q_start[b] = group_q[p.group_start[b]];
+  for (int b = p.blocks; b <= cluster::max_blocks; ++b) p.group_start[b] = p.groups;
+  for (int b = 0; b <= cluster::max_blocks; ++b) p.q_start[b] = group_q[p.group_start[b]];
 }
 
 // The largest line, coefficient and group counts of any block.
 void block_sizes(cluster::Plan& p) {
   p.max_lines = p.max_q = p.max_groups = 0;
-  for (int b = 0; b < cluster::blocks; ++b) {
+  for (int b = 0; b < p.blocks; ++b) {
     p.max_lines = std::max(p.max_lines, p.line_start(b + 1) - p.line_start(b));
     p.max_q = std::max(p.max_q, p.q_start[b + 1] - p.q_start[b]);
     p.max_groups = std::max(p.max_groups, p.group_start[b + 1] - p.group_start[b]);
@@ -111,19 +112,25 @@ void block_sizes(cluster::Plan& p) {
 }
 
 // The shared-memory layout (cluster_shell.hpp): the inverse matrices and E/O alias what is dead when they are
-// written.
+// written; the row strides padded (cluster::padded_stride) or not.
 void lay_out(cluster::Plan& p) {
-  const int g = p.components, per_line = p.n_phi * p.max_lines;
+  p.ld_line = cluster::stride(p.max_lines, p.padded);
+  p.ld_r = cluster::stride(p.n_r, p.padded);
+  p.ld_half = cluster::stride(p.half, p.padded);
+  p.ld_theta = cluster::stride(p.n_theta, p.padded);
+  const int g = p.components, per_line = p.n_phi * p.ld_line;
   p.at_forward = p.n_r * p.n_r;
-  p.at_per_q = p.at_forward + p.n_phi * p.half;
-  p.at_y = p.at_per_q + std::max(2 * p.max_groups * p.n_theta * p.n_theta, 2 * p.n_phi * p.half);
-  p.at_x = p.at_y + g * p.max_q * p.lines;
+  p.at_per_q = p.at_forward + p.n_phi * p.ld_half;
+  p.at_y = p.at_per_q + std::max(2 * p.max_groups * p.ld_theta * p.n_theta, 2 * p.n_phi * p.ld_half);
+  p.at_x = p.at_y + g * p.max_q * p.ld_r * p.n_theta;
   p.at_z = std::max(p.at_x + g * per_line, p.at_y + 2 * g * per_line);  // room for E/O
-  p.shared = p.at_z + 2 * g * per_line;
+  p.at_dr = p.at_z + 2 * g * per_line;
+  p.shared = p.at_dr + (p.shared_radial ? g * per_line : 0);
 }
 
-cluster::Plan shapes(Index n_r, Index n_theta, Index n_phi, int components) {
+cluster::Plan shapes(Index n_r, Index n_theta, Index n_phi, int components, int blocks) {
   cluster::Plan p;
+  p.blocks = blocks;
   p.n_r = static_cast<int>(n_r);
   p.n_theta = static_cast<int>(n_theta);
   p.n_phi = static_cast<int>(n_phi);
@@ -149,44 +156,57 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 }  // namespace
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
-                                               int threads, int per_sm) {
+                                               const ClusterOptions& options) {
+  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial] = options;
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
   LOOM_REQUIRE((threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1),
                "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
+  LOOM_REQUIRE(!tensor_cores || (threads == 256 && per_sm == 2),
+               "cluster route: the tensor-core products run 256 threads per block, 2 blocks per SM");
+  LOOM_REQUIRE(blocks >= 1 && blocks <= cluster::max_blocks, "cluster route: 1 to 8 blocks per cluster");
+  LOOM_REQUIRE(!shared_radial || tensor_cores, "cluster route: d_r from shared memory with the tensor cores");
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
   const auto sigma = signs(s);
   if (sigma.empty()) return std::nullopt;
   const Order o = order(s, sigma);
   ClusterShell c;
   cluster::Plan& p = c.shapes_;
-  p = shapes(s.n_r, s.n_theta, s.n_phi, components);
+  p = shapes(s.n_r, s.n_theta, s.n_phi, components, blocks);
   p.even = o.even;
   p.threads = threads;
   p.per_sm = per_sm;
+  p.tensor_cores = tensor_cores;
+  p.padded = padded;
+  p.shared_radial = shared_radial;
   p.groups = static_cast<int>(o.group_q.size()) - 1;
+  for (int g = 0; g < p.groups; ++g) p.max_group = std::max(p.max_group, o.group_q[g + 1] - o.group_q[g]);
   split_groups(p, o.group_q);
   block_sizes(p);
   lay_out(p);
   if (Index{p.shared} * Index{sizeof(double)} > max_shared) return std::nullopt;
 
-  const Index n = p.n_phi, half = p.half, square = Index{p.n_theta} * p.n_theta;
+  const Index n = p.n_phi, half = p.half, ld_half = p.ld_half, ld_theta = p.ld_theta, n_theta = p.n_theta;
   c.radial_ = core::Array<double>::from(std::span(s.radial, static_cast<std::size_t>(p.n_r * p.n_r)));
   c.group_q_ = core::Array<int>::from(std::span<const int>(o.group_q));
   std::vector<int> group_of(static_cast<std::size_t>(n));
   for (int g = 0; g < p.groups; ++g)
     std::fill(group_of.begin() + o.group_q[g], group_of.begin() + o.group_q[g + 1], g);
   c.group_of_ = core::Array<int>::from(std::span<const int>(group_of));
-  std::vector<double> f(static_cast<std::size_t>(n * half)), b(static_cast<std::size_t>(2 * n * half));
-  std::vector<double> a(static_cast<std::size_t>(2 * p.groups * square));
+  // rows ld_half (columns ld_theta) apart, the padding zero
+  std::vector<double> f(static_cast<std::size_t>(n * ld_half)), b(static_cast<std::size_t>(2 * n * ld_half));
+  std::vector<double> a(static_cast<std::size_t>(2 * p.groups * ld_theta * n_theta));
   for (Index q = 0; q < n; ++q)
     for (Index j = 0; j < half; ++j) {
       const Index from = o.perm[static_cast<std::size_t>(q)];
-      f[q * half + j] = forward_at(s, from, j);
-      for (int t = 0; t < 2; ++t) b[(t * n + q) * half + j] = inverse_at(s, t, j, from);
+      f[q * ld_half + j] = forward_at(s, from, j);
+      for (int t = 0; t < 2; ++t) b[(t * n + q) * ld_half + j] = inverse_at(s, t, j, from);
     }
   for (int t = 0; t < 2; ++t)
-    for (int g = 0; g < p.groups; ++g)
-      std::copy_n(s.per_q[t] + o.perm[o.group_q[g]] * square, square, a.begin() + (t * p.groups + g) * square);
+    for (int g = 0; g < p.groups; ++g) {
+      const double* from = s.per_q[t] + o.perm[o.group_q[g]] * n_theta * n_theta;
+      for (Index k = 0; k < n_theta; ++k)
+        std::copy_n(from + k * n_theta, n_theta, a.begin() + ((t * p.groups + g) * n_theta + k) * ld_theta);
+    }
   c.forward_ = core::Array<double>::from(std::span<const double>(f));
   c.inverse_ = core::Array<double>::from(std::span<const double>(b));
   c.per_q_ = core::Array<double>::from(std::span<const double>(a));
@@ -195,8 +215,11 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   return c;
 }
 
-Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int components) {
-  cluster::Plan p = shapes(n_r, n_theta, n_phi, components);
+Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int components,
+                                 const ClusterOptions& options) {
+  cluster::Plan p = shapes(n_r, n_theta, n_phi, components, options.blocks);
+  p.padded = options.padded;
+  p.shared_radial = options.shared_radial;
   p.groups = p.n_phi;
   std::vector<int> group_q(static_cast<std::size_t>(p.n_phi + 1));
   for (int q = 0; q <= p.n_phi; ++q) group_q[static_cast<std::size_t>(q)] = q;
@@ -209,7 +232,20 @@ Index ClusterShell::shared_bound(Index n_r, Index n_theta, Index n_phi, int comp
   return Index{p.shared} * Index{sizeof(double)};
 }
 
+ClusterOptions ClusterShell::default_options() { return {}; }
+
 int ClusterShell::components_for(Index total) { return total >= 33 ? 2 : 1; }
+
+std::optional<ClusterShell> ClusterShell::make_default(const sweep::Separable& s, Index total, Index max_shared) {
+  if (total >= 33) {
+    const ClusterOptions tensor_cores{.tensor_cores = true, .padded = true};
+    auto made = make(s, 2, max_shared, tensor_cores);
+    if (made && cluster::runs_fixed(made->plan(core::Where::host))) return made;
+  }
+  for (int g = components_for(total); g >= 1; --g)
+    if (auto made = make(s, g, max_shared, default_options())) return made;
+  return std::nullopt;
+}
 
 const cluster::Plan& ClusterShell::plan(core::Where w) const {
   if (w == core::Where::host) return host_;
@@ -236,21 +272,21 @@ perf::Work cluster_gradient_work(Index n_r, Index n_theta, Index n_phi, Index co
 namespace cpu {
 
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
-  std::vector<std::vector<double>> shared(cluster::blocks, std::vector<double>(static_cast<std::size_t>(p.shared)));
+  std::vector<std::vector<double>> shared(p.blocks, std::vector<double>(static_cast<std::size_t>(p.shared)));
   cluster::Peers peers;
-  for (int b = 0; b < cluster::blocks; ++b) peers.base[b] = shared[static_cast<std::size_t>(b)].data();
+  for (int b = 0; b < p.blocks; ++b) peers.base[b] = shared[static_cast<std::size_t>(b)].data();
   const sweep::Lanes one;
   cluster::with_extents(p, [&](const auto& e, auto tiles) {
     using T = decltype(tiles);
     for (Index c0 = 0; c0 < map.components(); c0 += p.components) {
       // each step for every block before the next: the kernel's cluster barriers
-      for (int b = 0; b < cluster::blocks; ++b) cluster::load(e, p, map, c0, b, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::half_sums(e, p, b, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::forward<T>(e, p, b, peers, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::per_q<T>(e, p, b, peers, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::load_inverse(e, p, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b) cluster::inverse<T>(e, p, b, peers.base[b], one);
-      for (int b = 0; b < cluster::blocks; ++b)
+      for (int b = 0; b < p.blocks; ++b) cluster::load(e, p, map, c0, b, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::half_sums(e, p, b, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::forward_step<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::per_q_step<T>(e, p, b, peers, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::load_inverse(e, p, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::inverse_step<T>(e, p, b, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b)
         cluster::radial_chain(e, p, map, c0, jacobian, b, peers.base[b], one);
     }
   });

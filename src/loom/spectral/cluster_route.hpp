@@ -13,21 +13,39 @@
 
 namespace loom::spectral {
 
+// How the route runs: `threads` per block and a kernel built for `per_sm` blocks per SM (256 threads with 2 or 4,
+// or 512 with 1), the products on the FP64 tensor cores (256 threads, 2 per SM) or as register tiles, the shared
+// rows padded against bank conflicts or not, `blocks` (1..8) blocks per cluster, the radial derivative from
+// the blocks' own input in shared memory (lines split by whole theta columns; with the tensor cores) or not.
+struct ClusterOptions {
+  int threads = 256, per_sm = 2;
+  bool tensor_cores = false, padded = false;
+  int blocks = cluster::max_blocks;
+  bool shared_radial = false;
+};
+
 class ClusterShell {
  public:
   // The route of a separable gradient plan whose matrices are host pointers, with `components` components per
-  // cluster, `threads` per block and a kernel built for `per_sm` blocks per SM (256 threads with 2 or 4, or 512
-  // with 1); none when a phi DFT lacks the half-period symmetry or a block would need more than `max_shared`
+  // cluster; none when a phi DFT lacks the half-period symmetry or a block would need more than `max_shared`
   // bytes of shared memory.
   static std::optional<ClusterShell> make(const sweep::Separable& host, int components, Index max_shared,
-                                          int threads = 256, int per_sm = 2);
+                                          const ClusterOptions& options = {});
 
   // Shared bytes per block at most, from the shapes alone (every q its own matrix group): what `supports` needs
   // before any matrix exists.
-  static Index shared_bound(Index n_r, Index n_theta, Index n_phi, int components);
-  // Components per cluster for a call of `total` components: two when that still gives every SM a block
-  // (two blocks of about 100 KB fit an SM), else one.
+  static Index shared_bound(Index n_r, Index n_theta, Index n_phi, int components,
+                            const ClusterOptions& options = {});
+  // How the route runs by default (the fastest variant measured on the H200, docs/performance.md) and the
+  // components per cluster for a call of `total` components with it: two when that still gives every SM a
+  // block (two blocks of about 100 KB fit an SM), else one.
+  static ClusterOptions default_options();
   static int components_for(Index total);
+  // The route the strategy runs for a call of `total` components: for 33 or more, two components per cluster
+  // of 8 on the tensor cores with padded rows (the fastest variant measured, docs/performance.md, twelfth
+  // session) when it fits and runs at compiled fixed extents; else default_options() with components_for(total)
+  // (or fewer components where that does not fit). None when nothing fits.
+  static std::optional<ClusterShell> make_default(const sweep::Separable& host, Index total, Index max_shared);
 
   // The plan with the matrices on side w (uploaded on the first device call).
   const cluster::Plan& plan(core::Where w) const;
@@ -57,8 +75,11 @@ namespace gpu {
 // disable_clusters(true): the tests' stand-in for an older device).
 bool clusters_available();
 void disable_clusters(bool disabled);
-// One launch: map.components() / p.components clusters (rounded up) of cluster::blocks blocks. Device pointers.
+// One launch: map.components() / p.components clusters (rounded up) of p.blocks blocks. Device pointers.
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
+// How many of the plan's clusters the device holds at once (cudaOccupancyMaxActiveClusters; 0 where clusters do
+// not run): fewer than the call's clusters means a second wave.
+int max_active_clusters(const cluster::Plan& p);
 }  // namespace gpu
 
 }  // namespace loom::spectral

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "loom/core/cuda_check.cuh"
+#include "loom/spectral/cluster_mma.hpp"
 #include "loom/spectral/cluster_route.hpp"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -39,7 +40,7 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const sweep::Compo
   cg::cluster_group group = cg::this_cluster();
   const int b = static_cast<int>(group.block_rank());
   const DevicePeers peers{shared};
-  const Index c0 = Index{blockIdx.x / cluster::blocks} * e.components;
+  const Index c0 = Index{blockIdx.x / e.blocks} * e.components;
   const sweep::Lanes lanes{static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};
   // every block of the cluster has started before any stores into its shared memory
   asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
@@ -49,15 +50,15 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const sweep::Compo
   cluster::half_sums(e, p, b, shared, lanes);
   __syncthreads();
   asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
-  cluster::forward<T>(e, p, b, peers, shared, lanes);
+  cluster::forward_step<T>(e, p, b, peers, shared, lanes);
   group.sync();  // every block's Y is complete
-  cluster::per_q<T>(e, p, b, peers, shared, lanes);
+  cluster::per_q_step<T>(e, p, b, peers, shared, lanes);
   __syncthreads();  // this block's per-q matrices are dead: the inverse matrices take their place
   cluster::load_inverse(e, p, shared, lanes);
   group.sync();  // every block's Z is complete (and no block stores into another any more)
   cluster::stage_wait();
   __syncthreads();
-  cluster::inverse<T>(e, p, b, shared, lanes);
+  cluster::inverse_step<T>(e, p, b, shared, lanes);
   __syncthreads();
   cluster::radial_chain(e, p, map, c0, jacobian, b, shared, lanes);
 #else
@@ -86,34 +87,44 @@ void allow_shared(Index bytes) {
   allowed = bytes;
 }
 
-template <int threads, int per_sm, class E, class T>
-void launch(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian, Index clusters) {
-  const Index bytes = Index{p.shared} * Index{sizeof(double)};
-  allow_shared<threads, per_sm, E, T>(bytes);
+// The launch configuration of a plan: clusters of p.blocks blocks, its dynamic shared memory.
+struct Launch {
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(clusters * cluster::blocks));
-  config.blockDim = dim3(threads);
-  config.dynamicSmemBytes = static_cast<std::size_t>(bytes);
   cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = cluster::blocks;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  LOOM_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_kernel<threads, per_sm, E, T>, p, map, jacobian));
-  LOOM_CUDA_CHECK_LAUNCH();
+  Launch(const cluster::Plan& p, Index clusters, int threads) {
+    config.gridDim = dim3(static_cast<unsigned>(clusters * p.blocks));
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.dynamicSmemBytes = static_cast<std::size_t>(p.shared) * sizeof(double);
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(p.blocks);
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
+};
+
+// use(kernel, threads) with the kernel instance of extents E and tiles T for the plan's threads and blocks per SM,
+// its shared-memory limit raised to the plan's.
+template <class E, class T, class Use>
+void with_kernel(const cluster::Plan& p, const Use& use) {
+  const auto go = [&](auto kernel, int threads, auto allow) {
+    allow(Index{p.shared} * Index{sizeof(double)});
+    use(kernel, threads);
+  };
+  if constexpr (std::is_same_v<T, cluster::Narrow>) {
+    go(cluster_kernel<256, 4, E, T>, 256, allow_shared<256, 4, E, T>);
+  } else if constexpr (std::is_same_v<T, cluster::Mma>) {
+    go(cluster_kernel<256, 2, E, T>, 256, allow_shared<256, 2, E, T>);
+  } else {
+    if (p.threads == 512) return go(cluster_kernel<512, 1, E, T>, 512, allow_shared<512, 1, E, T>);
+    go(cluster_kernel<256, 2, E, T>, 256, allow_shared<256, 2, E, T>);
+  }
 }
 
-template <class E, class T>
-void launch_extents(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian,
-                    Index clusters) {
-  if constexpr (std::is_same_v<T, cluster::Narrow>) {
-    launch<256, 4, E, T>(p, map, jacobian, clusters);
-  } else {
-    if (p.threads == 512) return launch<512, 1, E, T>(p, map, jacobian, clusters);
-    launch<256, 2, E, T>(p, map, jacobian, clusters);
-  }
+template <class Use>
+void with_plan_kernel(const cluster::Plan& p, const Use& use) {
+  cluster::with_extents(p, [&](const auto& e, auto tiles) { with_kernel<std::decay_t<decltype(e)>, decltype(tiles)>(p, use); });
 }
 
 }  // namespace
@@ -144,10 +155,24 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
   if (clusters == 0) return;
   LOOM_REQUIRE((p.threads == 256 && (p.per_sm == 2 || p.per_sm == 4)) || (p.threads == 512 && p.per_sm == 1),
                "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
+  LOOM_REQUIRE(!p.tensor_cores || (p.threads == 256 && p.per_sm == 2),
+               "cluster route: the tensor-core products run 256 threads per block, 2 blocks per SM");
   LOOM_REQUIRE(clusters_available(), "cluster route: needs an sm_90 device and a build for it");
-  cluster::with_extents(p, [&](const auto& e, auto tiles) {
-    launch_extents<std::decay_t<decltype(e)>, decltype(tiles)>(p, map, jacobian, clusters);
+  with_plan_kernel(p, [&](auto kernel, int threads) {
+    Launch l(p, clusters, threads);
+    LOOM_CUDA_CHECK(cudaLaunchKernelEx(&l.config, kernel, p, map, jacobian));
+    LOOM_CUDA_CHECK_LAUNCH();
   });
+}
+
+int max_active_clusters(const cluster::Plan& p) {
+  if (!clusters_available()) return 0;
+  int count = 0;
+  with_plan_kernel(p, [&](auto kernel, int threads) {
+    Launch l(p, 1, threads);
+    LOOM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&count, kernel, &l.config));
+  });
+  return count;
 }
 
 }  // namespace loom::spectral::gpu

@@ -31,20 +31,31 @@
 
 namespace loom::spectral::cluster {
 
-constexpr int blocks = 8;  // thread blocks per cluster (the portable maximum)
+constexpr int max_blocks = 8;  // thread blocks per cluster at most (the portable maximum)
 
 struct Plan {
   static constexpr bool fixed = false;  // the plan is its own (run-time) extents
   int n_r = 0, n_theta = 0, n_phi = 0, half = 0, lines = 0;
   Index points = 0;
   int components = 1;  // per cluster
+  int blocks = max_blocks;  // per cluster
   int threads = 256;   // per block: 256 (two or four blocks per SM) or 512 (one)
   int per_sm = 2;      // blocks per SM the kernel is built for (registers); 4: the narrow register tiles
   int even = 0;        // q' < even: sigma = +1 (q' is the route's order of the Fourier coefficients)
   bool fixed_extents = true;  // run a compiled fixed instance when one matches (false: the run-time one)
+  bool tensor_cores = false;  // the three products as FP64 tensor-core tiles (cluster_mma.hpp), one per warp
+  bool padded = false;        // row strides padded against shared-memory bank conflicts (padded_stride)
+  // row strides in shared memory (>= the extent; padded_stride of it when padded): X, Z and E/O rows of a
+  // block's lines; Y's theta rows of one (c, q); the DFT matrices' rows; the per-q matrices' columns
+  int ld_line = 0, ld_r = 0, ld_half = 0, ld_theta = 0;
+  int max_group = 0;  // coefficients in the largest matrix group
+  // the radial derivative from the block's own input in shared memory (cluster_mma.hpp radial_mma) instead of
+  // 10 global loads per point: the blocks split the lines by whole theta columns (all r of each theta)
+  bool shared_radial = false;
   int groups = 0;      // matrix groups: q' in [group_q[g], group_q[g + 1]) share A_{t,g}
-  int group_start[blocks + 1] = {};
-  int q_start[blocks + 1] = {};                  // q_start[b] = group_q[group_start[b]]
+  // (b past blocks: groups and n_phi, so an owner search over max_blocks never picks them)
+  int group_start[max_blocks + 1] = {};
+  int q_start[max_blocks + 1] = {};              // q_start[b] = group_q[group_start[b]]
   int max_lines = 0, max_q = 0, max_groups = 0;  // of any block
   const int* group_q = nullptr;                  // groups + 1 values
   const int* group_of = nullptr;                 // the group of q', n_phi values
@@ -52,14 +63,21 @@ struct Plan {
   const double* forward = nullptr;               // F(q', j), j < half, at q' half + j
   const double* inverse = nullptr;               // B_t(j, q'), j < half, at (t n_phi + q') half + j
                                                  // (staged over the per-q matrices once step 2 is done)
-  const double* per_q = nullptr;                 // A_{t,g}(i, k) at ((t groups + g) n_theta + k) n_theta + i
+  const double* per_q = nullptr;                 // A_{t,g}(i, k) at ((t groups + g) n_theta + k) ld_theta + i
+  // (the forward and inverse rows likewise ld_half apart, not half)
   // shared memory of a block, in doubles: [radial | forward | per-q, then inverse | Y | X | Z]; E/O (the
   // inverse's sums) overwrite [Y .. X] once every block is past step 2
   int at_forward = 0, at_per_q = 0, at_y = 0, at_x = 0, at_z = 0, shared = 0;
+  int at_dr = 0;  // with shared_radial: d_r of the half sums, [c][s][j][l'] as X (after Z)
 
-  LOOM_HOST_DEVICE int line_start(int b) const { return b * lines / blocks; }
+  // Block b's first line: b lines / blocks, or by whole theta columns (n_r b n_theta / blocks).
+  LOOM_HOST_DEVICE int line_start(int b) const {
+    return shared_radial ? n_r * (b * n_theta / blocks) : b * lines / blocks;
+  }
   // The block owning line l (line_start(owner) <= l < line_start(owner + 1)).
-  LOOM_HOST_DEVICE int line_owner(int l) const { return ((l + 1) * blocks - 1) / lines; }
+  LOOM_HOST_DEVICE int line_owner(int l) const {
+    return shared_radial ? ((l / n_r + 1) * blocks - 1) / n_theta : ((l + 1) * blocks - 1) / lines;
+  }
   LOOM_HOST_DEVICE int q_owner(int q) const {
     int b = 0;
     while (q >= q_start[b + 1]) ++b;
@@ -67,22 +85,38 @@ struct Plan {
   }
 };
 
+// A row stride of at least n doubles that makes the rows of an 8 x 4 (or 4 x 8) fragment of 64-bit loads hit
+// distinct banks: a half-warp reads 4 rows of 4 consecutive doubles (or 4 consecutive rows of 4), so the stride
+// must be 4 mod 8 (4 rows then start 4, 8 or 12 doubles apart of 16 double-wide banks).
+constexpr LOOM_HOST_DEVICE int padded_stride(int n) { return n + ((4 - n) % 8 + 8) % 8; }
+constexpr LOOM_HOST_DEVICE int stride(int n, bool padded) { return padded ? padded_stride(n) : n; }
+
 // Extents fixed at compile time (the kernel's fast instance): max_q bounds the plan's (the layout keeps the
 // plan's own), and the even coefficients are the first half (sigma = (-1)^m gives n_phi / 2 of each sign).
-template <int NR, int NT, int NP, int G, int ML, int MQ>
+template <int NR, int NT, int NP, int G, int ML, int MQ, bool Padded = false, int B = max_blocks, bool SR = false>
 struct Fixed {
-  static constexpr bool fixed = true;
+  static constexpr bool fixed = true, shared_radial = SR;
   static constexpr int n_r = NR, n_theta = NT, n_phi = NP, half = NP / 2, lines = NR * NT, components = G,
-                       max_lines = ML, max_q = MQ, even = NP / 2;
+                       max_lines = ML, max_q = MQ, even = NP / 2, blocks = B;
+  static constexpr int ld_line = stride(ML, Padded), ld_r = stride(NR, Padded), ld_half = stride(NP / 2, Padded),
+                       ld_theta = stride(NT, Padded);
   static bool matches(const Plan& p) {
     return p.fixed_extents && p.n_r == n_r && p.n_theta == n_theta && p.n_phi == n_phi && p.components == components &&
-           p.max_lines == max_lines && p.max_q <= max_q && p.even == even;
+           p.max_lines == max_lines && p.max_q <= max_q && p.even == even && p.padded == Padded && p.blocks == blocks &&
+           p.shared_radial == shared_radial;
   }
 };
 
-// SpEC's production shell (10 x 19 x 38) with one or two components per cluster.
+// SpEC's production shell (10 x 19 x 38) with one or two components per cluster, natural or padded strides;
+// one component on clusters of 5 blocks (50 clusters, 250 blocks: every SM two blocks but 14 one, against 200
+// blocks of 8-block clusters where 68 SMs hold two and 64 one).
 using Production1 = Fixed<10, 19, 38, 1, 24, 6>;
 using Production2 = Fixed<10, 19, 38, 2, 24, 6>;
+using Production1Padded = Fixed<10, 19, 38, 1, 24, 6, true>;
+using Production2Padded = Fixed<10, 19, 38, 2, 24, 6, true>;
+using Production1Padded5 = Fixed<10, 19, 38, 1, 38, 10, true, 5>;
+// the same with the lines split by whole theta columns (3 or 4 of 19 per block) and d_r from shared memory
+using Production1Padded5Radial = Fixed<10, 19, 38, 1, 40, 10, true, 5, true>;
 
 // Each lane's register tile (rows x columns) of the three products: wide for two blocks per SM (128 registers),
 // narrow for four (64 registers; twice the tasks, so a block of one component still has one per thread).
@@ -92,33 +126,61 @@ struct Wide {
 struct Narrow {
   static constexpr int forward_m = 2, forward_n = 2, per_q_m = 2, per_q_n = 5, inverse_m = 2, inverse_n = 4;
 };
+// The products as 8 x 8 tiles of FP64 tensor-core MMA (m8n8k4), one tile per warp (cluster_mma.hpp).
+struct Mma {};
+
+// g(the first of Es that matches p, else p itself).
+template <class G>
+void first_match(const Plan& p, const G& g) {
+  g(p);
+}
+template <class E, class... Es, class G>
+void first_match(const Plan& p, const G& g) {
+  if (E::matches(p)) return g(E{});
+  first_match<Es...>(p, g);
+}
 
 // Calls f(extents, tiles): the plan's fixed extents when a compiled instance matches it, else the plan itself;
-// the narrow tiles for four blocks per SM.
+// the narrow tiles for four blocks per SM, the tensor-core tiles when the plan asks for them (each tile kind
+// with the fixed instances its variants use: fewer kernels to compile).
 template <class F>
-decltype(auto) with_extents(const Plan& p, const F& f) {
-  const auto tiled = [&](const auto& e) {
-    if (p.per_sm == 4) return f(e, Narrow{});
-    return f(e, Wide{});
-  };
-  if (Production2::matches(p)) return tiled(Production2{});
-  if (Production1::matches(p)) return tiled(Production1{});
-  return tiled(p);
+void with_extents(const Plan& p, const F& f) {
+  if (p.tensor_cores)
+    return first_match<Production2, Production1, Production2Padded, Production1Padded, Production1Padded5,
+                       Production1Padded5Radial>(p, [&](const auto& e) { f(e, Mma{}); });
+  if (p.per_sm == 4) return first_match<Production2, Production1>(p, [&](const auto& e) { f(e, Narrow{}); });
+  first_match<Production2, Production1, Production2Padded>(p, [&](const auto& e) { f(e, Wide{}); });
+}
+
+// Whether the plan runs at compiled fixed extents (the run-time instance of the tensor-core tiles is slow).
+inline bool runs_fixed(const Plan& p) {
+  bool fixed = false;
+  with_extents(p, [&](const auto& e, auto) { fixed = std::decay_t<decltype(e)>::fixed; });
+  return fixed;
 }
 
 template <class E>
 LOOM_HOST_DEVICE int line_start(const E& e, int b) {
-  return b * e.lines / blocks;
+  return e.shared_radial ? e.n_r * (b * e.n_theta / e.blocks) : b * e.lines / e.blocks;
 }
 template <class E>
 LOOM_HOST_DEVICE int line_owner(const E& e, int l) {
-  return ((l + 1) * blocks - 1) / e.lines;
+  return e.shared_radial ? ((l / e.n_r + 1) * e.blocks - 1) / e.n_theta : ((l + 1) * e.blocks - 1) / e.lines;
+}
+// Where line l = r + n_r theta sits in Y's rows of one (c, q): r + ld_r theta; Y's size per (c, q).
+template <class E>
+LOOM_HOST_DEVICE int y_at(const E& e, int l) {
+  return e.ld_r == e.n_r ? l : l % e.n_r + e.ld_r * (l / e.n_r);
+}
+template <class E>
+LOOM_HOST_DEVICE int y_size(const E& e) {
+  return e.ld_r * e.n_theta;
 }
 
 // Peers on the host: the shared memory of the cluster's blocks (this block's own at rank b); the kernel's peers
 // map ranks into the cluster's distributed shared memory instead (same at(rank)).
 struct Peers {
-  double* base[blocks] = {};
+  double* base[max_blocks] = {};
   double* at(int rank) const { return base[rank]; }
 };
 
@@ -194,24 +256,24 @@ LOOM_HOST_DEVICE inline void stage_wait() {
 template <class E>
 LOOM_HOST_DEVICE void load(const E& e, const Plan& p, const sweep::ComponentMap& map, Index c0, int b,
                            double* shared, sweep::Lanes lanes) {
-  const int first = p.group_start[b], count = p.group_start[b + 1] - first, square = e.n_theta * e.n_theta;
+  const int first = p.group_start[b], count = p.group_start[b + 1] - first, square = e.ld_theta * e.n_theta;
   stage(p.radial, shared, e.n_r * e.n_r, lanes);
-  stage(p.forward, shared + p.at_forward, e.n_phi * e.half, lanes);
+  stage(p.forward, shared + p.at_forward, e.n_phi * e.ld_half, lanes);
   for (int t = 0; t < 2; ++t)
     stage(p.per_q + (t * p.groups + first) * square, shared + p.at_per_q + t * p.max_groups * square,
           count * square, lanes);
   const int l0 = line_start(e, b), nl = line_start(e, b + 1) - l0, per = e.n_phi * e.max_lines;
   const Index components = map.components();
   for (int c = 0; c < e.components; ++c) {
-    double* x = shared + p.at_x + c * per;
-    if (c0 + c >= components) {
-      for (int v = lanes.lane; v < per; v += lanes.count) x[v] = 0;
-      continue;
-    }
-    const double* u = map.input(c0 + c, p.points) + l0;
+    double* x = shared + p.at_x + c * e.n_phi * e.ld_line;
+    const bool absent = c0 + c >= components;
+    const double* u = absent ? nullptr : map.input(c0 + c, p.points) + l0;
     for (int v = lanes.lane; v < per; v += lanes.count) {
       const int l = v % e.max_lines, phi = v / e.max_lines;
-      if (l < nl) stage_one(u + phi * e.lines + l, x + v);
+      if (absent)
+        x[phi * e.ld_line + l] = 0;
+      else if (l < nl)
+        stage_one(u + phi * e.lines + l, x + phi * e.ld_line + l);
     }
   }
 }
@@ -224,10 +286,10 @@ LOOM_HOST_DEVICE void half_sums(const E& e, const Plan& p, int b, double* shared
   for (int v = lanes.lane; v < values; v += lanes.count) {
     const int l = v % e.max_lines, cj = v / e.max_lines, j = cj % e.half, c = cj / e.half;
     if (l >= nl) continue;
-    double* x = shared + p.at_x + (c * e.n_phi + j) * e.max_lines + l;
-    const double low = x[0], high = x[e.half * e.max_lines];
+    double* x = shared + p.at_x + (c * e.n_phi + j) * e.ld_line + l;
+    const double low = x[0], high = x[e.half * e.ld_line];
     x[0] = low + high;
-    x[e.half * e.max_lines] = low - high;
+    x[e.half * e.ld_line] = low - high;
   }
 }
 
@@ -244,15 +306,15 @@ LOOM_HOST_DEVICE void forward(const E& e, const Plan& p, int b, const PeerMap& p
     const int q0 = s == 0 ? 0 : e.even, m = s == 0 ? e.even : e.n_phi - e.even;
     const int i0 = tile % tm * TM, j0 = tile / tm * TN;
     if (i0 >= m || j0 >= nl) continue;
-    const Operand f{shared + p.at_forward + q0 * e.half, e.half, 1};
-    const Operand x{shared + p.at_x + (c * e.n_phi + s * e.half) * e.max_lines, e.max_lines, 1};
+    const Operand f{shared + p.at_forward + q0 * e.ld_half, e.ld_half, 1};
+    const Operand x{shared + p.at_x + (c * e.n_phi + s * e.half) * e.ld_line, e.ld_line, 1};
     tile_product<TM, TN, E::fixed>(f, x, m, nl, e.half, i0, j0, [&](int i, int j, double v) {
       const int q = q0 + i;
       int owner = 0, start = 0;
       LOOM_UNROLL
-      for (int r = 1; r < blocks; ++r)
+      for (int r = 1; r < max_blocks; ++r)
         if (q >= p.q_start[r]) owner = r, start = p.q_start[r];
-      peers.at(owner)[p.at_y + (c * p.max_q + q - start) * e.lines + l0 + j] = v;
+      peers.at(owner)[p.at_y + (c * p.max_q + q - start) * y_size(e) + y_at(e, l0 + j)] = v;
     });
   }
 }
@@ -264,17 +326,17 @@ LOOM_HOST_DEVICE void per_q(const E& e, const Plan& p, int b, const PeerMap& pee
                             sweep::Lanes lanes) {
   constexpr int TM = T::per_q_m, TN = T::per_q_n;
   const int q0 = p.q_start[b], nq = p.q_start[b + 1] - q0, first = p.group_start[b];
-  const int tm = ceil_div(e.n_theta, TM), per = tm * ceil_div(e.n_r, TN), square = e.n_theta * e.n_theta;
+  const int tm = ceil_div(e.n_theta, TM), per = tm * ceil_div(e.n_r, TN), square = e.ld_theta * e.n_theta;
   for (int task = lanes.lane; task < 2 * e.components * e.max_q * per; task += lanes.count) {
     const int tile = task % per, product = task / per, q = product % e.max_q, tc = product / e.max_q;
     if (q >= nq) continue;
     const int t = tc / e.components, c = tc % e.components, g = sweep::load_cached(p.group_of + q0 + q);
-    const Operand a{shared + p.at_per_q + (t * p.max_groups + g - first) * square, 1, e.n_theta};
-    const Operand y{shared + p.at_y + (c * p.max_q + q) * e.lines, e.n_r, 1};
+    const Operand a{shared + p.at_per_q + (t * p.max_groups + g - first) * square, 1, e.ld_theta};
+    const Operand y{shared + p.at_y + (c * p.max_q + q) * y_size(e), e.ld_r, 1};
     const int i0 = tile % tm * TM, j0 = tile / tm * TN;
     tile_product<TM, TN, E::fixed>(a, y, e.n_theta, e.n_r, e.n_theta, i0, j0, [&](int i, int r, double v) {
       const int line = r + e.n_r * i, owner = line_owner(e, line);
-      peers.at(owner)[p.at_z + (tc * e.n_phi + q0 + q) * e.max_lines + line - line_start(e, owner)] = v;
+      peers.at(owner)[p.at_z + (tc * e.n_phi + q0 + q) * e.ld_line + line - line_start(e, owner)] = v;
     });
   }
 }
@@ -283,7 +345,7 @@ LOOM_HOST_DEVICE void per_q(const E& e, const Plan& p, int b, const PeerMap& pee
 // during the cluster barrier, stage_wait completes them).
 template <class E>
 LOOM_HOST_DEVICE void load_inverse(const E& e, const Plan& p, double* shared, sweep::Lanes lanes) {
-  stage(p.inverse, shared + p.at_per_q, 2 * e.n_phi * e.half, lanes);
+  stage(p.inverse, shared + p.at_per_q, 2 * e.n_phi * e.ld_half, lanes);
 }
 
 // Step 3: E_t (s = 0) and O_t (s = 1), [t][c][s][j][l'] = sum over q' of parity s of B_t(j, q') Z[t][c][q'][l'],
@@ -298,16 +360,34 @@ LOOM_HOST_DEVICE void inverse(const E& e, const Plan& p, int b, double* shared, 
     const int i0 = tile % tm * TM, j0 = tile / tm * TN;
     if (j0 >= nl) continue;
     const int q0 = s == 0 ? 0 : e.even, k = s == 0 ? e.even : e.n_phi - e.even, t = tc / e.components;
-    const Operand bt{shared + p.at_per_q + (t * e.n_phi + q0) * e.half, 1, e.half};
-    const Operand z{shared + p.at_z + (tc * e.n_phi + q0) * e.max_lines, e.max_lines, 1};
-    double* eo = shared + p.at_y + (tc * e.n_phi + s * e.half) * e.max_lines;
+    const Operand bt{shared + p.at_per_q + (t * e.n_phi + q0) * e.ld_half, 1, e.ld_half};
+    const Operand z{shared + p.at_z + (tc * e.n_phi + q0) * e.ld_line, e.ld_line, 1};
+    double* eo = shared + p.at_y + (tc * e.n_phi + s * e.half) * e.ld_line;
     tile_product<TM, TN, E::fixed>(bt, z, e.half, nl, k, i0, j0,
-                                   [&](int j, int l, double v) { eo[j * e.max_lines + l] = v; });
+                                   [&](int j, int l, double v) { eo[j * e.ld_line + l] = v; });
   }
 }
 
-// Step 4: at each point of the block's lines, d_r by the radial matrix from the input, d_theta and d_phi as
-// E +- O, then the chain rule (eq. 8) into the map's outputs, the inverse Jacobian read once for all components.
+// d_r at point (l, phi) of the block, component c: the radial matrix on the input (global memory), or with
+// shared_radial from the d_r of the half sums (DR, radial_mma): u(j) = (S+ + S-) / 2, u(j + half) = (S+ - S-) / 2.
+template <class E>
+LOOM_HOST_DEVICE double radial_derivative(const E& e, const Plan& p, const double* shared, const double* u, int r,
+                                          int c, int l, int phi) {
+  if (e.shared_radial) {
+    const int j = phi < e.half ? phi : phi - e.half;
+    const double* dr = shared + p.at_dr + (c * e.n_phi + j) * e.ld_line + l;
+    const double plus = dr[0], minus = dr[e.half * e.ld_line];
+    return 0.5 * (phi < e.half ? plus + minus : plus - minus);
+  }
+  const double* radial = shared + r * e.n_r;
+  double d0 = 0;
+  LOOM_UNROLL
+  for (int k = 0; k < e.n_r; ++k) d0 += radial[k] * sweep::load_cached(u + k);
+  return d0;
+}
+
+// Step 4: at each point of the block's lines, d_r (radial_derivative), d_theta and d_phi as E +- O, then the
+// chain rule (eq. 8) into the map's outputs, the inverse Jacobian read once for all components.
 template <class E>
 LOOM_HOST_DEVICE void radial_chain(const E& e, const Plan& p, const sweep::ComponentMap& map, Index c0,
                                    const double* jacobian, int b, const double* shared, sweep::Lanes lanes) {
@@ -321,19 +401,15 @@ LOOM_HOST_DEVICE void radial_chain(const E& e, const Plan& p, const sweep::Compo
     const Index point = line + Index{e.lines} * phi;
     double J[9];
     if (jacobian) sweep::load_jacobian(jacobian, p.points, point, J);
-    const double* radial = shared + r * e.n_r;
     LOOM_UNROLL
     for (int c = 0; c < e.components; ++c) {
       if (c >= present) break;
-      const double* u = map.input(c0 + c, p.points) + (point - r);
-      double d0 = 0;
-      LOOM_UNROLL
-      for (int k = 0; k < e.n_r; ++k) d0 += radial[k] * sweep::load_cached(u + k);
+      const double d0 = radial_derivative(e, p, shared, map.input(c0 + c, p.points) + (point - r), r, c, l, phi);
       double d[2];
       LOOM_UNROLL
       for (int t = 0; t < 2; ++t) {
-        const double* eo = shared + p.at_y + ((t * e.components + c) * e.n_phi + j) * e.max_lines + l;
-        const double even = eo[0], odd = eo[e.half * e.max_lines];
+        const double* eo = shared + p.at_y + ((t * e.components + c) * e.n_phi + j) * e.ld_line + l;
+        const double even = eo[0], odd = eo[e.half * e.ld_line];
         d[t] = phi < e.half ? even + odd : even - odd;
       }
       if (jacobian)  // (one call with a pointer chosen by a ternary would put J in local memory)

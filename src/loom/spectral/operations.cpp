@@ -52,7 +52,8 @@ Strategy runnable(Strategy s) {
 bool cluster_fits(const std::optional<FusedShell>& fused) {
   const auto shapes = fused ? fused->separable_shapes() : std::nullopt;
   return shapes && shapes->n_phi % 2 == 0 &&
-         ClusterShell::shared_bound(shapes->n_r, shapes->n_theta, shapes->n_phi, 1) <= cluster_max_shared;
+         ClusterShell::shared_bound(shapes->n_r, shapes->n_theta, shapes->n_phi, 1, ClusterShell::default_options()) <=
+             cluster_max_shared;
 }
 
 }  // namespace
@@ -84,8 +85,7 @@ const cluster::Plan* Differentiator::cluster_route(Strategy s, OperatorCache& ca
     return &cluster_->plan(core::Where::device);
   const auto route = sweep::separable_route(fused_->plan(cache, core::Where::host), Index{1} << 40);
   LOOM_REQUIRE(route, "cluster route: the plan is not separable");
-  cluster_.reset();
-  for (int g = wanted; g >= 1 && !cluster_; --g) cluster_ = ClusterShell::make(*route, g, cluster_max_shared);
+  cluster_ = ClusterShell::make_default(*route, components, cluster_max_shared);
   if (!cluster_) throw Error("cluster route: the phi DFT matrices lack the half-period symmetry");
   cluster_cache_ = cache.id();
   cluster_wanted_ = wanted;
