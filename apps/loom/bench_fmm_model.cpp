@@ -173,13 +173,15 @@ int run_fmm_model(const io::Parameters& p) {
     std::cout << fmt::format(
         "interior probe (6), the centre of 27 parts of {} bodies: device local {:.4f} s, remote {:.4f} s (walk "
         "{:.4f}), remote / local {:.4f}, local after the received LET is needed (downward, P2P) {:.4f} s; {} LET bodies, "
-        "{} cells received; selection (host) {:.4f} s (walk {:.4f}, writing {:.4f}); growth (3) to the target {:.1f}\n",
+        "{} cells received; selection (host) {:.4f} s (walk {:.4f}, writing {:.4f}; into fresh pages {:.4f}); growth (3) "
+        "to the target {:.1f}\n",
         i.timed_bodies, i.local, i.remote, i.walk, i.remote / i.local, i.after_far, i.max_let_bodies, i.max_cells,
-        i.select, i.plan, i.select - i.plan, growth);
+        i.select, i.plan, i.select - i.plan, i.select_fresh - i.plan, growth);
     interior_json = {{"bodies", i.timed_bodies}, {"device_local", i.local}, {"device_remote", i.remote},
                      {"device_walk", i.walk},    {"select", i.select},      {"let_bodies", i.max_let_bodies},
                      {"let_cells", i.max_cells}, {"growth", growth},        {"bytes_received", i.max_bytes},
-                     {"plan", i.plan},           {"device_local_after_far", i.after_far}};
+                     {"plan", i.plan},           {"device_local_after_far", i.after_far},
+                     {"select_fresh", i.select_fresh}};
   }
   std::cout << fmt::format(
       "model of {} on P ranks: {} bodies per rank (uniform cube), p {}, theta {}, ncrit {}; network {:.3g} GB/s, "
@@ -221,6 +223,7 @@ int run_fmm_model(const io::Parameters& p) {
                     {"let_bodies_received_max", r.max_let_bodies},
                     {"local", here.local},
                     {"select", here.select},
+                    {"select_fresh_pages", r.select_fresh},
                     {"remote", here.remote},
                     {"communication", here.communication},
                     {"step", here.step},

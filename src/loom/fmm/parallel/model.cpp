@@ -157,7 +157,7 @@ Let received_let(const Options& o, const std::vector<Part>& parts, const std::ve
 // `threads` (the ranks' writer: distributed.cpp), into a kept buffer: the second of two writings is timed, as a
 // rank's second step writes into the pages of its first.
 struct Selection {
-  double plan = 0, write = 0;
+  double plan = 0, write = 0, write_fresh = 0;  // write_fresh: the first writing, into fresh pages
 };
 Selection selection_seconds(const Options& o, const std::vector<Part>& parts,
                             const std::vector<detail::TreeData>& trees, std::size_t r, int ncomp, int threads) {
@@ -171,7 +171,9 @@ Selection selection_seconds(const Options& o, const std::vector<Part>& parts,
   plan_lets(mine.t.tree, mine.cell_sigma, {o.theta, ncomp == 3 ? o.guard : 0.0}, messages);
   t.plan = plan.seconds();
   std::vector<double> kept;
+  core::WallTimer fresh;
   write_lets(mine.source(), messages, kept, threads);  // the first step's: fresh pages
+  t.write_fresh = fresh.seconds();
   core::WallTimer write;
   write_lets(mine.source(), messages, kept, threads);
   t.write = write.seconds();
@@ -231,6 +233,7 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
     const Selection t = selection_seconds(o, p.parts, p.trees, timed, ncomp, writer_threads);
     m.plan = t.plan;
     m.select = t.plan + t.write;
+    m.select_fresh = t.plan + t.write_fresh;
     let = received_let(o, p.parts, p.trees, timed, ncomp);
   }
   const PartTimes t = time_part(kernel, o, p.parts[timed], let ? &*let : nullptr);
@@ -257,6 +260,7 @@ ModelRanks model_interior(Kernel kernel, const Options& o, Index bodies_per_part
   const Selection select = selection_seconds(host, p.parts, p.trees, centre, ncomp, core::cpu_threads());
   m.plan = select.plan;
   m.select = select.plan + select.write;
+  m.select_fresh = select.plan + select.write_fresh;
   const Let let = received_let(host, p.parts, p.trees, centre, ncomp);
   const PartTimes t = time_part(kernel, o, p.parts[centre], &let);
   m.local = m.one_rank_local = t.local;

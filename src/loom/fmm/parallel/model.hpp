@@ -63,7 +63,8 @@ struct ModelRanks {
   // Measured here for the most loaded part, in one evaluation: its local FMM, the selection of its LETs, the
   // received field.
   double local = 0, select = 0, remote = 0, walk = 0;  // walk: the remote's dual traversal (host)
-  double plan = 0;       // of select: the selection walk (the rest is the writing)
+  double plan = 0;       // of select: the selection walk (the rest is the writing, into kept pages)
+  double select_fresh = 0;  // the same with the writing into fresh pages (a rank's first call)
   double after_far = 0;  // of local: its downward pass and P2P (after the received LET is needed)
   Index timed_bodies = 0;     // the bodies of the part timed: the one receiving the most bytes
   double one_rank_local = 0;  // the local FMM of a part of the mean size alone (T_local of (2))
