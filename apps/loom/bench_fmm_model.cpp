@@ -244,7 +244,7 @@ int run_fmm_model(const io::Parameters& p) {
                     {"target_remote_by_5", scaled.remote}});
   }
   std::cout << fmt::format("predicted weak-scaling efficiency at {:.3g} bodies per rank on {} ranks, by {}: {:.1f}% "
-                           "(the LETs hidden behind the local FMM up to its M2L; behind the whole of it (1'): {:.1f}%; "
+                           "(the LETs hidden behind the local FMM up to its downward pass; behind the whole of it (1'): {:.1f}%; "
                            "the paper: 74% on 4096 GPUs)\n",
                            target, ranks.back(), interior ? "(6)" : "(5)",
                            100 * runs.back()["target_efficiency"].get<double>(),

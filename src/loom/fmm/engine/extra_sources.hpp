@@ -19,7 +19,10 @@ class ExtraSources {
   // multipoles the evaluation computed, while its M2L runs). Nothing by default.
   virtual void after_upward(const TreeData& /*t*/, const InteractionLists& /*lists*/,
                             const core::Array<C>& /*multipoles*/) {}
-  // After the local M2L: adds the extra sources' far field into `locals` (ncomp * term_count(p) per cell of t,
+  // Whether the evaluation should run its local P2P before asking for the far field (add_far), so that sources
+  // still in flight (a rank's LETs, written and sent while the local FMM runs) have the P2P's time longer.
+  virtual bool near_first() const { return false; }
+  // After the local M2L (and with near_first the local P2P): adds the extra sources' far field into `locals` (ncomp * term_count(p) per cell of t,
   // on the options' backend).
   virtual void add_far(const TreeData& t, core::Array<C>& locals) = 0;
   // After the local P2P: adds their near field into `out` (the kernel's nout rows of t's n bodies, tree order,

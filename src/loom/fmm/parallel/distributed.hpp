@@ -4,9 +4,9 @@
 // multipoles). A thread of its own (let_writer.hpp) then writes the LETs while the local FMM (Evaluator, on the
 // options' backend) runs: everything but the multipoles at once, the multipoles once the upward pass has made
 // them (on the GPU only the sent cells' cross PCIe), each receiver's message posted as soon as it is complete
-// (comm/message_exchange.hpp); after the local M2L the writer is joined, the exchange finished, and the received
-// cells and bodies join the evaluation as extra sources (received_sources.hpp: their M2L into its locals, their
-// P2P into its near field, on its backend). No multipole is computed twice and no tree is copied.
+// (comm/message_exchange.hpp); after the local M2L and P2P (the evaluation runs its near field first for them)
+// the writer is joined, the exchange finished, and the received cells and bodies join the evaluation as extra
+// sources (received_sources.hpp: their M2L into its locals, their P2P into its near field, on its backend). No multipole is computed twice and no tree is copied.
 // Periodic boundaries: each rank sends the LETs of its tree's 27 near images (shifted, let.hpp) to every other
 // rank, and runs its local FMM with its own 27 images but no far images; the far images of the whole box come
 // from the box's moments summed over the ranks (MPI_Allreduce) and are added with the received cells
@@ -34,7 +34,7 @@ struct RankReport {
   double tree = 0;           // the local tree (and its host arrays for the passes)
   double let_build = 0;      // the LETs' work on the rank's thread: patches, selection walk, sent multipoles gathered
   double let_write = 0;      // the writing of the LETs, on the writer's thread (behind the local FMM)
-  double let_wait = 0;       // the rank's thread waiting for the writer after the local M2L: the writing not hidden
+  double let_wait = 0;       // the rank's thread waiting for the writer after the local P2P: the writing not hidden
   double communication = 0;  // the patches' gather, the exchange of counts and the wait for the LETs after the writer
   double local = 0;          // the local FMM without its tree (its phases in local_time)
   double remote = 0;         // the received cells' field: parsing, walk, far and near parts (remote_time)

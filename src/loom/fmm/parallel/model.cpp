@@ -102,7 +102,7 @@ std::size_t count_lets(const std::vector<Part>& parts, const std::vector<detail:
 // the local FMM pays its traversal as the received field pays its walk (the ranks' FMM builds both each step).
 struct PartTimes {
   double local = 0, remote = 0, walk = 0;  // walk: the received field's dual traversal, on the host
-  double after_far = 0;  // of local: its downward pass and P2P, which run after the received LET is needed
+  double after_far = 0;  // of local: its downward pass, which runs after the received LET is needed
 };
 
 template <class K>
@@ -131,7 +131,7 @@ PartTimes time_part(const Options& o, const Part& q, const Let* let) {
     call = time.call;
     const double remote = received.times().total();
     if (k > 0 && call < best.local + best.remote)
-      best = {call - remote, remote, received.times().walk, time.downward + time.p2p};
+      best = {call - remote, remote, received.times().walk, time.downward};
   }
   return best;
 }

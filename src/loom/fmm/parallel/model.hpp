@@ -4,9 +4,16 @@
 // received. For the most loaded part the step is measured on this machine: its local FMM, the selection of
 // its LETs, and the field of the LET it receives (built for real, with every sender's multipoles). The step
 // time on P ranks is then modelled as
-//   T(P) = T_select + max(T_local, T_comm) + T_remote,   T_comm = messages * latency + bytes / bandwidth   (1)
-// (the exchange hidden behind the local FMM, as the ranks' FMM overlaps them) and the weak-scaling efficiency
-// as E(P) = T_local(one rank, same bodies per rank) / T(P).                                               (2)
+//   T(P) = T_plan + max(T_hidden, T_write + T_comm) + (T_local - T_hidden) + T_remote,
+//   T_comm = messages * latency + bytes / bandwidth                                                       (1)
+// as the ranks' FMM runs (distributed.hpp): the selection walk (T_plan) on the rank's thread before its local
+// FMM; the writing of the LETs (T_write = T_select - T_plan, timed into kept buffers as a rank's second step
+// writes) and the exchange on a writer thread beside the local FMM, up to the point where the received LET is
+// needed: after the local M2L and P2P (the evaluation runs the near field first for it, evaluate.hpp), so
+// T_hidden is the local FMM without its downward pass (measured on the timed part); then the downward pass and
+// the received field. Were the writing hidden behind the whole local FMM:
+//   T_whole(P) = T_plan + max(T_local, T_write + T_comm) + T_remote                                         (1')
+// reported beside (1). The weak-scaling efficiency is E(P) = T_local(one rank, same bodies per rank) / T(P). (2)
 // A larger load per rank m' (the paper's 1.68e7 per GPU) is extrapolated from the measured load m: the local
 // work grows as m'/m (or is given, e.g. measured on the GPU); what a rank receives (LET bodies and cells, their
 // selection and field) as the shell that the MAC's near field makes around its domain, a fixed number w of
