@@ -57,7 +57,8 @@ void evaluate(PassEngine& engine, const Options& o, const TreeData& t, const Int
     watch.start();
     engine.local_to_local(K::ncomp, locals);
     if (near_first) {
-      core::Array<double> far(out.size());
+      core::Array<double> fresh;
+      core::Array<double>& far = extra->far_scratch(out.size(), fresh);
       engine.local_to_bodies(K{}, strength, locals, far);
       add_rows(o.backend, K::nout, t.n(), far, t.n(), out);
     } else {

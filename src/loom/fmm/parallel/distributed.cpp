@@ -50,6 +50,7 @@ struct RankFmm::Buffers {
   std::vector<detail::C> sent;        // the sent cells' multipoles, gathered from the device
   std::vector<int> slot;              // each cell's place among them
   Let let;                            // the received LETs parsed
+  core::Array<double> far_scratch;    // the local L2P before it joins the near field (evaluate.hpp near_first)
   comm::MessageExchange exchange;
 };
 
@@ -209,6 +210,7 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
         return b.let;
       },
       far ? &*far : nullptr, hand_over);
+  received.keep_far_scratch(&b.far_scratch);
   core::WallTimer local_timer;
   report.local_time = local(e, received);
   if (!handed) hand_over(detail::TreeData{}, InteractionLists{}, core::Array<detail::C>{});  // a rank without bodies
@@ -240,7 +242,8 @@ RankFmm& RankFmm::operator=(RankFmm&&) noexcept = default;
 
 double RankFmm::kept_bytes() const {
   double bytes = 8.0 * double(b_->send.capacity() + b_->receive.capacity()) +
-                 double(sizeof(detail::C) * b_->sent.capacity() + sizeof(int) * b_->slot.capacity());
+                 double(sizeof(detail::C) * b_->sent.capacity() + sizeof(int) * b_->slot.capacity()) +
+                 8.0 * double(b_->far_scratch.size());  // on the backend: the device's with CUDA
   for (const LetMessage& m : b_->messages) bytes += double(sizeof(LetEntry) * m.plan.capacity());
   const Let& l = b_->let;
   bytes += double(sizeof(LetCell) * l.cells.capacity() + sizeof(detail::C) * l.multipoles.capacity() +

@@ -11,12 +11,12 @@
 // rank, and runs its local FMM with its own 27 images but no far images; the far images of the whole box come
 // from the box's moments summed over the ranks (MPI_Allreduce) and are added with the received cells
 // (engine/periodic_images.hpp).
-// A rank's buffers of a step (its LETs planned, written, received and parsed, the sent multipoles gathered) live
-// in a RankFmm and are kept from call to call, grown only when a call needs more (let_batch.hpp grow_to): a
-// time stepper's or a benchmark's second call faults no fresh pages in for them (writing 72 MB of LETs into
-// fresh pages took 0.40 s on the build box, into kept ones 0.012 s: docs/performance.md). A call's peak memory
-// is that of a fresh call (plus at most 1/16 of its LET buffers); between calls they hold the largest call's
-// LETs (kept_bytes).
+// A rank's buffers of a step (its LETs planned, written, received and parsed, the sent multipoles gathered, the
+// scratch of the local L2P before it joins the near field) live in a RankFmm and are kept from call to call,
+// grown only when a call needs more (let_batch.hpp grow_to): a time stepper's or a benchmark's second call
+// faults no fresh pages in for them (writing 72 MB of LETs into fresh pages took 0.40 s on the build box, into
+// kept ones 0.012 s: docs/performance.md). A call's peak memory is that of a fresh call (plus at most 1/16 of
+// these buffers); between calls they hold the largest call's (kept_bytes).
 #pragma once
 
 #include <memory>

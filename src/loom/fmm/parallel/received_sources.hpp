@@ -42,6 +42,9 @@ class ReceivedSources final : public detail::ExtraSources {
   }
 
   bool near_first() const override { return true; }  // the LETs arrive while the local P2P runs
+  // The scratch of near_first kept by the caller (grown by 1/16 over the need when short); null: fresh.
+  void keep_far_scratch(core::Array<double>* kept) { kept_scratch_ = kept; }
+  core::Array<double>& far_scratch(std::size_t size, core::Array<double>& fresh) override;
   void add_far(const detail::TreeData& t, core::Array<detail::C>& locals) override;
   void add_near(const detail::TreeData& t, const core::Array<double>& strength, const core::Array<double>& sigma,
                 core::Array<double>& out) override;
@@ -58,6 +61,7 @@ class ReceivedSources final : public detail::ExtraSources {
   Receive receive_;
   const detail::BoxMoments* far_images_;
   Upward upward_;
+  core::Array<double>* kept_scratch_ = nullptr;
   const Let* let_ = nullptr;
   LetLists lists_;
   bool walked_ = false;
