@@ -33,6 +33,12 @@ void evaluate(PassEngine& engine, const Options& o, const TreeData& t, const Int
   } else {
     const std::size_t terms = t.tree.cells().size() * static_cast<std::size_t>(K::ncomp * term_count(o.order));
     core::Array<C> multipoles(terms), locals(terms);
+    struct Ends {  // destroyed before the multipoles, also when an exception leaves
+      ExtraSources* extra;
+      ~Ends() {
+        if (extra) extra->evaluation_ends();
+      }
+    } const ends{extra};
     watch.start();
     engine.upward(K::ncomp, strength, multipoles);
     time.upward = watch.stop();

@@ -19,6 +19,9 @@ class ExtraSources {
   // multipoles the evaluation computed, while its M2L runs). Nothing by default.
   virtual void after_upward(const TreeData& /*t*/, const InteractionLists& /*lists*/,
                             const core::Array<C>& /*multipoles*/) {}
+  // When the evaluation's far-field part ends, normally or by an exception, while its multipoles still exist:
+  // whoever reads them beside the evaluation (after_upward) must stop here. Nothing by default.
+  virtual void evaluation_ends() noexcept {}
   // Whether the evaluation should run its local P2P before asking for the far field (add_far), so that sources
   // still in flight (a rank's LETs, written and sent while the local FMM runs) have the P2P's time longer.
   virtual bool near_first() const { return false; }

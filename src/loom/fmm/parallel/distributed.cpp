@@ -211,6 +211,9 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
       },
       far ? &*far : nullptr, hand_over);
   received.keep_far_scratch(&b.far_scratch);
+  received.on_evaluation_end([&]() noexcept {  // the writer may read the evaluation's multipoles (CPU backend)
+    if (writer) writer->abandon();
+  });
   core::WallTimer local_timer;
   report.local_time = local(e, received);
   if (!handed) hand_over(detail::TreeData{}, InteractionLists{}, core::Array<detail::C>{});  // a rank without bodies

@@ -23,7 +23,9 @@ LetWriter::LetWriter(const LetSource& source, const std::vector<LetMessage>& mes
   });
 }
 
-LetWriter::~LetWriter() {
+LetWriter::~LetWriter() { abandon(); }
+
+void LetWriter::abandon() noexcept {
   if (!thread_.joinable()) return;
   {
     const std::lock_guard<std::mutex> lock(mutex_);

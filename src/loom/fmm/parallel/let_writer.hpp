@@ -36,6 +36,9 @@ class LetWriter {
   void multipoles_ready(const detail::C* multipoles, const int* slot);
   // Waits for the writer (rethrows its failure); returns the seconds waited.
   double join();
+  // Lets a writer never handed its multipoles go and waits for it, its failure dropped (the evaluation ended
+  // early: an exception); nothing once joined.
+  void abandon() noexcept;
   // The writer's own seconds (both parts, not its wait for the multipoles).
   double busy_seconds() const { return busy_; }
 

@@ -40,6 +40,12 @@ class ReceivedSources final : public detail::ExtraSources {
                     const core::Array<detail::C>& multipoles) override {
     if (upward_) upward_(t, lists, multipoles);
   }
+  // What the rank does when the evaluation ends (distributed.cpp: its writer, which may read the evaluation's
+  // multipoles, stopped); must not throw.
+  void on_evaluation_end(std::function<void()> ends) { ends_ = std::move(ends); }
+  void evaluation_ends() noexcept override {
+    if (ends_) ends_();
+  }
 
   bool near_first() const override { return true; }  // the LETs arrive while the local P2P runs
   // The scratch of near_first kept by the caller (grown by 1/16 over the need when short); null: fresh.
@@ -62,6 +68,7 @@ class ReceivedSources final : public detail::ExtraSources {
   const detail::BoxMoments* far_images_;
   Upward upward_;
   core::Array<double>* kept_scratch_ = nullptr;
+  std::function<void()> ends_;
   const Let* let_ = nullptr;
   LetLists lists_;
   bool walked_ = false;
