@@ -172,9 +172,9 @@ int run_fmm_model(const io::Parameters& p) {
     const double growth = fmm::parallel::received_growth(i, target / double(i.timed_bodies));
     std::cout << fmt::format(
         "interior probe (6), the centre of 27 parts of {} bodies: device local {:.4f} s, remote {:.4f} s (walk "
-        "{:.4f}), remote / local {:.4f}, local after the received LET is needed (downward, P2P) {:.4f} s; {} LET bodies, "
-        "{} cells received; selection (host) {:.4f} s (walk {:.4f}, writing {:.4f}; into fresh pages {:.4f}); growth (3) "
-        "to the target {:.1f}\n",
+        "{:.4f}), remote / local {:.4f}, local after the received LET is needed (its downward pass) {:.4f} s; "
+        "{} LET bodies, {} cells received; selection (host) {:.4f} s (walk {:.4f}, writing {:.4f}; into fresh "
+        "pages {:.4f}); growth (3) to the target {:.1f}\n",
         i.timed_bodies, i.local, i.remote, i.walk, i.remote / i.local, i.after_far, i.max_let_bodies, i.max_cells,
         i.select, i.plan, i.select - i.plan, i.select_fresh - i.plan, growth);
     interior_json = {{"bodies", i.timed_bodies}, {"device_local", i.local}, {"device_remote", i.remote},
@@ -188,8 +188,8 @@ int run_fmm_model(const io::Parameters& p) {
       "{:.3g} us per message\n",
       fmm::to_string(kernel), m, o.order, o.theta, o.ncrit, net.bandwidth * 1e-9, net.latency * 1e6);
   std::cout << "ranks  bodies/rank  imbalance  messages  MB_in(max)  MB_in(mean)  let_cells  let_bodies    local   "
-               "select   remote     comm     step  efficiency  | at target: step  efficiency  | by (6): step  efficiency  | (6) "
-               "hidden behind the whole local FMM (1'): efficiency\n";
+               "select   remote     comm     step  efficiency  | at target: step  efficiency  | by (6): step  efficiency  "
+               "| (6) hidden behind the whole local FMM (1'): efficiency\n";
   nlohmann::json runs = nlohmann::json::array();
   for (int P : ranks) {
     const Index n = m * P;
@@ -244,8 +244,8 @@ int run_fmm_model(const io::Parameters& p) {
                     {"target_remote_by_5", scaled.remote}});
   }
   std::cout << fmt::format("predicted weak-scaling efficiency at {:.3g} bodies per rank on {} ranks, by {}: {:.1f}% "
-                           "(the LETs hidden behind the local FMM up to its downward pass; behind the whole of it (1'): {:.1f}%; "
-                           "the paper: 74% on 4096 GPUs)\n",
+                           "(the LETs hidden behind the local FMM up to its downward pass; behind the whole of "
+                           "it (1'): {:.1f}%; the paper: 74% on 4096 GPUs)\n",
                            target, ranks.back(), interior ? "(6)" : "(5)",
                            100 * runs.back()["target_efficiency"].get<double>(),
                            100 * runs.back()["target_efficiency_whole"].get<double>());

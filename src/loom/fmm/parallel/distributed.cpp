@@ -223,7 +223,8 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
   report.remote_time = received.times();
   report.let_build += upward_seconds;
   report.communication += exchange_wait;
-  report.remote = report.remote_time.total() + report.remote_time.wait - report.let_wait - exchange_wait;  // with the parsing
+  // the received field with the parsing (the writer's and the exchange's waits apart)
+  report.remote = report.remote_time.total() + report.remote_time.wait - report.let_wait - exchange_wait;
   report.local = call - report.remote_time.wait - report.remote_time.total() - upward_seconds;
   report.let_cells_received = static_cast<Index>(b.let.cells.size());
   report.let_bodies_received = static_cast<Index>(b.let.x.size());
