@@ -16,7 +16,9 @@ ModelRanks measured() {
   m.ranks = 8;
   m.local = 2.0;           // the most loaded part's local FMM
   m.one_rank_local = 1.6;  // a mean part's
-  m.select = 0.1;
+  m.select = 0.1;          // of which the walk: plan
+  m.plan = 0.02;
+  m.after_far = 0.5;       // of local: after the received LET is needed, so 1.5 s to hide the writing behind
   m.remote = 0.3;
   m.max_messages = 7;
   m.max_bytes = 1e9;
@@ -27,12 +29,19 @@ TEST(FmmModel, StepOfTheEquations) {
   const Network net{1e10, 1e-5};
   const ModelStep s = model_step(measured(), net, 1);
   EXPECT_DOUBLE_EQ(s.communication, 7 * 1e-5 + 0.1);  // latency per message, bytes over bandwidth
-  EXPECT_DOUBLE_EQ(s.step, 0.1 + 2.0 + 0.3);          // (1): the exchange hidden behind the local FMM
-  EXPECT_DOUBLE_EQ(s.efficiency, 1.6 / 2.4);          // (2)
+  // (1): the walk first, the writing (0.08) and the exchange beside the first 1.5 s of the local FMM
+  EXPECT_NEAR(s.step, 0.02 + 1.5 + 0.5 + 0.3, 1e-12);
+  EXPECT_NEAR(s.efficiency, 1.6 / 2.32, 1e-12);  // (2)
+  EXPECT_NEAR(s.step_whole, 0.02 + 2.0 + 0.3, 1e-12);  // (1')
+  // a slower network: writing and exchange (0.08 + 2.0) outlast the 1.5 s beside them, not the whole 2.0 s
+  const ModelStep slow = model_step(measured(), Network{5e8, 0}, 1);
+  EXPECT_NEAR(slow.step, 0.02 + 2.08 + 0.5 + 0.3, 1e-12);
+  EXPECT_NEAR(slow.step_whole, 0.02 + 2.08 + 0.3, 1e-12);
   // 8x the load: local work 8x; no received bodies measured, so the surface 8^(2/3) = 4x
   const ModelStep big = model_step(measured(), net, 8);
   EXPECT_NEAR(big.local, 16, 1e-12);
   EXPECT_NEAR(big.select, 0.4, 1e-12);
+  EXPECT_NEAR(big.plan, 0.08, 1e-12);
   EXPECT_NEAR(big.remote, 1.2, 1e-12);
   EXPECT_NEAR(big.communication, 7e-5 + 0.4, 1e-12);
 }
@@ -65,7 +74,8 @@ TEST(FmmModel, AnotherMachineSpeedsTheReceivedFieldOnlyWhenItRunsThere) {
   EXPECT_NEAR(host.local, 16 * speed, 1e-12);
   EXPECT_NEAR(host.remote, 1.2, 1e-12);
   EXPECT_NEAR(host.select, 0.4, 1e-12);
-  EXPECT_NEAR(host.efficiency, 0.8 / (0.4 + 1.0 + 1.2), 1e-12);
+  // the walk 0.08 first; writing 0.32 and exchange 0.004 beside the local FMM's first 0.75 s
+  EXPECT_NEAR(host.efficiency, 0.8 / (0.08 + 0.75 + 0.25 + 1.2), 1e-12);
   EXPECT_LT(host.efficiency, device.efficiency);
 }
 
@@ -97,6 +107,8 @@ TEST(FmmModel, InteriorProbeStepOfTheEquations) {
   interior.local = 0.4;
   interior.remote = 0.1;
   interior.select = 0.01;
+  interior.plan = 0.002;
+  interior.after_far = 0.1;  // a quarter of the local FMM after the received LET is needed
   ModelRanks ranks = measured();  // the P-rank model: messages, bytes and the distant receivers' selection
   ranks.max_bodies = 512;
   const Network net{1e10, 1e-5};
@@ -105,9 +117,12 @@ TEST(FmmModel, InteriorProbeStepOfTheEquations) {
   EXPECT_NEAR(s.local, 0.7, 1e-12);
   EXPECT_NEAR(s.remote, 0.7 * 0.25 * growth / 8, 1e-12);
   EXPECT_NEAR(s.select, 0.01 * growth + 0.1, 1e-12);
+  EXPECT_NEAR(s.plan, 0.002 * growth + 0.02, 1e-12);
   EXPECT_NEAR(s.communication, 7e-5 + 0.1 * 4, 1e-12);  // no LET bodies in `ranks`: the surface law, 8^(2/3)
-  EXPECT_NEAR(s.step, s.select + 0.7 + s.remote, 1e-12);
+  // writing 0.008 growth + 0.08 and the exchange 0.40007 (0.50 s) hide behind the first 0.525 s of the 0.7 s
+  EXPECT_NEAR(s.step, s.plan + 0.525 + 0.175 + s.remote, 1e-12);
   EXPECT_NEAR(s.efficiency, 0.7 / s.step, 1e-12);
+  EXPECT_NEAR(s.step_whole, s.plan + 0.7 + s.remote, 1e-12);
 }
 
 TEST(FmmModel, InteriorProbeTimesTheCentreOf27Parts) {

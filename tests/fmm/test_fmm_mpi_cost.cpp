@@ -97,8 +97,9 @@ TEST(FmmRanksCost, RepeatedStepsMoveClusteredBodiesOnce) {
   const auto c = world();
   const Bodies b = distribute(make_bodies(Distribution::plummer, 20000, 1, 83));
   RankBodies mine = RankBodies::from_rows(rows_of(b, 0, static_cast<Index>(b.x.size())), 1);
+  RankFmm fmm(c);
   const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost& cost) {
-    evaluate_bodies(c, Options{}, bodies, report, cost);
+    evaluate_bodies(fmm, Options{}, bodies, report, cost);
   };
   const CostRates rates{1e-9, 2e-7, 0};
   const Step first = rebalanced_step(c, mine, 1.002, rates, evaluate);

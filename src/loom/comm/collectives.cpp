@@ -4,6 +4,7 @@
 #include <limits>
 #include <numeric>
 
+#include "loom/comm/offsets.hpp"
 #include "loom/core/error.hpp"
 
 #if defined(LOOM_HAVE_MPI)
@@ -11,20 +12,7 @@
 #endif
 
 namespace loom::comm {
-namespace {
-
-std::vector<int> offsets_of(const std::vector<int>& counts) {
-  std::vector<int> offsets(counts.size(), 0);
-  long long total = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    offsets[r] = static_cast<int>(total);
-    total += counts[r];
-  }
-  LOOM_REQUIRE(total <= std::numeric_limits<int>::max(), "comm::AllToAll: more than 2^31 values on one rank");
-  return offsets;
-}
-
-}  // namespace
+using detail::offsets_of;
 
 #if defined(LOOM_HAVE_MPI)
 

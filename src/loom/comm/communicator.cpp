@@ -48,7 +48,7 @@ void abort_job(int code) {
 Session::Session(int& argc, char**& argv) {
   if (!launched_by_mpi() || mpi_active()) return;
   int provided = 0;
-  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  check(MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   owns_ = true;
 }

@@ -98,13 +98,13 @@ void gather(const comm::Communicator& comm, const Share& s, const Rates& own, Pa
 }
 
 // The rates of this rank's particles by the FMM over the ranks; its phases added to `times`.
-void rates_on_ranks(const comm::Communicator& comm, const fmm::Options& o, const Particles& q, Rates& out,
+void rates_on_ranks(fmm::parallel::RankFmm& fmm, const fmm::Options& o, const Particles& q, Rates& out,
                     StepTimes& times) {
   fmm::parallel::RankReport report;
-  fmm::BiotSavartResult r = fmm::parallel::biot_savart(comm, o, q.x, q.alpha, q.sigma, &report);
+  fmm::BiotSavartResult r = fmm.biot_savart(o, q.x, q.alpha, q.sigma, &report);
   out.velocity = std::move(r.velocity);
   out.stretching = std::move(r.stretching);
-  times.tree += report.tree + report.let_build;
+  times.tree += report.tree + report.let_build + report.let_wait;  // let_write: behind the local FMM
   times.lists += report.local_time.traversal;
   times.fmm += report.communication + report.local + report.remote - report.local_time.traversal;
 }
@@ -171,13 +171,14 @@ int run_vortex_on_ranks(const comm::Communicator& comm, const io::Parameters& pa
   Share mine = distribute(comm, run);
   integrator.set_previous(mine.previous);
   StepTimes spent;
+  fmm::parallel::RankFmm fmm(comm);  // its LET buffers kept from one rate evaluation to the next
   int stop = 0;
   const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run after its step, on every rank alike
   Index step = run.steps();
   while (step < run.last_step() && stop == 0) {
     core::WallTimer timer;
     StepTimes t;
-    integrator.step(mine.p, run.dt(), [&](const Particles& q, Rates& out) { rates_on_ranks(comm, ranks_fmm, q, out, t); });
+    integrator.step(mine.p, run.dt(), [&](const Particles& q, Rates& out) { rates_on_ranks(fmm, ranks_fmm, q, out, t); });
     t.update = timer.seconds() - t.tree - t.lists - t.fmm;
     add(spent, t);
     ++step;

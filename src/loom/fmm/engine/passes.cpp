@@ -119,9 +119,15 @@ void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std:
 
 std::vector<C> cell_expansions(core::Backend backend, const core::Array<C>& a, const std::vector<int>& cells,
                                Index per_cell) {
+  std::vector<C> out(cells.size() * static_cast<std::size_t>(per_cell));
+  cell_expansions(backend, a, cells, per_cell, out.data());
+  return out;
+}
+
+void cell_expansions(core::Backend backend, const core::Array<C>& a, const std::vector<int>& cells, Index per_cell,
+                     C* out) {
   const auto size = static_cast<Index>(cells.size()) * per_cell;
-  std::vector<C> out(static_cast<std::size_t>(size));
-  if (size == 0) return out;
+  if (size == 0) return;
   auto which = core::Array<int>::from(std::span<const int>(cells));
   core::Array<C> gathered(static_cast<std::size_t>(size));
   const int* cell = which.read(core::where(backend));
@@ -131,8 +137,7 @@ std::vector<C> cell_expansions(core::Backend backend, const core::Array<C>& a, c
     dst[i] = src[static_cast<Index>(cell[i / per_cell]) * per_cell + i % per_cell];
   });
   const C* host = gathered.read(core::Where::host);
-  std::copy_n(host, size, out.data());
-  return out;
+  std::copy_n(host, size, out);
 }
 
 }  // namespace loom::fmm::detail

@@ -39,5 +39,8 @@ void add_to_cell_expansions(core::Backend backend, core::Array<C>& a, const std:
 // gathered on the device first, so that only they cross PCIe.
 std::vector<C> cell_expansions(core::Backend backend, const core::Array<C>& a, const std::vector<int>& cells,
                                Index per_cell);
+// The same into `out` (room for cells.size() * per_cell terms: a caller's kept buffer).
+void cell_expansions(core::Backend backend, const core::Array<C>& a, const std::vector<int>& cells, Index per_cell,
+                     C* out);
 
 }  // namespace loom::fmm::detail

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "loom/comm/collectives.hpp"
+#include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/fmm/kernels/biot_savart.hpp"
@@ -15,6 +17,7 @@
 #include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/let.hpp"
 #include "loom/fmm/parallel/let_batch.hpp"
+#include "loom/fmm/parallel/let_writer.hpp"
 #include "loom/fmm/engine/passes.hpp"
 #include "loom/fmm/expansions/harmonics.hpp"
 #include "loom/fmm/list_cache.hpp"
@@ -38,57 +41,73 @@ std::vector<std::vector<Patch>> rank_patches(const comm::Communicator& comm, con
   return out;
 }
 
+}  // namespace
+
+// The buffers a rank keeps between calls (distributed.hpp).
+struct RankFmm::Buffers {
+  std::vector<LetMessage> messages;   // in rank order, each with its plan (their memory kept)
+  std::vector<double> send, receive;  // the LETs written and received (grow_to)
+  std::vector<detail::C> sent;        // the sent cells' multipoles, gathered from the device
+  std::vector<int> slot;              // each cell's place among them
+  Let let;                            // the received LETs parsed
+  core::Array<double> far_scratch;    // the local L2P before it joins the near field (evaluate.hpp near_first)
+  comm::MessageExchange exchange;
+};
+
+namespace {
+
 // What this rank sends every other rank that holds bodies (periodic: the LETs of the 27 near images of its tree,
-// each shifted where it lies), planned before the upward pass and written after it; the doubles per rank.
+// each shifted where it lies), planned before the local FMM into the kept messages; the doubles per rank.
 struct LetPlans {
   std::vector<std::vector<Patch>> patches;  // every rank's (the messages' receivers point into them)
-  std::vector<LetMessage> messages;         // in rank order
   std::vector<int> counts;
+  std::vector<std::size_t> offsets;  // each message's place in the send buffer (message_offsets)
 };
 
 LetPlans plan_all(const comm::Communicator& comm, const Tree& tree, std::span<const double> cell_sigma,
-                  const Options& o, int ncomp, RankReport& report) {
+                  const Options& o, int ncomp, std::vector<LetMessage>& messages, RankReport& report) {
   LetPlans plans;
   core::WallTimer gather;  // a collective: it waits for the slowest rank's tree
   plans.patches = rank_patches(comm, tree);
   report.communication = gather.seconds();
+  std::size_t k = 0;
   for (int r = 0; r < comm.size(); ++r) {
     const auto& receiver = plans.patches[static_cast<std::size_t>(r)];
     if (r == comm.rank() || receiver.empty()) continue;
-    for (int s = o.periodic ? 0 : no_shift; s <= (o.periodic ? 26 : no_shift); ++s)
-      plans.messages.push_back({r, receiver, shift_vector(s, o.period), {}, {}});
+    for (int s = o.periodic ? 0 : no_shift; s <= (o.periodic ? 26 : no_shift); ++s, ++k) {
+      if (k == messages.size()) messages.emplace_back();
+      messages[k].rank = r;
+      messages[k].receiver = receiver;
+      messages[k].shift = shift_vector(s, o.period);
+    }
   }
-  plan_lets(tree, cell_sigma, {o.theta, cell_sigma.empty() ? 0.0 : o.guard}, plans.messages);
+  messages.resize(k);
+  plan_lets(tree, cell_sigma, {o.theta, cell_sigma.empty() ? 0.0 : o.guard}, messages);
   plans.counts.assign(static_cast<std::size_t>(comm.size()), 0);
-  for (const LetMessage& m : plans.messages) {
+  for (const LetMessage& m : messages) {
     report.let_cells_sent += m.count.cells;
     report.let_bodies_sent += m.count.bodies;
     plans.counts[static_cast<std::size_t>(m.rank)] += static_cast<int>(m.count.doubles(o.order, ncomp));
   }
+  plans.offsets = message_offsets(messages, o.order, ncomp);
   return plans;
 }
 
-// The planned LETs written with the multipoles of the upward pass (on the GPU only the sent cells' are
-// gathered and copied back), packed in rank order. `strength` and `sigma` in the caller's order.
-std::vector<double> write_all(const LetPlans& plans, const detail::TreeData& t, const core::Array<detail::C>& multipoles,
-                              const Options& o, int ncomp, std::span<const double> strength,
-                              std::span<const double> sigma, std::span<const double> cell_sigma) {
-  if (plans.messages.empty()) return {};
-  std::vector<int> slot;
-  const std::vector<int> cells = sent_cells(plans.messages, t.tree.cells().size(), slot);
-  const std::vector<detail::C> sent =
-      detail::cell_expansions(o.backend, multipoles, cells, ncomp * term_count(o.order));
-  LetSource source;
-  source.tree = &t;
-  source.order = o.order;
-  source.ncomp = ncomp;
-  source.strength = strength.data();
-  source.sigma = sigma;
-  source.body_order = t.tree.order().data();
-  source.multipoles = sent.data();
-  source.multipole_slot = slot.data();
-  source.cell_sigma = cell_sigma;
-  return write_lets(source, plans.messages);
+// The writer's threads: on the GPU the host is idle while the device runs the local FMM; on the CPU one thread,
+// beside the local FMM's team.
+int writer_threads(const Options& o) { return o.backend == core::Backend::cuda ? core::cpu_threads() : 1; }
+
+// The multipoles of the cells the messages send, for the writer: on the GPU gathered on the device and copied
+// into the kept buffer (only they cross PCIe), on the CPU the evaluation's own array (null slots).
+std::pair<const detail::C*, const int*> sent_multipoles(const Options& o, int ncomp, std::size_t ncells,
+                                                        const core::Array<detail::C>& multipoles,
+                                                        RankFmm::Buffers& b) {
+  if (o.backend != core::Backend::cuda) return {multipoles.read(core::Where::host), nullptr};
+  const std::vector<int> cells = sent_cells(b.messages, ncells, b.slot);
+  const Index per_cell = ncomp * term_count(o.order);
+  detail::C* out = grow_to(b.sent, cells.size() * static_cast<std::size_t>(per_cell));
+  detail::cell_expansions(o.backend, multipoles, cells, per_cell, out);
+  return {out, b.slot.data()};
 }
 
 // The local FMM's options: periodic, its own 27 near images but none of the far ones (they come from the whole
@@ -129,10 +148,11 @@ void measure_cost(const comm::Communicator& comm, const Tree& t, CellWork work, 
 }
 
 // The pipeline for kernel K: `local` runs the local FMM (Evaluator&) with the received sources, returning its
-// times; the LETs are planned before it, written and posted after its upward pass, and travel during its M2L.
+// times; the LETs are planned before it and written on the writer's thread while it runs (distributed.hpp).
 template <class K, class Local>
-void run(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
-         std::span<const double> sigma, RankReport& report, BodyCost* cost, Local&& local) {
+void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, std::span<const Vec3d> x,
+         std::span<const double> strength, std::span<const double> sigma, RankReport& report, BodyCost* cost,
+         Local&& local) {
   core::WallTimer tree_timer;
   Evaluator e(local_options(o));
   if (o.tree_on_backend) {
@@ -143,50 +163,71 @@ void run(const comm::Communicator& comm, const Options& o, std::span<const Vec3d
   report.tree = tree_timer.seconds();
   core::WallTimer plan_timer;
   const std::vector<double> cell_sigma = sigma.empty() ? std::vector<double>() : detail::cell_max_sigma(e.tree(), sigma);
-  const LetPlans plans = plan_all(comm, e.tree(), cell_sigma, o, K::ncomp, report);
+  const LetPlans plans = plan_all(comm, e.tree(), cell_sigma, o, K::ncomp, b.messages, report);
+  double* send = grow_to(b.send, plans.offsets.back());
   report.let_build = plan_timer.seconds() - report.communication;
-  // After the upward pass (or at once on a rank without bodies): the far images' moments, the LETs written
-  // with the pass's multipoles and posted; and the local lists' work per cell for the costs.
+  core::WallTimer counts_timer;
+  b.exchange.start(comm, plans.counts, {send, plans.offsets.back()}, b.receive);
+  report.communication += counts_timer.seconds();
+  LetSource source;
+  source.tree = &e.tree();
+  source.order = o.order;
+  source.ncomp = K::ncomp;
+  source.strength = strength.data();
+  source.sigma = sigma;
+  source.body_order = e.tree().order().data();
+  source.cell_sigma = cell_sigma;
+  std::optional<LetWriter> writer;
+  if (!b.messages.empty()) writer.emplace(source, b.messages, plans.offsets, send, b.exchange, writer_threads(o));
+  // After the upward pass (or at once on a rank without bodies): the far images' moments (an MPI call, before
+  // the writer may send), the multipoles handed to the writer; and the local lists' work per cell for the costs.
   std::optional<detail::BoxMoments> far;
   if (o.periodic) far.emplace();
-  std::optional<comm::AllToAll> exchange;
+  bool handed = false;
   CellWork work;
-  double write_seconds = 0, post_seconds = 0;
-  const auto send = [&](const detail::TreeData& t, const InteractionLists& lists,
-                        const core::Array<detail::C>& multipoles) {
-    core::WallTimer write;
+  double upward_seconds = 0;
+  const auto hand_over = [&](const detail::TreeData& t, const InteractionLists& lists,
+                             const core::Array<detail::C>& multipoles) {
+    core::WallTimer timer;
     if (far) *far = global_moments(comm, o, t, K::ncomp, strength);
-    std::vector<double> data = write_all(plans, t, multipoles, o, K::ncomp, strength, sigma, cell_sigma);
+    if (writer) {
+      const auto [m, slot] = sent_multipoles(o, K::ncomp, t.tree.cells().size(), multipoles, b);
+      writer->multipoles_ready(m, slot);
+    }
     if (cost) work = local_work(e.tree(), lists);  // t.tree, or an empty tree's on a rank without bodies
-    write_seconds = write.seconds();
-    core::WallTimer post;
-    exchange.emplace(comm, std::move(data), plans.counts);
-    post_seconds = post.seconds();
+    handed = true;
+    upward_seconds = timer.seconds();
   };
-  std::optional<Let> let;
-  double wait = 0;
+  double exchange_wait = 0;
   ReceivedSources<K> received(
       o,
       [&]() -> const Let& {
+        if (writer) report.let_wait = writer->join();
         core::WallTimer waiting;
-        const std::vector<double>& data = exchange->wait();
-        wait = waiting.seconds();
-        let = parse_let(data, o.order, K::ncomp);
-        return *let;
+        const std::span<const double> data = b.exchange.finish();
+        exchange_wait = waiting.seconds();
+        parse_let(data, o.order, K::ncomp, b.let);
+        return b.let;
       },
-      far ? &*far : nullptr, send);
+      far ? &*far : nullptr, hand_over);
+  received.keep_far_scratch(&b.far_scratch);
+  received.on_evaluation_end([&]() noexcept {  // the writer may read the evaluation's multipoles (CPU backend)
+    if (writer) writer->abandon();
+  });
   core::WallTimer local_timer;
   report.local_time = local(e, received);
-  if (!exchange) send(detail::TreeData{}, InteractionLists{}, core::Array<detail::C>{});  // a rank without bodies
+  if (!handed) hand_over(detail::TreeData{}, InteractionLists{}, core::Array<detail::C>{});  // a rank without bodies
   received.let();
   const double call = local_timer.seconds();
+  if (writer) report.let_write = writer->busy_seconds();
   report.remote_time = received.times();
-  report.let_build += write_seconds;
-  report.communication += post_seconds + wait;
-  report.remote = report.remote_time.total() + report.remote_time.wait - wait;  // with the parsing
-  report.local = call - report.remote_time.wait - report.remote_time.total() - write_seconds - post_seconds;
-  report.let_cells_received = static_cast<Index>(let->cells.size());
-  report.let_bodies_received = static_cast<Index>(let->x.size());
+  report.let_build += upward_seconds;
+  report.communication += exchange_wait;
+  // the received field with the parsing (the writer's and the exchange's waits apart)
+  report.remote = report.remote_time.total() + report.remote_time.wait - report.let_wait - exchange_wait;
+  report.local = call - report.remote_time.wait - report.remote_time.total() - upward_seconds;
+  report.let_cells_received = static_cast<Index>(b.let.cells.size());
+  report.let_bodies_received = static_cast<Index>(b.let.x.size());
   report.remote_pairs = received.counts();
   report.bodies = static_cast<Index>(x.size());
   if (cost) {
@@ -198,35 +239,62 @@ void run(const comm::Communicator& comm, const Options& o, std::span<const Vec3d
 
 }  // namespace
 
-LaplaceResult laplace(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
-                      std::span<const double> charges, RankReport* report, BodyCost* cost) {
+RankFmm::RankFmm(comm::Communicator comm) : comm_(std::move(comm)), b_(std::make_unique<Buffers>()) {}
+RankFmm::~RankFmm() = default;
+RankFmm::RankFmm(RankFmm&&) noexcept = default;
+RankFmm& RankFmm::operator=(RankFmm&&) noexcept = default;
+
+double RankFmm::kept_bytes() const {
+  double bytes = 8.0 * double(b_->send.capacity() + b_->receive.capacity()) +
+                 double(sizeof(detail::C) * b_->sent.capacity() + sizeof(int) * b_->slot.capacity()) +
+                 8.0 * double(b_->far_scratch.size());  // on the backend: the device's with CUDA
+  for (const LetMessage& m : b_->messages) bytes += double(sizeof(LetEntry) * m.plan.capacity());
+  const Let& l = b_->let;
+  bytes += double(sizeof(LetCell) * l.cells.capacity() + sizeof(detail::C) * l.multipoles.capacity() +
+                  sizeof(Vec3d) * l.x.capacity() + 8 * (l.strength.capacity() + l.sigma.capacity()));
+  return bytes;
+}
+
+LaplaceResult RankFmm::laplace(const Options& o, std::span<const Vec3d> x, std::span<const double> charges,
+                               RankReport* report, BodyCost* cost) {
   RankReport own;
   RankReport& r = report ? *report : own;
   r = RankReport{};
   LaplaceResult result;
-  run<LaplaceKernel>(comm, o, x, charges, {}, r, cost, [&](Evaluator& e, ReceivedSources<LaplaceKernel>& received) {
-    if (!x.empty()) e.laplace(charges, result, &received);
-    r.local_stats = result.stats;
-    return result.time;
-  });
+  run<LaplaceKernel>(comm_, *b_, o, x, charges, {}, r, cost,
+                     [&](Evaluator& e, ReceivedSources<LaplaceKernel>& received) {
+                       if (!x.empty()) e.laplace(charges, result, &received);
+                       r.local_stats = result.stats;
+                       return result.time;
+                     });
   return result;
 }
 
-BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
-                             std::span<const Vec3d> alpha, std::span<const double> sigma, RankReport* report,
-                             BodyCost* cost) {
+BiotSavartResult RankFmm::biot_savart(const Options& o, std::span<const Vec3d> x, std::span<const Vec3d> alpha,
+                                      std::span<const double> sigma, RankReport* report, BodyCost* cost) {
   RankReport own;
   RankReport& r = report ? *report : own;
   r = RankReport{};
   BiotSavartResult result;
   const std::span<const double> strength(alpha.empty() ? nullptr : &alpha[0].x, 3 * alpha.size());
-  run<BiotSavartKernel>(comm, o, x, strength, sigma, r, cost,
+  run<BiotSavartKernel>(comm_, *b_, o, x, strength, sigma, r, cost,
                         [&](Evaluator& e, ReceivedSources<BiotSavartKernel>& received) {
                           if (!x.empty()) e.biot_savart(alpha, sigma, result, &received);
                           r.local_stats = result.stats;
                           return result.time;
                         });
   return result;
+}
+
+LaplaceResult laplace(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
+                      std::span<const double> charges, RankReport* report, BodyCost* cost) {
+  return RankFmm(comm).laplace(o, x, charges, report, cost);
+}
+
+BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,
+                             std::span<const Vec3d> alpha, std::span<const double> sigma, RankReport* report,
+                             BodyCost* cost) {
+  return RankFmm(comm).biot_savart(o, x, alpha, sigma, report, cost);
 }
 
 }  // namespace loom::fmm::parallel

@@ -1,17 +1,25 @@
 // The FMM over the bodies of all ranks (issue 22): each rank holds some of the bodies (after multisection.hpp's
 // partitioning, so that its domain is compact) and gets the sums over all bodies at its own. Each rank builds
 // its tree and plans the local essential tree every other rank needs (let.hpp: the selection walk needs no
-// multipoles); the local FMM (Evaluator, on the options' backend) runs its upward pass, after which the rank
-// writes its LETs with those multipoles (on the GPU only the sent cells' cross PCIe) and posts the exchange
-// (MPI_Ialltoallv); its M2L runs while the LETs are in flight; then the received cells and bodies join its
-// evaluation as extra sources (received_sources.hpp: their M2L into its locals, their P2P into its near field,
-// on its backend). No multipole is computed twice and no tree is copied: one rank does exactly its local FMM.
+// multipoles). A thread of its own (let_writer.hpp) then writes the LETs while the local FMM (Evaluator, on the
+// options' backend) runs: everything but the multipoles at once, the multipoles once the upward pass has made
+// them (on the GPU only the sent cells' cross PCIe), each receiver's message posted as soon as it is complete
+// (comm/message_exchange.hpp); after the local M2L and P2P (the evaluation runs its near field first for them)
+// the writer is joined, the exchange finished, and the received cells and bodies join the evaluation as extra
+// sources (received_sources.hpp: their M2L into its locals, their P2P into its near field, on its backend). No multipole is computed twice and no tree is copied.
 // Periodic boundaries: each rank sends the LETs of its tree's 27 near images (shifted, let.hpp) to every other
 // rank, and runs its local FMM with its own 27 images but no far images; the far images of the whole box come
 // from the box's moments summed over the ranks (MPI_Allreduce) and are added with the received cells
 // (engine/periodic_images.hpp).
+// A rank's buffers of a step (its LETs planned, written, received and parsed, the sent multipoles gathered, the
+// scratch of the local L2P before it joins the near field) live in a RankFmm and are kept from call to call,
+// grown only when a call needs more (let_batch.hpp grow_to): a time stepper's or a benchmark's second call
+// faults no fresh pages in for them (writing 72 MB of LETs into fresh pages took 0.40 s on the build box, into
+// kept ones 0.012 s: docs/performance.md). A call's peak memory is that of a fresh call (plus at most 1/16 of
+// these buffers); between calls they hold the largest call's (kept_bytes).
 #pragma once
 
+#include <memory>
 #include <span>
 
 #include "loom/comm/communicator.hpp"
@@ -24,8 +32,10 @@ namespace loom::fmm::parallel {
 // One rank's view of one evaluation: seconds per phase, and what it sent and received.
 struct RankReport {
   double tree = 0;           // the local tree (and its host arrays for the passes)
-  double let_build = 0;      // the LETs for the other ranks: patches, selection walk, their multipoles and bodies
-  double communication = 0;  // the patches' gather, the exchange of counts and the wait for the LETs after the local M2L
+  double let_build = 0;      // the LETs' work on the rank's thread: patches, selection walk, sent multipoles gathered
+  double let_write = 0;      // the writing of the LETs, on the writer's thread (behind the local FMM)
+  double let_wait = 0;       // the rank's thread waiting for the writer after the local P2P: the writing not hidden
+  double communication = 0;  // the patches' gather, the exchange of counts and the wait for the LETs after the writer
   double local = 0;          // the local FMM without its tree (its phases in local_time)
   double remote = 0;         // the received cells' field: parsing, walk, far and near parts (remote_time)
   double cost = 0;           // every body's cost for the next partitioning, when asked
@@ -37,8 +47,32 @@ struct RankReport {
   LetFieldCounts remote_pairs;
 };
 
-// Collective over `comm`: the sums over every rank's bodies at this rank's bodies, in this rank's order; with
-// `cost`, every body's cost (body_cost.hpp) for the next partitioning.
+// A rank's evaluations, its buffers kept between them (above). Each call is collective over the communicator:
+// the sums over every rank's bodies at this rank's bodies, in this rank's order; with `cost`, every body's cost
+// (body_cost.hpp) for the next partitioning. Calls may change the options and the bodies.
+class RankFmm {
+ public:
+  explicit RankFmm(comm::Communicator comm);
+  ~RankFmm();
+  RankFmm(RankFmm&&) noexcept;
+  RankFmm& operator=(RankFmm&&) noexcept;
+
+  LaplaceResult laplace(const Options& options, std::span<const Vec3d> x, std::span<const double> charges,
+                        RankReport* report = nullptr, BodyCost* cost = nullptr);
+  BiotSavartResult biot_savart(const Options& options, std::span<const Vec3d> x, std::span<const Vec3d> alpha,
+                               std::span<const double> sigma, RankReport* report = nullptr, BodyCost* cost = nullptr);
+  // The bytes its kept buffers hold now.
+  double kept_bytes() const;
+  const comm::Communicator& communicator() const { return comm_; }
+
+  struct Buffers;
+
+ private:
+  comm::Communicator comm_;
+  std::unique_ptr<Buffers> b_;
+};
+
+// One call on fresh buffers (a RankFmm of its own).
 LaplaceResult laplace(const comm::Communicator& comm, const Options& options, std::span<const Vec3d> x,
                       std::span<const double> charges, RankReport* report = nullptr, BodyCost* cost = nullptr);
 BiotSavartResult biot_savart(const comm::Communicator& comm, const Options& options, std::span<const Vec3d> x,

@@ -80,7 +80,7 @@ std::vector<Patch> read_patches(std::span<const double> v) {
 namespace {
 
 double strength_of(const LetSource& s, Index i, int d) {
-  if (!s.body_order) return s.strength[d * s.tree->n() + i];
+  if (!s.body_order) return s.strength[d * s.tree->size() + i];
   return s.strength[s.body_order[i] * s.ncomp + d];
 }
 
@@ -94,25 +94,33 @@ const detail::C* multipoles_of(const LetSource& s, int c) {
   return s.multipoles + (s.multipole_slot ? s.multipole_slot[c] : c) * per_cell;
 }
 
-// Writes the cell (and its bodies) at `at`; returns one past what it wrote.
-double* write_cell(const LetSource& s, const LetEntry& e, Vec3d shift, double* at) {
-  const Cell& cell = s.tree->tree.cells()[static_cast<std::size_t>(e.cell)];
+// Writes the cell (and its bodies) at `at`, or the part of it asked for; returns one past the cell.
+double* write_cell(const LetSource& s, const LetEntry& e, Vec3d shift, double* at, LetPart part) {
+  const Cell& cell = s.tree->cells()[static_cast<std::size_t>(e.cell)];
   const int nt = term_count(s.order);
-  const Vec3d center = cell.center + shift;
-  *at++ = center.x;
-  *at++ = center.y;
-  *at++ = center.z;
-  *at++ = cell.radius;
-  *at++ = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(e.cell)];
-  *at++ = e.bodies ? double(cell.count) : 0.0;
-  *at++ = double(e.children);
-  const detail::C* m = multipoles_of(s, e.cell);
-  for (int k = 0; k < s.ncomp * nt; ++k) {
-    *at++ = m[k].re;
-    *at++ = m[k].im;
+  const bool rest = part != LetPart::multipoles;
+  if (rest) {
+    const Vec3d center = cell.center + shift;
+    at[0] = center.x;
+    at[1] = center.y;
+    at[2] = center.z;
+    at[3] = cell.radius;
+    at[4] = s.cell_sigma.empty() ? 0.0 : s.cell_sigma[static_cast<std::size_t>(e.cell)];
+    at[5] = e.bodies ? double(cell.count) : 0.0;
+    at[6] = double(e.children);
   }
+  at += 7;
+  if (part != LetPart::without_multipoles) {
+    const detail::C* m = multipoles_of(s, e.cell);
+    for (int k = 0; k < s.ncomp * nt; ++k) {
+      at[2 * k] = m[k].re;
+      at[2 * k + 1] = m[k].im;
+    }
+  }
+  at += 2 * s.ncomp * nt;
   if (!e.bodies) return at;
-  const auto& x = s.tree->tree.positions();
+  if (!rest) return at + static_cast<std::ptrdiff_t>(cell.count) * (4 + s.ncomp);
+  const auto& x = s.tree->positions();
   for (Index i = cell.begin; i < cell.begin + cell.count; ++i) {
     const Vec3d p = x[static_cast<std::size_t>(i)] + shift;
     *at++ = p.x;
@@ -160,16 +168,16 @@ LetCount plan_let(const Tree& tree, std::span<const double> cell_sigma, std::spa
   return count;
 }
 
-double* write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, double* at) {
-  for (const LetEntry& e : plan) at = write_cell(source, e, shift, at);
+double* write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, double* at, LetPart part) {
+  for (const LetEntry& e : plan) at = write_cell(source, e, shift, at, part);
   return at;
 }
 
 LetCount select_let(const LetSource& s, std::span<const Patch> receiver, const LetCriterion& criterion,
                     std::vector<double>* out, Vec3d shift) {
-  if (!out) return plan_let(s.tree->tree, s.cell_sigma, receiver, criterion, shift, nullptr);
+  if (!out) return plan_let(*s.tree, s.cell_sigma, receiver, criterion, shift, nullptr);
   std::vector<LetEntry> plan;
-  const LetCount count = plan_let(s.tree->tree, s.cell_sigma, receiver, criterion, shift, &plan);
+  const LetCount count = plan_let(*s.tree, s.cell_sigma, receiver, criterion, shift, &plan);
   const std::size_t before = out->size();
   out->resize(before + static_cast<std::size_t>(count.doubles(s.order, s.ncomp)));
   write_let(s, plan, shift, out->data() + before);
@@ -177,9 +185,19 @@ LetCount select_let(const LetSource& s, std::span<const Patch> receiver, const L
 }
 
 Let parse_let(std::span<const double> data, int order, int ncomp) {
+  Let let;
+  parse_let(data, order, ncomp, let);
+  return let;
+}
+
+void parse_let(std::span<const double> data, int order, int ncomp, Let& let) {
   const int nt = term_count(order);
   const std::size_t header = 7, body = static_cast<std::size_t>(3 + ncomp + 1);
-  Let let;
+  let.cells.clear();
+  let.multipoles.clear();
+  let.x.clear();
+  let.strength.clear();
+  let.sigma.clear();
   std::vector<std::pair<int, int>> open;  // cells whose subtrees are still being read, and their children left
   std::size_t at = 0;
   while (at < data.size()) {
@@ -213,7 +231,6 @@ Let parse_let(std::span<const double> data, int order, int ncomp) {
     }
   }
   LOOM_REQUIRE(open.empty(), "parse_let: a subtree without all its children");
-  return let;
 }
 
 }  // namespace loom::fmm::parallel

@@ -32,7 +32,7 @@ namespace loom::fmm::parallel {
 // Multipoles: every cell's, or with `multipole_slot` only those of the cells it sends, cell c's at slot[c]
 // (a rank's device multipoles gathered for them alone, engine/passes.hpp cell_expansions).
 struct LetSource {
-  const detail::TreeData* tree = nullptr;
+  const Tree* tree = nullptr;
   int order = 0, ncomp = 1;
   const double* strength = nullptr;
   const detail::C* multipoles = nullptr;
@@ -78,8 +78,12 @@ struct LetCount {
 LetCount plan_let(const Tree& tree, std::span<const double> cell_sigma, std::span<const Patch> receiver,
                   const LetCriterion& criterion, Vec3d shift, std::vector<LetEntry>* plan);
 // Writes the planned cells (wire format above), moved by `shift`, at `at` (room for the plan's
-// LetCount::doubles); returns one past what it wrote.
-double* write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, double* at);
+// LetCount::doubles); returns one past what it wrote. In two parts if asked: everything but the multipoles
+// (their places skipped: a rank writes that before its upward pass has made them), then the multipoles alone
+// into the same places (the source's multipoles only are read then).
+enum class LetPart { all, without_multipoles, multipoles };
+double* write_let(const LetSource& source, std::span<const LetEntry> plan, Vec3d shift, double* at,
+                  LetPart part = LetPart::all);
 
 // Both at once: appends what the receiver's patches need to `out` (null: only counts, for the model of many
 // ranks; then the source needs only its tree and cell sigmas); returns the cells and bodies it takes.
@@ -104,6 +108,8 @@ struct Let {
   std::vector<double> sigma;
 };
 Let parse_let(std::span<const double> data, int order, int ncomp);
+// The same into `let`, whose vectors keep their memory (a rank's every step parses into the same one).
+void parse_let(std::span<const double> data, int order, int ncomp, Let& let);
 
 // Distance from x to the nearest point of the box (0 inside).
 double distance_to_box(Vec3d x, const Box& box);

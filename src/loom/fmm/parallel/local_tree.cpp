@@ -9,7 +9,7 @@ namespace loom::fmm::parallel {
 
 LetSource LocalTree::source() const {
   LetSource s;
-  s.tree = &t;
+  s.tree = &t.tree;
   s.order = order;
   s.ncomp = ncomp;
   s.strength = strength.read(core::Where::host);

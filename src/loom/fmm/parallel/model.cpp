@@ -6,6 +6,7 @@
 #include <string>
 
 #include "loom/comm/communicator.hpp"
+#include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/fmm/kernels/biot_savart.hpp"
@@ -72,7 +73,7 @@ std::size_t count_lets(const std::vector<Part>& parts, const std::vector<detail:
     for (std::size_t s = 0; s < parts.size(); ++s) {
       if (s == u || parts[s].x.empty()) continue;
       LetSource source;
-      source.tree = &trees[s];
+      source.tree = &trees[s].tree;
       source.order = o.order;
       source.ncomp = ncomp;
       source.cell_sigma = cell_sigma[s];
@@ -101,6 +102,7 @@ std::size_t count_lets(const std::vector<Part>& parts, const std::vector<detail:
 // the local FMM pays its traversal as the received field pays its walk (the ranks' FMM builds both each step).
 struct PartTimes {
   double local = 0, remote = 0, walk = 0;  // walk: the received field's dual traversal, on the host
+  double after_far = 0;  // of local: its downward pass, which runs after the received LET is needed
 };
 
 template <class K>
@@ -116,17 +118,20 @@ PartTimes time_part(const Options& o, const Part& q, const Let* let) {
     ReceivedSources<K> received(o, [&]() -> const Let& { return *let; }, nullptr);
     detail::ExtraSources* extra = let ? &received : nullptr;
     double call = 0;
+    Timings time;
     if constexpr (K::ncomp == 1) {
       LaplaceResult r;
       e.laplace(q.strength, r, extra);
-      call = r.time.call;
+      time = r.time;
     } else {
       BiotSavartResult r;
       e.biot_savart(alpha, q.sigma, r, extra);
-      call = r.time.call;
+      time = r.time;
     }
+    call = time.call;
     const double remote = received.times().total();
-    if (k > 0 && call < best.local + best.remote) best = {call - remote, remote, received.times().walk};
+    if (k > 0 && call < best.local + best.remote)
+      best = {call - remote, remote, received.times().walk, time.downward};
   }
   return best;
 }
@@ -148,18 +153,31 @@ Let received_let(const Options& o, const std::vector<Part>& parts, const std::ve
   return parse_let(received, o.order, ncomp);
 }
 
-// For part r: the time to select and write its LETs for all others, as the ranks do (let_batch.hpp).
-double selection_seconds(const Options& o, const std::vector<Part>& parts, const std::vector<detail::TreeData>& trees,
-                         std::size_t r, int ncomp) {
+// For part r: the time to plan its LETs for all others and to write them, as the ranks do (let_batch.hpp) in
+// `threads` (the ranks' writer: distributed.cpp), into a kept buffer: the second of two writings is timed, as a
+// rank's second step writes into the pages of its first.
+struct Selection {
+  double plan = 0, write = 0, write_fresh = 0;  // write_fresh: the first writing, into fresh pages
+};
+Selection selection_seconds(const Options& o, const std::vector<Part>& parts,
+                            const std::vector<detail::TreeData>& trees, std::size_t r, int ncomp, int threads) {
   const LocalTree mine = local_tree(trees[r].tree, o.order, ncomp, parts[r].strength, parts[r].sigma);
   const auto patches = part_patches(trees);
   std::vector<LetMessage> messages;
   for (std::size_t s = 0; s < parts.size(); ++s)
     if (s != r && !parts[s].x.empty()) messages.push_back({static_cast<int>(s), patches[s], {}, {}, {}});
-  core::WallTimer select;
+  Selection t;
+  core::WallTimer plan;
   plan_lets(mine.t.tree, mine.cell_sigma, {o.theta, ncomp == 3 ? o.guard : 0.0}, messages);
-  write_lets(mine.source(), messages);  // timed, not kept
-  return select.seconds();
+  t.plan = plan.seconds();
+  std::vector<double> kept;
+  core::WallTimer fresh;
+  write_lets(mine.source(), messages, kept, threads);  // the first step's: fresh pages
+  t.write_fresh = fresh.seconds();
+  core::WallTimer write;
+  write_lets(mine.source(), messages, kept, threads);
+  t.write = write.seconds();
+  return t;
 }
 
 struct Parts {
@@ -198,7 +216,7 @@ Parts cube_parts(const Options& o, Index n, int ranks, int ncomp) {
 }  // namespace
 
 ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
-                       std::span<const double> sigma, int ranks) {
+                       std::span<const double> sigma, int ranks, int writer_threads) {
   LOOM_REQUIRE(ranks >= 1, "model_ranks: ranks must be >= 1");
   const int ncomp = kernel == Kernel::laplace ? 1 : 3;
   const Parts p = make_parts(o, x, strength, sigma, ranks, ncomp);
@@ -212,13 +230,17 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
   m.timed_bodies = static_cast<Index>(p.parts[timed].x.size());
   std::optional<Let> let;
   if (ranks > 1) {
-    m.select = selection_seconds(o, p.parts, p.trees, timed, ncomp);
+    const Selection t = selection_seconds(o, p.parts, p.trees, timed, ncomp, writer_threads);
+    m.plan = t.plan;
+    m.select = t.plan + t.write;
+    m.select_fresh = t.plan + t.write_fresh;
     let = received_let(o, p.parts, p.trees, timed, ncomp);
   }
   const PartTimes t = time_part(kernel, o, p.parts[timed], let ? &*let : nullptr);
   m.local = t.local;
   m.remote = t.remote;
   m.walk = t.walk;
+  m.after_far = t.after_far;
   m.one_rank_local = m.local * double(m.bodies) / (double(ranks) * double(std::max<Index>(1, m.timed_bodies)));
   return m;
 }
@@ -235,12 +257,16 @@ ModelRanks model_interior(Kernel kernel, const Options& o, Index bodies_per_part
   m.bodies = n;
   const std::size_t centre = count_lets(p.parts, p.trees, p.cell_sigma, host, ncomp, m);
   m.max_bodies = m.timed_bodies = static_cast<Index>(p.parts[centre].x.size());
-  m.select = selection_seconds(host, p.parts, p.trees, centre, ncomp);
+  const Selection select = selection_seconds(host, p.parts, p.trees, centre, ncomp, core::cpu_threads());
+  m.plan = select.plan;
+  m.select = select.plan + select.write;
+  m.select_fresh = select.plan + select.write_fresh;
   const Let let = received_let(host, p.parts, p.trees, centre, ncomp);
   const PartTimes t = time_part(kernel, o, p.parts[centre], &let);
   m.local = m.one_rank_local = t.local;
   m.remote = t.remote;
   m.walk = t.walk;
+  m.after_far = t.after_far;
   return m;
 }
 
@@ -266,6 +292,19 @@ double received_growth(const ModelRanks& m, double scale) {
   return shell(target) / shell(side);
 }
 
+namespace {
+
+// (1): the plan on the rank's thread, then the writing and the exchange beside the local FMM up to the point
+// where the received LET is needed (the local FMM's `hidden` seconds), then the rest of the local FMM and the
+// received field.
+void add_up(ModelStep& s, double hidden) {
+  s.hidden = std::min(hidden, s.local);
+  s.step = s.plan + std::max(s.hidden, s.select - s.plan + s.communication) + (s.local - s.hidden) + s.remote;
+  s.step_whole = s.plan + std::max(s.local, s.select - s.plan + s.communication) + s.remote;
+}
+
+}  // namespace
+
 ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds,
                      bool remote_on_host, double remote_factor) {
   ModelStep s;
@@ -274,10 +313,12 @@ ModelStep model_step(const ModelRanks& m, const Network& net, double scale, doub
   const double one_rank = m.one_rank_local * scale * speed;
   s.local = m.local * scale * speed;
   s.select = m.select * surface * (remote_on_host ? 1 : speed);
+  s.plan = m.plan * surface * (remote_on_host ? 1 : speed);
   s.remote = m.remote * surface * (remote_on_host ? 1 : speed * remote_factor);  // (5)
   s.communication = m.max_messages * net.latency + m.max_bytes * surface / net.bandwidth;
-  s.step = s.select + std::max(s.local, s.communication) + s.remote;  // (1)
-  s.efficiency = one_rank / s.step;                                   // (2)
+  add_up(s, s.local * (m.local > 0 ? 1 - m.after_far / m.local : 1));  // (1)
+  s.efficiency = one_rank / s.step;                                     // (2)
+  s.efficiency_whole = one_rank / s.step_whole;
   return s;
 }
 
@@ -288,11 +329,13 @@ ModelStep model_step_interior(const ModelRanks& ranks, const ModelRanks& interio
   const double growth = received_growth(interior, scale);                                      // (3)
   s.local = target_seconds * ranks.imbalance;
   s.select = interior.select * growth + ranks.select;
+  s.plan = interior.plan * growth + ranks.plan;
   s.remote = target_seconds * (interior.remote / interior.local) * growth / scale;             // (6)
   const double bytes_growth = received_growth(ranks, target_bodies / double(ranks.max_bodies));
   s.communication = ranks.max_messages * net.latency + ranks.max_bytes * bytes_growth / net.bandwidth;
-  s.step = s.select + std::max(s.local, s.communication) + s.remote;                          // (1)
+  add_up(s, s.local * (1 - interior.after_far / interior.local));                             // (1)
   s.efficiency = target_seconds / s.step;                                                     // (2)
+  s.efficiency_whole = target_seconds / s.step_whole;
   return s;
 }
 

@@ -4,9 +4,16 @@
 // received. For the most loaded part the step is measured on this machine: its local FMM, the selection of
 // its LETs, and the field of the LET it receives (built for real, with every sender's multipoles). The step
 // time on P ranks is then modelled as
-//   T(P) = T_select + max(T_local, T_comm) + T_remote,   T_comm = messages * latency + bytes / bandwidth   (1)
-// (the exchange hidden behind the local FMM, as the ranks' FMM overlaps them) and the weak-scaling efficiency
-// as E(P) = T_local(one rank, same bodies per rank) / T(P).                                               (2)
+//   T(P) = T_plan + max(T_hidden, T_write + T_comm) + (T_local - T_hidden) + T_remote,
+//   T_comm = messages * latency + bytes / bandwidth                                                       (1)
+// as the ranks' FMM runs (distributed.hpp): the selection walk (T_plan) on the rank's thread before its local
+// FMM; the writing of the LETs (T_write = T_select - T_plan, timed into kept buffers as a rank's second step
+// writes) and the exchange on a writer thread beside the local FMM, up to the point where the received LET is
+// needed: after the local M2L and P2P (the evaluation runs the near field first for it, evaluate.hpp), so
+// T_hidden is the local FMM without its downward pass (measured on the timed part); then the downward pass and
+// the received field. Were the writing hidden behind the whole local FMM:
+//   T_whole(P) = T_plan + max(T_local, T_write + T_comm) + T_remote                                         (1')
+// reported beside (1). The weak-scaling efficiency is E(P) = T_local(one rank, same bodies per rank) / T(P). (2)
 // A larger load per rank m' (the paper's 1.68e7 per GPU) is extrapolated from the measured load m: the local
 // work grows as m'/m (or is given, e.g. measured on the GPU); what a rank receives (LET bodies and cells, their
 // selection and field) as the shell that the MAC's near field makes around its domain, a fixed number w of
@@ -31,9 +38,9 @@
 // their transfers), G by (3) fitted there. The distant ranks' cells, which (6) leaves out, are counted by
 // the P-rank model: thousands of cells into a few hundred thousand local ones (docs/performance.md).
 // What the step counts (1): the local FMM with its tree (the one-rank time at the target is measured so), the
-// LET selection (patches, the walk, writing the cells with the device multipoles gathered: let_build of the
-// ranks' report), the exchange (hidden when shorter than the local FMM: the ranks post it after the upward
-// pass) and the received field (wait, walk, far and near parts). Not counted: the partitioning (only when the
+// LET selection (the walk: let_build of the ranks' report; the writing with the device multipoles gathered:
+// let_write, hidden up to T_hidden), the exchange (hidden with the writing: each receiver's message leaves
+// when written) and the received field (walk, far and near parts). Not counted: the partitioning (only when the
 // imbalance exceeds its threshold) and the bodies' costs for it (the lists' counts, done with the step).
 #pragma once
 
@@ -63,6 +70,9 @@ struct ModelRanks {
   // Measured here for the most loaded part, in one evaluation: its local FMM, the selection of its LETs, the
   // received field.
   double local = 0, select = 0, remote = 0, walk = 0;  // walk: the remote's dual traversal (host)
+  double plan = 0;       // of select: the selection walk (the rest is the writing, into kept pages)
+  double select_fresh = 0;  // the same with the writing into fresh pages (a rank's first call)
+  double after_far = 0;  // of local: its downward pass and P2P (after the received LET is needed)
   Index timed_bodies = 0;     // the bodies of the part timed: the one receiving the most bytes
   double one_rank_local = 0;  // the local FMM of a part of the mean size alone (T_local of (2))
   int ncrit = 64;             // the leaves' size, for (3)
@@ -72,12 +82,14 @@ struct ModelRanks {
 double received_growth(const ModelRanks& m, double scale);
 
 // P virtual parts of the bodies (strength: ncomp per body; sigma empty for Laplace).
+// writer_threads: the threads a rank writes its LETs in (distributed.cpp: all the host's with the GPU backend,
+// one with the CPU's).
 ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x, std::span<const double> strength,
-                       std::span<const double> sigma, int ranks);
+                       std::span<const double> sigma, int ranks, int writer_threads = 1);
 
 // (6): the interior probe, 27 parts (3 x 3 x 3) of `bodies_per_part` bodies, its centre part (the one
 // receiving the most) timed in one evaluation with its received sources on o's backend (the device); the LET
-// selection and the parts on the host.
+// selection and the parts on the host (the writing in all its threads, as a GPU rank's writer).
 ModelRanks model_interior(Kernel kernel, const Options& o, Index bodies_per_part);
 
 // (5): the probe's two parts of `bodies_per_part`, the larger part's local FMM and received field (least of
@@ -92,6 +104,9 @@ RemoteProbe probe_remote(Kernel kernel, const Options& o, Index bodies_per_part)
 
 struct ModelStep {
   double local = 0, select = 0, remote = 0, communication = 0, step = 0, efficiency = 0;
+  double plan = 0;    // of select: the walk, not hidden
+  double hidden = 0;  // of local: what the writing and the exchange run beside (T_hidden)
+  double step_whole = 0, efficiency_whole = 0;  // by (1'): hidden behind the whole local FMM
 };
 // (1)-(3) for the measured ranks, at `scale` = m'/m times the load per rank; local_seconds > 0 replaces the
 // scaled local time, and scales select and remote with it unless `remote_on_host` (the received field and the

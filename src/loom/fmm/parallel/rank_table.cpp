@@ -6,7 +6,7 @@
 
 namespace loom::fmm::parallel {
 namespace {
-constexpr int figures = 18;
+constexpr int figures = 20;
 }
 
 std::vector<double> gather_rank_figures(const comm::Communicator& comm, const RankReport& r, double partition) {
@@ -15,13 +15,13 @@ std::vector<double> gather_rank_figures(const comm::Communicator& comm, const Ra
                                 double(r.let_bodies_received), double(r.local_stats.m2l_pairs),
                                 double(r.remote_pairs.m2l), r.local_stats.p2p_interactions,
                                 r.remote_pairs.p2p_interactions, r.remote_time.walk, r.remote_time.far,
-                                r.remote_time.near, r.tree, r.cost};
+                                r.remote_time.near, r.tree, r.cost, r.let_write, r.let_wait};
   return comm.gather(mine);
 }
 
 nlohmann::json print_rank_table(std::ostream& out, const std::vector<double>& f, int ranks) {
-  out << "rank    bodies  partition    tree  let_build  communication  local  (kernels)  remote  (walk / far / near)"
-         "    cost  let_cells  let_bodies  m2l local / remote  p2p local / remote\n";
+  out << "rank    bodies  partition    tree  let_build  (write / wait)  communication  local  (kernels)  remote  "
+         "(walk / far / near)    cost  let_cells  let_bodies  m2l local / remote  p2p local / remote\n";
   nlohmann::json j;
   j["ranks"] = ranks;
   for (const char* key : {"bodies_per_rank", "let_cells_received", "let_bodies_received", "seconds_per_rank",
@@ -29,14 +29,15 @@ nlohmann::json print_rank_table(std::ostream& out, const std::vector<double>& f,
     j[key] = nlohmann::json::array();
   for (int r = 0; r < ranks; ++r) {
     const double* v = f.data() + static_cast<std::ptrdiff_t>(figures) * r;
-    out << fmt::format("{:>4} {:>9} {:>10.4f} {:>7.4f} {:>10.4f} {:>14.4f} {:>6.4f} {:>10.4f} {:>7.4f} {:>6.4f} / {:.4f} /"
-                       " {:.4f} {:>7.4f} {:>10} {:>11} {:>9.3g} / {:<8.3g} {:>8.3g} / {:.3g}\n",
-                       r, Index(v[0]), v[1], v[16], v[2], v[3], v[4], v[5], v[6], v[13], v[14], v[15], v[17],
+    out << fmt::format("{:>4} {:>9} {:>10.4f} {:>7.4f} {:>10.4f} {:>7.4f} / {:.4f} {:>14.4f} {:>6.4f} {:>10.4f} {:>7.4f}"
+                       " {:>6.4f} / {:.4f} / {:.4f} {:>7.4f} {:>10} {:>11} {:>9.3g} / {:<8.3g} {:>8.3g} / {:.3g}\n",
+                       r, Index(v[0]), v[1], v[16], v[2], v[18], v[19], v[3], v[4], v[5], v[6], v[13], v[14], v[15], v[17],
                        Index(v[7]), Index(v[8]), v[9], v[10], v[11], v[12]);
     j["bodies_per_rank"].push_back(Index(v[0]));
     j["let_cells_received"].push_back(Index(v[7]));
     j["let_bodies_received"].push_back(Index(v[8]));
-    j["seconds_per_rank"].push_back({{"partition", v[1]}, {"tree", v[16]}, {"let_build", v[2]}, {"cost", v[17]}, {"communication", v[3]},
+    j["seconds_per_rank"].push_back({{"partition", v[1]}, {"tree", v[16]}, {"let_build", v[2]}, {"let_write", v[18]},
+                                     {"let_wait", v[19]}, {"cost", v[17]}, {"communication", v[3]},
                                      {"local", v[4]}, {"kernels", v[5]}, {"remote", v[6]}, {"remote_walk", v[13]},
                                      {"remote_far", v[14]}, {"remote_near", v[15]}});
     // the pairs behind the times: M2L pairs and body-body interactions, of the local FMM and of the received LET

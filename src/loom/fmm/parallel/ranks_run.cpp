@@ -61,12 +61,12 @@ std::vector<double> flat(const std::vector<Vec3d>& a, const std::vector<Vec3d>& 
 }
 
 // Evaluates this rank's bodies; on rank 0 hands the whole set's results in input order to the run.
-void evaluate(const comm::Communicator& comm, FmmRun& run, const RankBodies& mine, RankReport& report,
-              BodyCost* cost) {
+void evaluate(RankFmm& fmm, FmmRun& run, const RankBodies& mine, RankReport& report, BodyCost* cost) {
+  const comm::Communicator& comm = fmm.communicator();
   const Options& o = run.config().options;
   const Index n = static_cast<Index>(comm.sum(std::int64_t(mine.x.size())));
   if (run.config().kernel == Kernel::laplace) {
-    LaplaceResult r = laplace(comm, o, mine.x, mine.strength, &report, cost);
+    LaplaceResult r = fmm.laplace(o, mine.x, mine.strength, &report, cost);
     std::vector<double> out;
     for (std::size_t i = 0; i < mine.x.size(); ++i)
       out.insert(out.end(), {r.potential[i], r.gradient[i].x, r.gradient[i].y, r.gradient[i].z});
@@ -84,7 +84,7 @@ void evaluate(const comm::Communicator& comm, FmmRun& run, const RankBodies& min
   std::vector<Vec3d> alpha;
   for (std::size_t i = 0; i < mine.x.size(); ++i)
     alpha.push_back({mine.strength[3 * i], mine.strength[3 * i + 1], mine.strength[3 * i + 2]});
-  BiotSavartResult r = biot_savart(comm, o, mine.x, alpha, mine.sigma, &report, cost);
+  BiotSavartResult r = fmm.biot_savart(o, mine.x, alpha, mine.sigma, &report, cost);
   const std::vector<double> all = gather_in_input_order(comm, mine, flat(r.velocity, r.stretching), 6, n);
   if (!comm.is_root()) return;
   r.velocity.resize(static_cast<std::size_t>(n));
@@ -106,11 +106,12 @@ int run_fmm_on_ranks(const comm::Communicator& comm, const FmmConfig& config, st
   const double partition = take_share(comm, run, ncomp, mine);
   RankReport report;
   std::vector<Step> steps;
+  RankFmm fmm(comm);
   if (config.repeat == 1) {
-    evaluate(comm, run, mine, report, nullptr);
+    evaluate(fmm, run, mine, report, nullptr);
   } else {  // each evaluation measures the costs that the next partitioning weighs
     const Evaluate step = [&](const RankBodies& bodies, RankReport& r, BodyCost& cost) {
-      evaluate(comm, run, bodies, r, &cost);
+      evaluate(fmm, run, bodies, r, &cost);
     };
     for (int k = 0; k < config.repeat; ++k)
       steps.push_back(rebalanced_step(comm, mine, config.repartition_threshold, {}, step));

@@ -25,16 +25,15 @@ Step rebalanced_step(const comm::Communicator& comm, RankBodies& mine, double th
   return s;
 }
 
-void evaluate_bodies(const comm::Communicator& comm, const Options& o, const RankBodies& mine, RankReport& report,
-                     BodyCost& cost) {
+void evaluate_bodies(RankFmm& fmm, const Options& o, const RankBodies& mine, RankReport& report, BodyCost& cost) {
   if (mine.ncomp == 1) {
-    laplace(comm, o, mine.x, mine.strength, &report, &cost);
+    fmm.laplace(o, mine.x, mine.strength, &report, &cost);
     return;
   }
   std::vector<Vec3d> alpha;
   for (std::size_t i = 0; i < mine.x.size(); ++i)
     alpha.push_back({mine.strength[3 * i], mine.strength[3 * i + 1], mine.strength[3 * i + 2]});
-  biot_savart(comm, o, mine.x, alpha, mine.sigma, &report, &cost);
+  fmm.biot_savart(o, mine.x, alpha, mine.sigma, &report, &cost);
 }
 
 nlohmann::json print_steps(std::ostream& out, const std::vector<Step>& steps) {

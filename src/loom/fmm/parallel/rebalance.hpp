@@ -31,9 +31,9 @@ using Evaluate = std::function<void(const RankBodies&, RankReport&, BodyCost&)>;
 Step rebalanced_step(const comm::Communicator& comm, RankBodies& mine, double threshold, const CostRates& rates,
                      const Evaluate& evaluate);
 
-// The distributed FMM of `mine` (Laplace for one strength per body, Biot-Savart for three).
-void evaluate_bodies(const comm::Communicator& comm, const Options& o, const RankBodies& mine, RankReport& report,
-                     BodyCost& cost);
+// The distributed FMM of `mine` (Laplace for one strength per body, Biot-Savart for three), on `fmm`'s kept
+// buffers.
+void evaluate_bodies(RankFmm& fmm, const Options& o, const RankBodies& mine, RankReport& report, BodyCost& cost);
 
 // On rank 0: one line per step (step time, cost imbalance, repartitioned); returns them as JSON arrays
 // step_seconds, cost_imbalance, repartitioned.

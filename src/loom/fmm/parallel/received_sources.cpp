@@ -28,6 +28,13 @@ const Let& ReceivedSources<K>::let() {
 }
 
 template <class K>
+core::Array<double>& ReceivedSources<K>::far_scratch(std::size_t size, core::Array<double>& fresh) {
+  if (!kept_scratch_) return ExtraSources::far_scratch(size, fresh);
+  if (kept_scratch_->size() < size) *kept_scratch_ = core::Array<double>(size + size / 16);
+  return *kept_scratch_;
+}
+
+template <class K>
 const LetLists& ReceivedSources<K>::lists(const Tree& tree) {
   if (!walked_) {
     const Let& received = let();

@@ -1,9 +1,10 @@
 // The received cells and bodies as extra sources of a rank's local evaluation (engine/extra_sources.hpp; issue
-// 22): the local FMM runs its upward pass (after which the rank sends its LETs with those multipoles) and its
-// M2L while the LETs travel, then asks for the received field's far part (the exchange is waited for here, the
-// received tree walked against the local one, let_pairs.hpp, and its M2L pairs added into the local locals,
-// with the periodic far images), runs its one L2L, L2P and P2P, and asks for the near part (the received
-// leaves' P2P into its near field). The pairs run on the evaluation's backend (CPU: let_pairs.hpp; CUDA:
+// 22): the local FMM runs its upward pass (after which the rank's writer fills in its LETs' multipoles and sends
+// them), its M2L and its P2P (near_first) while the LETs are written and travel, then asks for the received
+// field's far part (the writer and the exchange are waited for here, the received tree walked against the
+// local one, let_pairs.hpp, and its M2L pairs added into the local locals, with the periodic far images), runs
+// its one L2L and L2P (added to the near field), and asks for the near part (the received leaves' P2P into its
+// near field). The pairs run on the evaluation's backend (CPU: let_pairs.hpp; CUDA:
 // let_field_device.hpp) and land in its arrays, so the received field shares the local FMM's downward pass and
 // transfers instead of paying its own.
 #pragma once
@@ -19,7 +20,7 @@ namespace loom::fmm::parallel {
 
 // Wall seconds of the received field's parts (the device's work synchronised at the end of each part).
 struct ReceivedTimes {
-  double wait = 0;  // for the exchange, once the local M2L is done
+  double wait = 0;  // for the writer and the exchange, once the local M2L and P2P are done
   double walk = 0;  // the dual traversal, on the host
   double far = 0;   // the received M2L and far images (with the transfers of their cells)
   double near = 0;  // the received P2P (with the transfers of their bodies)
@@ -39,7 +40,17 @@ class ReceivedSources final : public detail::ExtraSources {
                     const core::Array<detail::C>& multipoles) override {
     if (upward_) upward_(t, lists, multipoles);
   }
+  // What the rank does when the evaluation ends (distributed.cpp: its writer, which may read the evaluation's
+  // multipoles, stopped); must not throw.
+  void on_evaluation_end(std::function<void()> ends) { ends_ = std::move(ends); }
+  void evaluation_ends() noexcept override {
+    if (ends_) ends_();
+  }
 
+  bool near_first() const override { return true; }  // the LETs arrive while the local P2P runs
+  // The scratch of near_first kept by the caller (grown by 1/16 over the need when short); null: fresh.
+  void keep_far_scratch(core::Array<double>* kept) { kept_scratch_ = kept; }
+  core::Array<double>& far_scratch(std::size_t size, core::Array<double>& fresh) override;
   void add_far(const detail::TreeData& t, core::Array<detail::C>& locals) override;
   void add_near(const detail::TreeData& t, const core::Array<double>& strength, const core::Array<double>& sigma,
                 core::Array<double>& out) override;
@@ -56,6 +67,8 @@ class ReceivedSources final : public detail::ExtraSources {
   Receive receive_;
   const detail::BoxMoments* far_images_;
   Upward upward_;
+  core::Array<double>* kept_scratch_ = nullptr;
+  std::function<void()> ends_;
   const Let* let_ = nullptr;
   LetLists lists_;
   bool walked_ = false;
