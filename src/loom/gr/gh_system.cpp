@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "loom/core/copy_values.hpp"
 #include "loom/core/parallel_for.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/gr/cpu_operators.hpp"
@@ -58,10 +59,6 @@ class ModuleTimer {
 };
 
 core::Array<double> host_array(const std::vector<double>& v) { return core::Array<double>::from(v); }
-
-void copy_values(core::Backend b, Index n, const double* from, double* to) {
-  core::parallel_for(b, n, [=] LOOM_HOST_DEVICE(Index i) { to[i] = from[i]; });
-}
 
 }  // namespace
 
@@ -270,7 +267,7 @@ void GhSystem::filter_fields(State& field) {
         else
           spectral::apply(spectral::Strategy::fused, cache_, *d.radial_filter, state_size, field[s].read(w),
                           d.scratch.write(w));
-        copy_values(backend_, state_size * d.n, d.scratch.read(w), field[s].write(w));
+        core::copy_values(w, d.scratch.read(w), field[s].write(w), static_cast<std::size_t>(state_size * d.n));
       }
       d.spin_filter->apply(backend_, field[s].read_write(w));
       continue;

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <utility>
 
+#include "loom/core/copy_values.hpp"
 #include "loom/core/error.hpp"
 #include "loom/spectral/gpu_apply.hpp"
 #include "loom/spectral/jacobian.hpp"
@@ -215,13 +216,7 @@ void SpectralFilter::apply(Strategy s, OperatorCache& cache, Index components, c
                     (from_field ? scratch : field).write(w));
   }
   if (steps_.size() % 2 == 1) {
-    const double* from = scratch.read(w);
-    double* to = field.write(w);
-    const Index values = components * topology_size_;
-    if (w == core::Where::host)
-      std::copy_n(from, values, to);
-    else
-      core::device_pool().resource().copy_on_device(to, from, static_cast<std::size_t>(values) * sizeof(double));
+    core::copy_values(w, scratch.read(w), field.write(w), static_cast<std::size_t>(components * topology_size_));
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <random>
 
+#include "loom/core/copy_values.hpp"
 #include "loom/core/error.hpp"
 #include "loom/io/parameters.hpp"
 #include "loom/spectral/jacobian.hpp"
@@ -120,12 +121,7 @@ namespace {
 
 // dst = src on side w (the filter works on a fresh copy each run: the input stays the analytic field).
 void copy_on(core::Where w, const Tensor& src, Tensor& dst) {
-  const double* from = src.data.read(w);
-  double* to = dst.data.write(w);
-  if (w == core::Where::host)
-    std::copy_n(from, dst.data.size(), to);
-  else
-    core::device_pool().resource().copy_on_device(to, from, dst.data.bytes());
+  core::copy_values(w, src.data.read(w), dst.data.write(w), dst.data.size());
 }
 
 }  // namespace
