@@ -19,7 +19,7 @@ run() {  # name seconds command...
   tail -n "${TAIL:-30}" "$out/$name.txt"
   tar czf "$out/$name.tar.gz" -C "$out" "$name" && rm -rf "${out:?}/$name"
 }
-run spec8 150 env GPU_REPEATS=20 scripts/gpu-spectral-strips.sh
-run bh9 150 scripts/gpu-bh9.sh
-run fmm8 230 env FMM8_BUDGET=180 scripts/gpu-fmm8.sh
+run spec8 130 env GPU_REPEATS=20 scripts/gpu-spectral-strips.sh
+run bh9 120 scripts/gpu-bh9.sh
+run fmm8 200 env FMM8_BUDGET=150 scripts/gpu-fmm8.sh
 echo "total $(( $(date +%s) - t0 )) s"
