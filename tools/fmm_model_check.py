@@ -4,7 +4,7 @@
 Reads the JSONs of `scripts/gpu-fmm6.sh check` (or any runs alike): ranks-P.json from `mpiexec -n P loom bench
 fmm --ranks_bodies M --json` (P = 1 first) and model-P.json from `loom bench fmm --model_ranks P
 --model_bodies_per_rank M --json` at the same load and threads. For each P > 1 prints the model's terms next to
-the real ranks' (the slowest rank's: the largest over the ranks): local FMM, LET selection (the real: let_build,
+the real ranks' (the critical rank's: the one whose own work adds up to the most): local FMM, LET selection (the real: let_build,
 the writer's let_write beside it), received field, communication, step; then the efficiencies: the model's E (2)
 = T_local(one rank alone) / T(P); the real runs' like-with-like local / step of the slowest rank; and the weak
 scaling P T(1) / T(P) with the host's cores fixed (16/P threads per rank), which the model is not about.
@@ -21,19 +21,23 @@ def load(path):
 
 
 def real_terms(j):
+    """The terms of the critical rank (the one whose own work adds up to the most: it sets the step); the other
+    ranks' waiting in `communication` (for the critical rank's messages) is the step's imbalance, not the
+    network's."""
     ranks = j["seconds_per_rank"]
-
-    def worst(key, keys=None):
-        return max(sum(r.get(k, 0.0) for k in (keys or [key])) for r in ranks)
-
+    own = ("tree", "let_build", "let_wait", "local", "remote", "cost")
+    r = max(ranks, key=lambda q: sum(q.get(k, 0.0) for k in own))
     return {
-        "local": worst("local"),
-        "select": worst("let_build", ["let_build", "let_wait"]),
-        "write": worst("let_write"),
-        "remote": worst("remote"),
-        "comm": worst("communication"),
-        "tree": worst("tree"),
+        "local": r["local"],
+        "select": r["let_build"] + r.get("let_wait", 0.0),
+        "write": r.get("let_write", 0.0),
+        "remote": r["remote"],
+        "comm": r["communication"],
+        "tree": r["tree"],
+        "cost": r["cost"],
         "step": j["step_median"],
+        "others_wait": max(q["communication"] for q in ranks),
+        "local_spread": max(q["local"] for q in ranks) / min(q["local"] for q in ranks),
     }
 
 
@@ -65,7 +69,9 @@ def main():
         for term in ("local", "select", "remote", "comm", "step"):
             ratio = model[term] / real[term] if real[term] > 0 else float("nan")
             print(f"{p}  {term:<8} {model[term]:8.4f} {real[term]:8.4f}   {ratio:6.2f}")
-        print(f"{p}  (real tree {real['tree']:.4f} s, writer {real['write']:.4f} s: not in the model's step)")
+        print(f"{p}  (real: tree {real['tree']:.4f} s, cost {real['cost']:.4f} s, writer {real['write']:.4f} s "
+              f"beside; the other ranks wait up to {real['others_wait']:.4f} s; local slowest / fastest "
+              f"{real['local_spread']:.3f})")
         like = real["local"] / real["step"]
         weak = p * t1 / real["step"]
         print(f"{p}  E: model {100 * model['E']:.1f}%, real local/step {100 * like:.1f}%, "
