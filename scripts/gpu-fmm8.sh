@@ -63,8 +63,9 @@ fi
 tar -czf "$out/logs.tar.gz" -C "$logs" .
 
 echo "=== summary (rank tables: the median evaluation, seconds)"
-echo "test_fmm_mpi Gpu*:FmmRanksTree* (2 ranks): rc $mpi_rc, $(grep -cE '^\[       OK' "$logs/gtest-mpi.log") OK," \
-  "$(grep -cE 'FAILED  \]' "$logs/gtest-mpi.log") FAILED lines"
+plain=$(sed 's/\x1b\[[0-9;]*m//g' "$logs/gtest-mpi.log")  # gtest colours its lines under mpiexec
+echo "test_fmm_mpi Gpu*:FmmRanksTree* (2 ranks): rc $mpi_rc, $(grep -cE '^\[       OK' <<< "$plain") OK," \
+  "$(grep -cE 'FAILED  \]' <<< "$plain") FAILED lines"
 grep -hE "Failure|M2L pairs" "$logs/gtest-mpi.log" | head -6
 for name in paper-backend paper-host gpu-1-backend gpu-2-backend gpu-1-host gpu-2-host cpu-1 cpu-2 cpu-4; do
   [[ -f "$logs/$name.log" ]] || continue

@@ -59,8 +59,9 @@ void declare_fmm_model_parameters(io::Parameters& p) {
   p.add("model_latency", -1.0, "seconds per message (negative: the network's)").at_least(-1).at_most(1);
   p.add("model_target_bodies", 16777216, "bodies per rank to extrapolate to (the paper's per GPU)").at_least(1);
   p.add("model_target_seconds", 0.0,
-        "seconds of one rank's local FMM at the target load (0: scaled from this machine; the H200's Biot-Savart "
-        "kernels at 1.68e7 bodies took 1.17 s, docs/performance.md)")
+        "seconds of one rank's step at the target load, as the ranks run it (0: scaled from this machine; one GPU "
+        "rank took 4.04 s at 1.68e7 Biot-Savart bodies, p 8, theta 0.6: `mpiexec -n 1 loom bench fmm "
+        "--ranks_bodies 16777216`, docs/performance.md)")
       .at_least(0)
       .at_most(1e6);
   p.add("model_remote", "device",

@@ -37,7 +37,8 @@
 // side, 5 near fields), on the device, in one evaluation (walk on the host, M2L and P2P on the device, with
 // their transfers), G by (3) fitted there. The distant ranks' cells, which (6) leaves out, are counted by
 // the P-rank model: thousands of cells into a few hundred thousand local ones (docs/performance.md).
-// What the step counts (1): the local FMM with its tree (the one-rank time at the target is measured so), the
+// What the step counts (1): the local FMM with its tree (the one-rank time at the target is measured so: one
+// rank's step of the ranks' own code, `mpiexec -n 1 loom bench fmm --ranks_bodies`, device tree on the GPU), the
 // LET selection (the walk: let_build of the ranks' report; the writing with the device multipoles gathered:
 // let_write, hidden up to T_hidden), the exchange (hidden with the writing: each receiver's message leaves
 // when written) and the received field (walk, far and near parts). Not counted: the partitioning (only when the
