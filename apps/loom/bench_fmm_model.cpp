@@ -107,7 +107,8 @@ void check_fmm_mode_keys(const io::Parameters& p) {
   else if (p.get_string("model_remote") != "device")
     io::refuse_unread_keys(p, {"model_probe_bodies", "model_interior_bodies"}, "unless model_remote is device");
   if (p.get_int("ranks_bodies") == 0 && comm::Communicator::world().size() == 1)
-    io::refuse_unread_keys(p, {"ranks_kernel", "ranks_dist", "ranks_theta", "ranks_tree", "parallel.repartition_threshold"},
+    io::refuse_unread_keys(p,
+                           {"ranks_kernel", "ranks_dist", "ranks_theta", "ranks_tree", "parallel.repartition_threshold"},
                            "unless ranks_bodies is given (or mpiexec -n N)");
 }
 

@@ -148,8 +148,8 @@ Errors laplace_errors(const Case& k, const Options& o) {
   const Errors e = compare(got, one, phi, flat(grad), targets, 1);
   std::printf("%d ranks, %s, p %d, %s tree: potential error %.2e, gradient %.2e; against one rank %.2e, %.2e; LET "
               "cells %ld bodies %ld on rank 0\n",
-              c.size(), std::string(to_string(k.d)).c_str(), o.order, o.tree_on_backend ? "backend" : "host", e.a, e.b, e.a_one_rank, e.b_one_rank,
-              long(report.let_cells_received), long(report.let_bodies_received));
+              c.size(), std::string(to_string(k.d)).c_str(), o.order, o.tree_on_backend ? "backend" : "host", e.a, e.b,
+              e.a_one_rank, e.b_one_rank, long(report.let_cells_received), long(report.let_bodies_received));
   return e;
 }
 
