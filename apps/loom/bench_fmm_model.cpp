@@ -59,8 +59,9 @@ void declare_fmm_model_parameters(io::Parameters& p) {
   p.add("model_latency", -1.0, "seconds per message (negative: the network's)").at_least(-1).at_most(1);
   p.add("model_target_bodies", 16777216, "bodies per rank to extrapolate to (the paper's per GPU)").at_least(1);
   p.add("model_target_seconds", 0.0,
-        "seconds of one rank's local FMM at the target load (0: scaled from this machine; the H200's Biot-Savart "
-        "kernels at 1.68e7 bodies took 1.17 s, docs/performance.md)")
+        "seconds of one rank's step at the target load, as the ranks run it (0: scaled from this machine; one GPU "
+        "rank took 4.04 s at 1.68e7 Biot-Savart bodies, p 8, theta 0.6: `mpiexec -n 1 loom bench fmm "
+        "--ranks_bodies 16777216`, docs/performance.md)")
       .at_least(0)
       .at_most(1e6);
   p.add("model_remote", "device",
@@ -83,6 +84,12 @@ void declare_fmm_model_parameters(io::Parameters& p) {
         "bodies per MPI rank: run the FMM over the ranks of mpiexec -n N instead of the benchmark (weak scaling)")
       .at_least(0);
   p.add("ranks_kernel", "laplace", "kernel of the run over ranks").one_of({"laplace", "biot-savart"});
+  p.add("ranks_theta", 0.4, "run over ranks: the acceptance criterion theta").at_least(0.05).at_most(0.95);
+  p.add("ranks_tree", "auto",
+        "run over ranks: where each rank builds its tree and lists: backend (gpu/device_tree.hpp, on the device "
+        "with --backend cuda, thrust's host code on the CPU), host (the host tree, parallel/cubic_tree.hpp), or "
+        "auto (backend with cuda, host on the CPU)")
+      .one_of({"auto", "backend", "host"});
   p.add("ranks_dist", "cube", "bodies of the run over ranks").one_of({"cube", "sphere", "plummer"});
   p.add("parallel.repartition_threshold", 1.1,
         "run over ranks: partition again, by the measured costs, when their imbalance exceeds this")
@@ -100,7 +107,8 @@ void check_fmm_mode_keys(const io::Parameters& p) {
   else if (p.get_string("model_remote") != "device")
     io::refuse_unread_keys(p, {"model_probe_bodies", "model_interior_bodies"}, "unless model_remote is device");
   if (p.get_int("ranks_bodies") == 0 && comm::Communicator::world().size() == 1)
-    io::refuse_unread_keys(p, {"ranks_kernel", "ranks_dist", "parallel.repartition_threshold"},
+    io::refuse_unread_keys(p,
+                           {"ranks_kernel", "ranks_dist", "ranks_theta", "ranks_tree", "parallel.repartition_threshold"},
                            "unless ranks_bodies is given (or mpiexec -n N)");
 }
 
@@ -119,7 +127,10 @@ int run_fmm_ranks_bench(const io::Parameters& p) {
   if (backend == "all") backend = "cpu";  // the benchmark's default: the CPU on ranks
   b.options.backend = core::parse_backend(backend, "backend");
   b.options.order = static_cast<int>(p.get_int("p"));
+  b.options.theta = p.get_real("ranks_theta");
   const bool gpu = b.options.backend == core::Backend::cuda;
+  const std::string& tree = p.get_string("ranks_tree");
+  b.options.tree_on_backend = tree == "backend" || (tree == "auto" && gpu);
   b.options.ncrit = static_cast<int>(p.get_int(gpu ? "ncrit_gpu" : "ncrit_cpu"));
   b.options.precision = fmm::parse_precision(p.get_string("precision"));
   b.warmup = static_cast<int>(p.get_int("warmup"));
@@ -181,7 +192,7 @@ int run_fmm_model(const io::Parameters& p) {
                      {"device_walk", i.walk},    {"select", i.select},      {"let_bodies", i.max_let_bodies},
                      {"let_cells", i.max_cells}, {"growth", growth},        {"bytes_received", i.max_bytes},
                      {"plan", i.plan},           {"device_local_after_far", i.after_far},
-                     {"select_fresh", i.select_fresh}};
+                     {"select_fresh", i.select_fresh}, {"written_bytes", i.written_bytes}};
   }
   std::cout << fmt::format(
       "model of {} on P ranks: {} bodies per rank (uniform cube), p {}, theta {}, ncrit {}; network {:.3g} GB/s, "
@@ -241,7 +252,22 @@ int run_fmm_model(const io::Parameters& p) {
                     {"target_efficiency_whole", there.efficiency_whole},
                     {"target_efficiency_by_5", scaled.efficiency},
                     {"target_step_by_5", scaled.step},
-                    {"target_remote_by_5", scaled.remote}});
+                    {"target_remote_by_5", scaled.remote},
+                    {"target_write", there.write},
+                    {"target_volume_bytes", there.volume},
+                    {"target_volume_near_bytes", there.volume_near}});
+  }
+  if (interior) {
+    const auto& t = runs.back();
+    const double local = t["target_local"], hidden = t["target_hidden"];
+    std::cout << fmt::format(
+        "at the target by (6)-(8), {} ranks: volume {:.3f} GB written, sent and received (near {:.3f} + distant "
+        "{:.3f}); plan {:.4f} + max(hidden {:.4f}, write {:.4f} + comm {:.4f}) + rest {:.4f} + remote {:.4f} = "
+        "{:.4f} s against local {:.4f} s\n",
+        ranks.back(), double(t["target_volume_bytes"]) * 1e-9, double(t["target_volume_near_bytes"]) * 1e-9,
+        (double(t["target_volume_bytes"]) - double(t["target_volume_near_bytes"])) * 1e-9, double(t["target_plan"]),
+        hidden, double(t["target_write"]), double(t["target_communication"]), local - hidden,
+        double(t["target_remote"]), double(t["target_step"]), local);
   }
   std::cout << fmt::format("predicted weak-scaling efficiency at {:.3g} bodies per rank on {} ranks, by {}: {:.1f}% "
                            "(the LETs hidden behind the local FMM up to its downward pass; behind the whole of "

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <tuple>
 #include <vector>
 
@@ -259,6 +260,62 @@ TEST(DeviceTree, EvaluatorWithTheBackendTreeGivesTheHostsBiotSavart) {
       ub.push_back(b.stretching[i][d]);
     }
   EXPECT_LT(relative_l2_error(ua, ub), 1e-12);
+}
+
+// root_rounds: the root cut in fewer rounds (each along its part's longest side) into near-cubic pieces, as a
+// rank's elongated domain wants (parallel/cubic_tree.hpp); the other levels as ever. On a 1 x 1 x 1/2 slab two
+// rounds give 4 cubes below the root, and the tree needs about half the M2L pairs of the plain tree, whose cells
+// are 2 : 2 : 1 at every level (the host cubic tree's 0.48x, test_fmm_cubic_tree.cpp); one round on a
+// 1 x 1/2 x 1/2 bar gives 2 cubes.
+std::vector<Vec3d> box_of(Index n, Vec3d sides) {
+  std::vector<Vec3d> x = make_positions(Distribution::cube, n, 5);  // [-1, 1)^3
+  for (Vec3d& v : x)
+    for (int d = 0; d < 3; ++d) v[d] *= sides[d];
+  return x;
+}
+
+// The largest over the smallest side of each child of the root's bodies' bounding box.
+std::vector<double> root_children_aspect(const Tree& t) {
+  std::vector<double> out;
+  const Cell& root = t.cells()[0];
+  for (int k = root.child_begin; k < root.child_begin + root.child_count; ++k) {
+    const Cell& c = t.cells()[static_cast<std::size_t>(k)];
+    Vec3d lo = t.positions()[static_cast<std::size_t>(c.begin)], hi = lo;
+    for (Index i = c.begin; i < c.begin + c.count; ++i)
+      for (int d = 0; d < 3; ++d) {
+        lo[d] = std::min(lo[d], t.positions()[static_cast<std::size_t>(i)][d]);
+        hi[d] = std::max(hi[d], t.positions()[static_cast<std::size_t>(i)][d]);
+      }
+    const Vec3d e = hi - lo;
+    out.push_back(std::max({e.x, e.y, e.z}) / std::min({e.x, e.y, e.z}));
+  }
+  return out;
+}
+
+Tree rounds_tree(const std::vector<Vec3d>& x, int ncrit, int rounds) {
+  return gpu::to_host_tree(gpu::build_tree(cpu, x.data(), static_cast<Index>(x.size()), ncrit, rounds));
+}
+
+TEST(DeviceTree, RootCutInFewerRoundsGivesNearCubicPieces) {
+  const int ncrit = 64;
+  const auto slab = box_of(30000, {1, 1, 0.5});
+  const Tree cut = rounds_tree(slab, ncrit, 2), plain = rounds_tree(slab, ncrit, 3);
+  check_invariants(cut, slab, ncrit);
+  ASSERT_EQ(cut.cells()[0].child_count, 4);
+  for (double a : root_children_aspect(cut)) EXPECT_LT(a, 1.1);
+  for (double a : root_children_aspect(plain)) EXPECT_GT(a, 1.8);  // 1/2 x 1/2 x 1/4 (normalised), 2 : 2 : 1
+  TraversalOptions o;
+  o.theta = 0.4;
+  const double m2l_cut = double(traverse(cut, cut, o).m2l_source.size());
+  const double m2l_plain = double(traverse(plain, plain, o).m2l_source.size());
+  std::printf("slab 1 x 1 x 1/2, 30000 bodies: M2L pairs %.0f (root cut in 2 rounds), %.0f (plain)\n", m2l_cut,
+              m2l_plain);
+  EXPECT_LT(m2l_cut, 0.6 * m2l_plain);
+  const auto bar = box_of(20000, {1, 0.5, 0.5});
+  const Tree halves = rounds_tree(bar, ncrit, 1);
+  check_invariants(halves, bar, ncrit);
+  ASSERT_EQ(halves.cells()[0].child_count, 2);
+  for (double a : root_children_aspect(halves)) EXPECT_LT(a, 1.1);
 }
 
 }  // namespace

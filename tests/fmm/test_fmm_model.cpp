@@ -109,20 +109,30 @@ TEST(FmmModel, InteriorProbeStepOfTheEquations) {
   interior.select = 0.01;
   interior.plan = 0.002;
   interior.after_far = 0.1;  // a quarter of the local FMM after the received LET is needed
+  interior.max_bytes = 2e8;  // received by the centre part
+  interior.written_bytes = 1.6e8;  // written by it in select - plan = 0.008 s: 5e-11 s per byte
   ModelRanks ranks = measured();  // the P-rank model: messages, bytes and the distant receivers' selection
   ranks.max_bodies = 512;
+  ranks.max_bytes = 1e8;
   const Network net{1e10, 1e-5};
   const ModelStep s = model_step_interior(ranks, interior, net, 8 * 512, 0.7);
   const double growth = 152.0 / 56;
+  const double volume = 2e8 * growth + 1e8;  // (7): the probe's grown by (3), the P-rank model's not
+  EXPECT_NEAR(s.volume, volume, 1e-3);
+  EXPECT_NEAR(s.volume_near, 2e8 * growth, 1e-3);
   EXPECT_NEAR(s.local, 0.7, 1e-12);
   EXPECT_NEAR(s.remote, 0.7 * 0.25 * growth / 8, 1e-12);
-  EXPECT_NEAR(s.select, 0.01 * growth + 0.1, 1e-12);
   EXPECT_NEAR(s.plan, 0.002 * growth + 0.02, 1e-12);
-  EXPECT_NEAR(s.communication, 7e-5 + 0.1 * 4, 1e-12);  // no LET bodies in `ranks`: the surface law, 8^(2/3)
-  // writing 0.008 growth + 0.08 and the exchange 0.40007 (0.50 s) hide behind the first 0.525 s of the 0.7 s
+  EXPECT_NEAR(s.write, volume * 5e-11, 1e-12);  // (8): the same volume written as sent
+  EXPECT_NEAR(s.select, s.plan + s.write, 1e-12);
+  EXPECT_NEAR(s.communication, 7e-5 + volume / 1e10, 1e-12);
+  // writing 0.032 and the exchange 0.064 hide behind the first 0.525 s of the 0.7 s
   EXPECT_NEAR(s.step, s.plan + 0.525 + 0.175 + s.remote, 1e-12);
   EXPECT_NEAR(s.efficiency, 0.7 / s.step, 1e-12);
   EXPECT_NEAR(s.step_whole, s.plan + 0.7 + s.remote, 1e-12);
+  // at 1 GB/s the exchange (0.643 s) and the writing outlast the 0.525 s beside them
+  const ModelStep slow = model_step_interior(ranks, interior, Network{1e9, 0}, 8 * 512, 0.7);
+  EXPECT_NEAR(slow.step, slow.plan + volume * 5e-11 + volume / 1e9 + 0.175 + slow.remote, 1e-12);
 }
 
 TEST(FmmModel, InteriorProbeTimesTheCentreOf27Parts) {
@@ -136,6 +146,8 @@ TEST(FmmModel, InteriorProbeTimesTheCentreOf27Parts) {
   EXPECT_GT(m.max_let_bodies, 3000);  // a part 3 leaves wide inside a shell of its neighbours' leaves
   EXPECT_GT(m.local, 0);
   EXPECT_GT(m.remote, 0);
+  // (7)'s premise: the centre part writes for its neighbours about what it receives from them
+  EXPECT_NEAR(m.written_bytes / m.max_bytes, 1.0, 0.15);
 }
 
 }  // namespace

@@ -4,8 +4,8 @@
 // local essential trees. Checked: the parts' weights balanced, every body on exactly one rank, inside its
 // rank's box, the boxes disjoint and filling the bounding box; the sums against the one-rank FMM over the whole
 // set and against a direct sum (direct.hpp), for Laplace and Biot-Savart on uniform and Plummer bodies, and with
-// fewer bodies than ranks; the same on the GPU with the ranks sharing the device, and there equal to the CPU
-// ranks (skip without one).
+// fewer bodies than ranks, each with the host's tree and the backend's (gpu/device_tree.hpp); the same on the
+// GPU with the ranks sharing the device, and there equal to the CPU ranks (skip without one).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -146,10 +146,10 @@ Errors laplace_errors(const Case& k, const Options& o) {
   for (std::size_t i = 0; i < all.x.size(); ++i)
     one.insert(one.end(), {single.potential[i], single.gradient[i].x, single.gradient[i].y, single.gradient[i].z});
   const Errors e = compare(got, one, phi, flat(grad), targets, 1);
-  std::printf("%d ranks, %s, p %d: potential error %.2e, gradient %.2e; against one rank %.2e, %.2e; LET cells %ld "
-              "bodies %ld on rank 0\n",
-              c.size(), std::string(to_string(k.d)).c_str(), o.order, e.a, e.b, e.a_one_rank, e.b_one_rank,
-              long(report.let_cells_received), long(report.let_bodies_received));
+  std::printf("%d ranks, %s, p %d, %s tree: potential error %.2e, gradient %.2e; against one rank %.2e, %.2e; LET "
+              "cells %ld bodies %ld on rank 0\n",
+              c.size(), std::string(to_string(k.d)).c_str(), o.order, o.tree_on_backend ? "backend" : "host", e.a, e.b,
+              e.a_one_rank, e.b_one_rank, long(report.let_cells_received), long(report.let_bodies_received));
   return e;
 }
 
@@ -174,8 +174,9 @@ Errors biot_savart_errors(const Case& k, const Options& o) {
     one.insert(one.end(), {single.velocity[i].x, single.velocity[i].y, single.velocity[i].z, single.stretching[i].x,
                            single.stretching[i].y, single.stretching[i].z});
   const Errors e = compare(got, one, flat(u), flat(s), targets, 3);
-  std::printf("%d ranks, %s, p %d: velocity error %.2e, stretching %.2e; against one rank %.2e, %.2e\n", c.size(),
-              std::string(to_string(k.d)).c_str(), o.order, e.a, e.b, e.a_one_rank, e.b_one_rank);
+  std::printf("%d ranks, %s, p %d, %s tree: velocity error %.2e, stretching %.2e; against one rank %.2e, %.2e\n",
+              c.size(), std::string(to_string(k.d)).c_str(), o.order, o.tree_on_backend ? "backend" : "host", e.a, e.b,
+              e.a_one_rank, e.b_one_rank);
   return e;
 }
 
@@ -187,13 +188,28 @@ void expect_within_fmm_error(const Errors& e, double bound_a, double bound_b) {
   EXPECT_LT(e.b_one_rank, bound_b);
 }
 
+// The ranks' trees both ways: the host tree (parallel/cubic_tree.hpp) and, in a build with CUDA, the backend's
+// (Options::tree_on_backend, the GPU ranks' default; here its code on thrust's host system), its root cut into
+// the rank's near-cubic pieces (cubic_root_rounds) and the LETs planned on its host form.
+std::vector<Options> tree_sites(Options o = {}) {
+  std::vector<Options> sites{o};
+#if defined(LOOM_HAVE_CUDA)
+  o.tree_on_backend = true;
+  sites.push_back(o);
+#endif
+  return sites;
+}
+
 TEST(FmmRanks, LaplaceAgreesWithOneRankAndDirectSum) {
-  for (auto d : {Distribution::cube, Distribution::plummer}) expect_within_fmm_error(laplace_errors({d, 5000}, {}), 1e-6, 1e-6);
+  for (const Options& o : tree_sites())
+    for (auto d : {Distribution::cube, Distribution::plummer})
+      expect_within_fmm_error(laplace_errors({d, 5000}, o), 1e-6, 1e-6);
 }
 
 TEST(FmmRanks, BiotSavartAgreesWithOneRankAndDirectSum) {
-  for (auto d : {Distribution::cube, Distribution::plummer})
-    expect_within_fmm_error(biot_savart_errors({d, 3000}, {}), 1e-6, 1e-5);
+  for (const Options& o : tree_sites())
+    for (auto d : {Distribution::cube, Distribution::plummer})
+      expect_within_fmm_error(biot_savart_errors({d, 3000}, o), 1e-6, 1e-5);
 }
 
 // A LET that missed or doubled a cell would leave an error that no order removes: the error falls with p as
@@ -215,8 +231,10 @@ TEST(FmmRanks, LaplaceErrorFallsWithTheOrder) {
 
 TEST(FmmRanks, FewerBodiesThanRanks) {
   // 3 bodies: with 4 ranks one holds none after partitioning; every sum is then direct (one leaf each)
-  expect_within_fmm_error(laplace_errors({Distribution::cube, 3}, {}), 1e-12, 1e-12);
-  expect_within_fmm_error(biot_savart_errors({Distribution::cube, 3}, {}), 1e-12, 1e-12);
+  for (const Options& o : tree_sites()) {
+    expect_within_fmm_error(laplace_errors({Distribution::cube, 3}, o), 1e-12, 1e-12);
+    expect_within_fmm_error(biot_savart_errors({Distribution::cube, 3}, o), 1e-12, 1e-12);
+  }
 }
 
 TEST(FmmRanks, GpuRanksShareTheDevice) {
@@ -226,8 +244,10 @@ TEST(FmmRanks, GpuRanksShareTheDevice) {
   Options o;
   o.backend = core::Backend::cuda;
   o.precision = Precision::double_;
-  expect_within_fmm_error(laplace_errors({Distribution::plummer, 8000}, o), 1e-6, 1e-6);
-  expect_within_fmm_error(biot_savart_errors({Distribution::cube, 5000}, o), 1e-6, 1e-5);
+  for (const Options& site : tree_sites(o)) {  // the host tree, and the device's (the GPU ranks' default)
+    expect_within_fmm_error(laplace_errors({Distribution::plummer, 8000}, site), 1e-6, 1e-6);
+    expect_within_fmm_error(biot_savart_errors({Distribution::cube, 5000}, site), 1e-6, 1e-5);
+  }
 }
 
 // The received field on the device (let_field_device.hpp) against the CPU's, under the ranks: in double

@@ -94,11 +94,11 @@ void adopt_tree(Evaluator::State& s, Tree tree) {
 
 // Options::tree_on_backend: the tree built on the backend from the positions sent there, its host form for the
 // passes' bookkeeping, and the lists traversed there (with the cells' core radii sent along for the guard).
-void set_backend_tree(Evaluator::State& s, std::span<const Vec3d> positions) {
+void set_backend_tree(Evaluator::State& s, std::span<const Vec3d> positions, int root_rounds) {
   const core::Backend b = s.o.backend;
   const core::Array<Vec3d> bodies = core::Array<Vec3d>::from(positions);
   s.backend_tree = std::make_unique<gpu::BackendTree>(
-      gpu::build_tree(b, bodies.read(gpu::side(b)), static_cast<Index>(positions.size()), s.o.ncrit));
+      gpu::build_tree(b, bodies.read(gpu::side(b)), static_cast<Index>(positions.size()), s.o.ncrit, root_rounds));
   gpu::BackendTree* tree = s.backend_tree.get();
   s.cache.set_traverser([tree, b](const TraversalOptions& t) {
     TraversalOptions o = t;
@@ -133,11 +133,15 @@ void Evaluator::set_precision(Precision precision) { s_->o.precision = precision
 const Tree& Evaluator::tree() const { return s_->t.tree; }
 const Options& Evaluator::options() const { return s_->o; }
 
-void Evaluator::set_positions(std::span<const Vec3d> positions) {
+void Evaluator::set_positions(std::span<const Vec3d> positions) { set_positions(positions, 3); }
+
+void Evaluator::set_positions(std::span<const Vec3d> positions, int root_rounds) {
+  LOOM_REQUIRE(root_rounds == 3 || s_->o.tree_on_backend,
+               "fmm::Evaluator::set_positions: root_rounds needs Options::tree_on_backend");
   if (s_->o.periodic) check_inside_box(s_->o, positions);
   core::WallTimer timer;
   if (s_->o.tree_on_backend) {
-    set_backend_tree(*s_, positions);
+    set_backend_tree(*s_, positions, root_rounds);
   } else {
     set_tree(Tree(positions, s_->o.ncrit));
   }

@@ -98,6 +98,9 @@ class Evaluator {
   Evaluator& operator=(Evaluator&&) noexcept;
 
   void set_positions(std::span<const Vec3d> positions);
+  // Options::tree_on_backend: the tree built there with the root cut in root_rounds (1..3) rounds of bisection
+  // instead of three (gpu::build_tree), so that an elongated domain's root children are near-cubic pieces.
+  void set_positions(std::span<const Vec3d> positions, int root_rounds);
   // The same with a tree built elsewhere over the positions (gpu/device_tree.hpp's, or a re-fitted one); the
   // build time reported is that of taking it over.
   void set_tree(Tree tree);

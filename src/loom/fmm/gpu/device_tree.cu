@@ -63,18 +63,21 @@ using ValueOf = std::remove_cv_t<std::remove_reference_t<decltype(*std::declval<
 // A struct with public members: nvcc's extended lambdas may not sit in private member functions.
 template <class Policy>
 struct Builder {
-  Builder(Policy policy, Backend b, Index n, int ncrit) : policy_(policy), b_(b), w_(side(b)), n_(n), ncrit_(ncrit) {}
+  Builder(Policy policy, Backend b, Index n, int ncrit, int root_rounds = 3)
+      : policy_(policy), b_(b), w_(side(b)), n_(n), ncrit_(ncrit), root_rounds_(root_rounds) {}
 
   // Splits the level's cells of more than ncrit bodies; returns their children (cells of the next level, with
   // geometry) and sets the parents' child_begin (counted from `next_first`) and child_count.
-  // On the device, a level whose cells all fit a block is split one block per cell (cell_split.hpp).
+  // On the device, a level whose cells all fit a block is split one block per cell (cell_split.hpp), except a
+  // root cut in fewer rounds (the blocks cut three).
   Array<Cell> split_level(Array<Cell>& level, int next_first, int level_index, Array<Vec3d>& pos, Array<Index>& order) {
-    if (b_ == Backend::cuda) {
+    const int rounds = level_index == 0 ? root_rounds_ : 3;
+    if (b_ == Backend::cuda && rounds == 3) {
       const Index largest = largest_cell(level);
       if (largest <= block_split_capacity) return split_in_blocks(level, next_first, level_index, pos, order, largest);
     }
     Array<Part> parts = parts_of_large_cells(level);
-    for (int round = 0; round < 3 && !parts.empty(); ++round) {
+    for (int round = 0; round < rounds && !parts.empty(); ++round) {
       if (!bisect_round(parts, pos, order)) break;
     }
     return children(level, parts, next_first, level_index, pos);
@@ -344,6 +347,7 @@ struct Builder {
   core::Where w_;
   Index n_;
   int ncrit_;
+  int root_rounds_;
 };
 
 
@@ -385,8 +389,9 @@ Array<Cell> concatenate(Backend b, std::vector<Array<Cell>>& levels, std::vector
 }
 
 template <class Policy>
-BackendTree build(Policy policy, Backend b, const Vec3d* positions, Index n, int ncrit) {
+BackendTree build(Policy policy, Backend b, const Vec3d* positions, Index n, int ncrit, int root_rounds) {
   LOOM_REQUIRE(ncrit >= 1, "fmm::gpu::build_tree: ncrit must be at least 1");
+  LOOM_REQUIRE(root_rounds >= 1 && root_rounds <= 3, "fmm::gpu::build_tree: root_rounds must be 1, 2 or 3");
   LOOM_REQUIRE(n < (Index(1) << 32), "fmm::gpu::build_tree: at most 2^32 - 1 bodies (32-bit sort values)");
   const core::Where w = side(b);
   BackendTree t;
@@ -403,7 +408,7 @@ BackendTree build(Policy policy, Backend b, const Vec3d* positions, Index n, int
       o[i] = i;
     });
   }
-  Builder<Policy> builder(policy, b, n, ncrit);
+  Builder<Policy> builder(policy, b, n, ncrit, root_rounds);
   std::vector<Array<Cell>> levels;
   levels.emplace_back(1);
   {
@@ -466,9 +471,9 @@ double refit(BackendTree& tree, const Vec3d* positions) {
   return refit_cells(device_policy(), tree, positions);
 }
 
-BackendTree build_tree(Backend backend, const Vec3d* positions, Index n, int ncrit) {
-  if (backend == Backend::cpu) return build(thrust::host, backend, positions, n, ncrit);
-  return build(device_policy(), backend, positions, n, ncrit);
+BackendTree build_tree(Backend backend, const Vec3d* positions, Index n, int ncrit, int root_rounds) {
+  if (backend == Backend::cpu) return build(thrust::host, backend, positions, n, ncrit, root_rounds);
+  return build(device_policy(), backend, positions, n, ncrit, root_rounds);
 }
 
 Tree to_host_tree(const BackendTree& t) {

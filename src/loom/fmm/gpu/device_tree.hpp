@@ -37,8 +37,10 @@ struct BackendTree {
 
 inline core::Where side(core::Backend b) { return b == core::Backend::cpu ? core::Where::host : core::Where::device; }
 
-// `positions`: n bodies on the backend's side.
-BackendTree build_tree(core::Backend backend, const Vec3d* positions, Index n, int ncrit);
+// `positions`: n bodies on the backend's side. root_rounds (1, 2 or 3): the rounds of bisection that cut the
+// root (3 everywhere else): fewer give the root 2 or 4 children, e.g. the near-cubic pieces of an elongated
+// domain (a rank's: fmm/parallel/cubic_tree.hpp counts the cuts), each cut along the longest side of its part.
+BackendTree build_tree(core::Backend backend, const Vec3d* positions, Index n, int ncrit, int root_rounds = 3);
 
 // Re-fits the tree to moved bodies (`positions`: the caller's order, on the tree's side, as many as before): the
 // same cells and body order, every centre and radius computed afresh, so the tree stays valid (each radius holds

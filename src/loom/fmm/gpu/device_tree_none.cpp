@@ -8,7 +8,7 @@ namespace {
 [[noreturn]] void refuse() { throw UsageError("fmm: the tree on the backend needs a build with CUDA (thrust)"); }
 }  // namespace
 
-BackendTree build_tree(core::Backend, const Vec3d*, Index, int) { refuse(); }
+BackendTree build_tree(core::Backend, const Vec3d*, Index, int, int) { refuse(); }
 double refit(BackendTree&, const Vec3d*) { refuse(); }
 Index exclusive_scan_on(core::Backend, core::Array<Index>&, Index) { refuse(); }
 Tree to_host_tree(const BackendTree&) { refuse(); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <vector>
 
@@ -114,6 +115,20 @@ Tree merge(std::span<const Vec3d> x, const std::vector<Tree>& trees, const std::
 }
 
 }  // namespace
+
+int cubic_root_rounds(std::span<const Vec3d> x) {
+  if (x.empty()) return 3;
+  double lo[3] = {x[0].x, x[0].y, x[0].z}, hi[3] = {x[0].x, x[0].y, x[0].z};
+  const auto n = static_cast<std::int64_t>(x.size());
+#pragma omp parallel for schedule(static) reduction(min : lo[:3]) reduction(max : hi[:3])
+  for (std::int64_t i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], x[static_cast<std::size_t>(i)][d]);
+      hi[d] = std::max(hi[d], x[static_cast<std::size_t>(i)][d]);
+    }
+  const int cuts = cubic_cuts({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}).total();
+  return cuts == 0 ? 3 : cuts;
+}
 
 Tree cubic_tree(std::span<const Vec3d> x, int ncrit) {
   if (static_cast<Index>(x.size()) <= ncrit) return Tree(x, ncrit);

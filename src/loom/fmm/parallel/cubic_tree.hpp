@@ -23,6 +23,11 @@ struct Cuts {
 };
 Cuts cubic_cuts(Vec3d extent);
 
+// The rounds of bisection that cut the root of the backend's tree (gpu::build_tree's root_rounds) into such
+// pieces: cubic_cuts(extent of the points).total(), or the usual 3 where no cut is asked for (each round cuts
+// every piece along its longest side, which for these aspect ratios are the axes cubic_cuts names).
+int cubic_root_rounds(std::span<const Vec3d> points);
+
 // The tree over `points` (leaves of at most ncrit bodies) with the root's children the near-cubic pieces; the
 // plain Tree where no cut is asked for or the points fit one leaf.
 Tree cubic_tree(std::span<const Vec3d> points, int ncrit);

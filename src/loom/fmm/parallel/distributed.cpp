@@ -155,10 +155,11 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
          Local&& local) {
   core::WallTimer tree_timer;
   Evaluator e(local_options(o));
+  // a rank's domain is often elongated; its cells need not be: the root cut into near-cubic pieces
   if (o.tree_on_backend) {
-    e.set_positions(x);
+    e.set_positions(x, cubic_root_rounds(x));
   } else {
-    e.set_tree(cubic_tree(x, o.ncrit));  // a rank's domain is often elongated; its cells need not be
+    e.set_tree(cubic_tree(x, o.ncrit));
   }
   report.tree = tree_timer.seconds();
   core::WallTimer plan_timer;

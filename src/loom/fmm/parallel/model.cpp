@@ -158,6 +158,7 @@ Let received_let(const Options& o, const std::vector<Part>& parts, const std::ve
 // rank's second step writes into the pages of its first.
 struct Selection {
   double plan = 0, write = 0, write_fresh = 0;  // write_fresh: the first writing, into fresh pages
+  double bytes = 0;                             // written
 };
 Selection selection_seconds(const Options& o, const std::vector<Part>& parts,
                             const std::vector<detail::TreeData>& trees, std::size_t r, int ncomp, int threads) {
@@ -175,7 +176,7 @@ Selection selection_seconds(const Options& o, const std::vector<Part>& parts,
   write_lets(mine.source(), messages, kept, threads);  // the first step's: fresh pages
   t.write_fresh = fresh.seconds();
   core::WallTimer write;
-  write_lets(mine.source(), messages, kept, threads);
+  t.bytes = 8.0 * double(write_lets(mine.source(), messages, kept, threads));
   t.write = write.seconds();
   return t;
 }
@@ -234,6 +235,7 @@ ModelRanks model_ranks(Kernel kernel, const Options& o, std::span<const Vec3d> x
     m.plan = t.plan;
     m.select = t.plan + t.write;
     m.select_fresh = t.plan + t.write_fresh;
+    m.written_bytes = t.bytes;
     let = received_let(o, p.parts, p.trees, timed, ncomp);
   }
   const PartTimes t = time_part(kernel, o, p.parts[timed], let ? &*let : nullptr);
@@ -261,6 +263,7 @@ ModelRanks model_interior(Kernel kernel, const Options& o, Index bodies_per_part
   m.plan = select.plan;
   m.select = select.plan + select.write;
   m.select_fresh = select.plan + select.write_fresh;
+  m.written_bytes = select.bytes;
   const Let let = received_let(host, p.parts, p.trees, centre, ncomp);
   const PartTimes t = time_part(kernel, o, p.parts[centre], &let);
   m.local = m.one_rank_local = t.local;
@@ -324,15 +327,18 @@ ModelStep model_step(const ModelRanks& m, const Network& net, double scale, doub
 
 ModelStep model_step_interior(const ModelRanks& ranks, const ModelRanks& interior, const Network& net,
                               double target_bodies, double target_seconds) {
+  LOOM_REQUIRE(interior.written_bytes > 0 && interior.local > 0, "model_step_interior: the probe wrote nothing");
   ModelStep s;
   const double scale = target_bodies / double(interior.timed_bodies);
   const double growth = received_growth(interior, scale);                                      // (3)
   s.local = target_seconds * ranks.imbalance;
-  s.select = interior.select * growth + ranks.select;
+  s.volume_near = interior.max_bytes * growth;                                                // (7)
+  s.volume = s.volume_near + ranks.max_bytes;
   s.plan = interior.plan * growth + ranks.plan;
+  s.write = s.volume * (interior.select - interior.plan) / interior.written_bytes;             // (8)
+  s.select = s.plan + s.write;
   s.remote = target_seconds * (interior.remote / interior.local) * growth / scale;             // (6)
-  const double bytes_growth = received_growth(ranks, target_bodies / double(ranks.max_bodies));
-  s.communication = ranks.max_messages * net.latency + ranks.max_bytes * bytes_growth / net.bandwidth;
+  s.communication = ranks.max_messages * net.latency + s.volume / net.bandwidth;
   add_up(s, s.local * (1 - interior.after_far / interior.local));                             // (1)
   s.efficiency = target_seconds / s.step;                                                     // (2)
   s.efficiency_whole = target_seconds / s.step_whole;

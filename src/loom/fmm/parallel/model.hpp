@@ -37,7 +37,8 @@
 // side, 5 near fields), on the device, in one evaluation (walk on the host, M2L and P2P on the device, with
 // their transfers), G by (3) fitted there. The distant ranks' cells, which (6) leaves out, are counted by
 // the P-rank model: thousands of cells into a few hundred thousand local ones (docs/performance.md).
-// What the step counts (1): the local FMM with its tree (the one-rank time at the target is measured so), the
+// What the step counts (1): the local FMM with its tree (the one-rank time at the target is measured so: one
+// rank's step of the ranks' own code, `mpiexec -n 1 loom bench fmm --ranks_bodies`, device tree on the GPU), the
 // LET selection (the walk: let_build of the ranks' report; the writing with the device multipoles gathered:
 // let_write, hidden up to T_hidden), the exchange (hidden with the writing: each receiver's message leaves
 // when written) and the received field (walk, far and near parts). Not counted: the partitioning (only when the
@@ -72,6 +73,7 @@ struct ModelRanks {
   double local = 0, select = 0, remote = 0, walk = 0;  // walk: the remote's dual traversal (host)
   double plan = 0;       // of select: the selection walk (the rest is the writing, into kept pages)
   double select_fresh = 0;  // the same with the writing into fresh pages (a rank's first call)
+  double written_bytes = 0;  // what select wrote: the timed part's LETs for the others
   double after_far = 0;  // of local: its downward pass and P2P (after the received LET is needed)
   Index timed_bodies = 0;     // the bodies of the part timed: the one receiving the most bytes
   double one_rank_local = 0;  // the local FMM of a part of the mean size alone (T_local of (2))
@@ -107,6 +109,8 @@ struct ModelStep {
   double plan = 0;    // of select: the walk, not hidden
   double hidden = 0;  // of local: what the writing and the exchange run beside (T_hidden)
   double step_whole = 0, efficiency_whole = 0;  // by (1'): hidden behind the whole local FMM
+  double write = 0;                             // of select: the writing (select - plan)
+  double volume = 0, volume_near = 0;           // (7): bytes a rank writes and sends, and receives; its near part
 };
 // (1)-(3) for the measured ranks, at `scale` = m'/m times the load per rank; local_seconds > 0 replaces the
 // scaled local time, and scales select and remote with it unless `remote_on_host` (the received field and the
@@ -114,9 +118,18 @@ struct ModelStep {
 ModelStep model_step(const ModelRanks& m, const Network& net, double scale, double local_seconds = 0,
                      bool remote_on_host = false, double remote_factor = 1);
 // (1), (2) at the target from (6): the received field's device time against the local FMM's at the interior
-// probe, grown by (3) from the probe's load; the selection at the host's rates (the probe's grown by (3), plus
-// the P-rank model's at its small load for the distant receivers, not grown); the communication from the
-// P-rank model (`ranks`) grown by (3); target_seconds the local FMM (tree included) at target_bodies.
+// probe, grown by (3) from the probe's load; target_seconds the local FMM (tree included) at target_bodies.
+// What a rank writes and what it sends are one volume (an interior rank sends what it receives: its 26
+// neighbours' shells are alike):
+//   V = V_probe * G(m_p -> m') + V_ranks                                                                  (7)
+// the interior probe's centre part's received bytes grown by (3) (the near neighbours' shells), plus what the
+// most loaded receiver of the P-rank model (`ranks`) gets at its small load, not grown: what a distant sender
+// sends is set by the ratio of its distance to the cells' sizes, the same at any load per rank (this also
+// counts the small load's near neighbours once more, an overestimate of a few per cent at the target). Then
+//   T_comm = messages * latency + V / bandwidth,   T_write = V * t_write / V_written                        (8)
+// with t_write / V_written the probe's writing rate (its centre part's LETs for its 26 neighbours, written into
+// kept pages in all the host's threads); the selection walk T_plan is the probe's grown by (3) plus the P-rank
+// model's (the distant receivers' walk).
 ModelStep model_step_interior(const ModelRanks& ranks, const ModelRanks& interior, const Network& net,
                               double target_bodies, double target_seconds);
 

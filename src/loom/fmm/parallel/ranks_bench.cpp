@@ -58,9 +58,10 @@ int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std:
   if (!comm.is_root()) return 0;
   const Options& o = b.options;
   out << fmt::format("FMM over {} MPI ranks, {} threads each: {} {} bodies per rank ({} in all), p {}, theta {}, "
-                     "ncrit {}, {}; scattered from rank 0 in {:.3f} s\n",
+                     "ncrit {}, {}, tree built on the {}; scattered from rank 0 in {:.3f} s\n",
                      comm.size(), core::cpu_threads(), to_string(b.distribution), b.bodies_per_rank,
-                     b.bodies_per_rank * comm.size(), o.order, o.theta, o.ncrit, core::to_string(o.backend), scatter);
+                     b.bodies_per_rank * comm.size(), o.order, o.theta, o.ncrit, core::to_string(o.backend),
+                     o.tree_on_backend ? "backend" : "host", scatter);
   out << "the median evaluation, per rank:\n";
   nlohmann::json j = print_rank_table(out, figures, comm.size());
   j.update(print_steps(out, samples));
@@ -74,6 +75,8 @@ int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std:
   j["backend"] = std::string(core::to_string(o.backend));
   j["p"] = o.order;
   j["ncrit"] = o.ncrit;
+  j["theta"] = o.theta;
+  j["tree"] = o.tree_on_backend ? "backend" : "host";
   j["repartition_threshold"] = b.repartition_threshold;
   j["scatter_seconds"] = scatter;
   j["step_median"] = median.seconds;

@@ -31,6 +31,7 @@ void evaluate_bodies(RankFmm& fmm, const Options& o, const RankBodies& mine, Ran
     return;
   }
   std::vector<Vec3d> alpha;
+  alpha.reserve(mine.x.size());  // one allocation: 400 MB at the paper's load
   for (std::size_t i = 0; i < mine.x.size(); ++i)
     alpha.push_back({mine.strength[3 * i], mine.strength[3 * i + 1], mine.strength[3 * i + 2]});
   fmm.biot_savart(o, mine.x, alpha, mine.sigma, &report, &cost);
