@@ -28,9 +28,9 @@ double jacobi(int n, int a, int b, double x) {
   double p0 = 1, p1 = (a + 1) + 0.5 * (a + b + 2) * (x - 1);
   for (int k = 2; k <= n; ++k) {
     const double c = 2.0 * k + a + b;
-    const double p2 = ((c - 1) * (c * (c - 2) * x + double(a) * a - double(b) * b) * p1 -
-                       2.0 * (k + a - 1) * (k + b - 1) * c * p0) /
-                      (2.0 * k * (k + a + b) * (c - 2));
+    const double p2 =
+        ((c - 1) * (c * (c - 2) * x + double(a) * a - double(b) * b) * p1 - 2.0 * (k + a - 1) * (k + b - 1) * c * p0) /
+        (2.0 * k * (k + a + b) * (c - 2));
     p0 = p1;
     p1 = p2;
   }
@@ -142,26 +142,26 @@ struct View {
   Index n;
   int nr, nt, np, orders, blocks, stored, fields;
   const double *frame, *proj, *tw;
-  const int *rank, *bfield, *bfirst, *comp, *sblock, *scomp, *stuple;
+  const int *rank, *bfield, *bfirst, *comp, *bstored, *scomp, *stuple;
   const int *source, *conj, *first, *spin_weight;
   double *spin, *coeff, *kept;
 };
 
-// Eq. (2) at every point: the triad components of every block, each filtered field into `spin` (field k: re at
-// 2k N, im at (2k+1) N).
+// Eq. (2) per (block, point), the point fastest: the block's triad components, each filtered field into `spin`
+// (field k: re at 2k N, im at (2k+1) N). Blocks times points threads: a thread per point alone left most of the
+// device idle at the paper's 7220 points per shell.
 void to_triad(core::Backend backend, const View& v, const double* field) {
-  core::parallel_for(backend, v.n, [=] LOOM_HOST_DEVICE(Index p) {
-    const double* f = v.frame + 9 * (p / v.nr);
-    for (int b = 0; b < v.blocks; ++b) {
-      double re[27], im[27];
-      for (int t = 0; t < power_of_3(v.rank[b]); ++t) re[t] = field[v.comp[v.bfirst[b] + t] * v.n + p], im[t] = 0;
-      triad_transform(f, v.rank[b], false, re, im, true);
-      for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
-        const int k = v.source[v.bfield[b] + a];
-        if (v.first[k] != v.bfield[b] + a) continue;
-        v.spin[2 * Index{k} * v.n + p] = re[a];
-        v.spin[(2 * Index{k} + 1) * v.n + p] = im[a];
-      }
+  core::parallel_for(backend, Index{v.blocks} * v.n, [=] LOOM_HOST_DEVICE(Index job) {
+    const int b = static_cast<int>(job / v.n);
+    const Index p = job % v.n;
+    double re[27], im[27];
+    for (int t = 0; t < power_of_3(v.rank[b]); ++t) re[t] = field[v.comp[v.bfirst[b] + t] * v.n + p], im[t] = 0;
+    triad_transform(v.frame + 9 * (p / v.nr), v.rank[b], false, re, im, true);
+    for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
+      const int k = v.source[v.bfield[b] + a];
+      if (v.first[k] != v.bfield[b] + a) continue;
+      v.spin[2 * Index{k} * v.n + p] = re[a];
+      v.spin[(2 * Index{k} + 1) * v.n + p] = im[a];
     }
   });
 }
@@ -218,26 +218,20 @@ void synthesize(core::Backend backend, const View& v) {
   });
 }
 
-// The inverse of (2) at every point, each triad field read from its filtered source (conjugated where it is
-// the conjugate), each stored component from its tuple (the real part).
+// The inverse of (2) per (block, point): each triad field read from its filtered source (conjugated where it is
+// the conjugate), each of the block's stored components from its tuple (the real part).
 void rebuild(core::Backend backend, const View& v, double* field) {
-  core::parallel_for(backend, v.n, [=] LOOM_HOST_DEVICE(Index p) {
-    const double* f = v.frame + 9 * (p / v.nr);
+  core::parallel_for(backend, Index{v.blocks} * v.n, [=] LOOM_HOST_DEVICE(Index job) {
+    const int b = static_cast<int>(job / v.n);
+    const Index p = job % v.n;
     double re[27], im[27];
-    int current = -1;
-    for (int e = 0; e < v.stored; ++e) {  // a block's stored components are consecutive
-      const int b = v.sblock[e];
-      if (b != current) {
-        for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
-          const Index k = v.source[v.bfield[b] + a];
-          re[a] = v.spin[2 * k * v.n + p];
-          im[a] = v.conj[v.bfield[b] + a] ? -v.spin[(2 * k + 1) * v.n + p] : v.spin[(2 * k + 1) * v.n + p];
-        }
-        triad_transform(f, v.rank[b], true, re, im, true);
-        current = b;
-      }
-      field[v.scomp[e] * v.n + p] = re[v.stuple[e]];
+    for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
+      const Index k = v.source[v.bfield[b] + a];
+      re[a] = v.spin[2 * k * v.n + p];
+      im[a] = v.conj[v.bfield[b] + a] ? -v.spin[(2 * k + 1) * v.n + p] : v.spin[(2 * k + 1) * v.n + p];
     }
+    triad_transform(v.frame + 9 * (p / v.nr), v.rank[b], true, re, im, true);
+    for (int e = v.bstored[b]; e < v.bstored[b + 1]; ++e) field[v.scomp[e] * v.n + p] = re[v.stuple[e]];
   });
 }
 
@@ -351,20 +345,20 @@ void set_aliases(const std::vector<SpatialBlock>& blocks, SpinAliases& all, Spin
 
 }  // namespace
 
-// The blocks' tables, flattened: per block its rank, first triad field and first tuple entry; per distinct stored
-// component its block and tuple; the alias tables.
+// The blocks' tables, flattened: per block its rank, first triad field, first tuple entry and first distinct stored
+// component; per distinct stored component its component and tuple; the alias tables.
 void SpinFilter::set_blocks(const std::vector<SpatialBlock>& blocks, Index components) {
-  std::vector<int> rank, field, first, component, stored_block, stored_component, stored_tuple;
+  std::vector<int> rank, field, first, component, block_stored, stored_component, stored_tuple;
   std::vector<int> covered(static_cast<std::size_t>(components), 0);
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     LOOM_REQUIRE(blocks[b].rank <= max_spin_rank, "SpinFilter: spatial rank above 3");
     rank.push_back(blocks[b].rank);
     field.push_back(fields_);
     first.push_back(static_cast<int>(component.size()));
+    block_stored.push_back(static_cast<int>(stored_component.size()));
     fields_ += power_of_3(blocks[b].rank);
     component.insert(component.end(), blocks[b].component.begin(), blocks[b].component.end());
     for (std::size_t k = 0; k < blocks[b].stored.size(); ++k) {
-      stored_block.push_back(static_cast<int>(b));
       stored_component.push_back(blocks[b].stored[k]);
       stored_tuple.push_back(blocks[b].tuple[k]);
       ++covered[static_cast<std::size_t>(blocks[b].stored[k])];
@@ -374,20 +368,20 @@ void SpinFilter::set_blocks(const std::vector<SpatialBlock>& blocks, Index compo
                "SpinFilter: every component must lie in exactly one spatial block");
   t_.fields = fields_;
   t_.blocks = static_cast<int>(blocks.size());
-  t_.stored = static_cast<int>(stored_block.size());
+  block_stored.push_back(static_cast<int>(stored_component.size()));
+  t_.stored = static_cast<int>(stored_component.size());
   t_.block_rank = core::Array<int>::from(rank);
   t_.block_field = core::Array<int>::from(field);
   t_.block_component = core::Array<int>::from(first);
   t_.component = core::Array<int>::from(component);
-  t_.stored_block = core::Array<int>::from(stored_block);
+  t_.block_stored = core::Array<int>::from(block_stored);
   t_.stored_component = core::Array<int>::from(stored_component);
   t_.stored_tuple = core::Array<int>::from(stored_tuple);
   set_aliases(blocks, t_.all, t_.reduced);
 }
 
 namespace {
-View view(const SpinFilter::Tables& t, const SpinAliases& a, core::Where w, double* spin, double* coeff,
-          double* kept) {
+View view(const SpinFilter::Tables& t, const SpinAliases& a, core::Where w, double* spin, double* coeff, double* kept) {
   return View{t.n,
               t.n_r,
               t.n_theta,
@@ -403,7 +397,7 @@ View view(const SpinFilter::Tables& t, const SpinAliases& a, core::Where w, doub
               t.block_field.read(w),
               t.block_component.read(w),
               t.component.read(w),
-              t.stored_block.read(w),
+              t.block_stored.read(w),
               t.stored_component.read(w),
               t.stored_tuple.read(w),
               a.source.read(w),

@@ -186,13 +186,14 @@ class SpinFilter {
   struct Tables {
     Index n = 0;
     int n_r = 0, n_theta = 0, n_phi = 0, l_keep = 0, fields = 0, blocks = 0, stored = 0;
-    core::Array<double> frame;                                      // 9 per angular point it + N_theta ip
-    core::Array<double> projector;                                  // [(s + 3) (2 L + 1) + m + L] N_theta^2, L = l_keep
-    core::Array<double> twiddle;                                    // e^{-i m phi_j}: [(m + L) N_phi + j] (re, im)
-    core::Array<int> block_rank, block_field, block_component;      // per block; first component-table entry
-    core::Array<int> component;                                     // the blocks' tuple -> stored tables, concatenated
-    core::Array<int> stored_block, stored_component, stored_tuple;  // per distinct stored component
-    SpinAliases all, reduced;                                       // every triad field filtered; one per class (above)
+    core::Array<double> frame;                                  // 9 per angular point it + N_theta ip
+    core::Array<double> projector;                              // [(s + 3) (2 L + 1) + m + L] N_theta^2, L = l_keep
+    core::Array<double> twiddle;                                // e^{-i m phi_j}: [(m + L) N_phi + j] (re, im)
+    core::Array<int> block_rank, block_field, block_component;  // per block; first component-table entry
+    core::Array<int> component;                                 // the blocks' tuple -> stored tables, concatenated
+    core::Array<int> block_stored;                    // per block and one more: its first distinct stored component
+    core::Array<int> stored_component, stored_tuple;  // per distinct stored component
+    SpinAliases all, reduced;                         // every triad field filtered; one per class (above)
   };
   const Tables& tables() const { return t_; }
 
