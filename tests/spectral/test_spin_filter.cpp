@@ -288,6 +288,39 @@ TEST(SpinFilter, BothFiltersCommuteWithRotationsOfTheGrid) {
   }
 }
 
+// triad_transform (one slot at a time: the real rotation, then the constant complex step) against eq. (2) summed
+// directly over all 3^k x 3^k products of the basis vectors triad_basis gives, forward and inverse, complex input,
+// ranks 0-3, at a point with no special angle.
+TEST(SpinFilter, TheSlotBySlotTriadTransformIsEquationTwo) {
+  const double th = 0.7, ph = 2.1;
+  const double st = std::sin(th), ct = std::cos(th), sp = std::sin(ph), cp = std::cos(ph);
+  const double frame[9] = {st * cp, st * sp, ct, ct * cp, ct * sp, -st, -sp, cp, 0.0};
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int rank = 0; rank <= 3; ++rank)
+    for (bool inverse : {false, true}) {
+      const int count = power_of_3(rank);
+      std::vector<double> re(count), im(count);
+      for (int t = 0; t < count; ++t) re[t] = u(rng), im[t] = u(rng);
+      std::vector<Complex> direct(count, 0.0);
+      for (int o = 0; o < count; ++o)
+        for (int q = 0; q < count; ++q) {
+          Complex factor = 1;
+          for (int j = 0, a = o, b = q; j < rank; ++j, a /= 3, b /= 3) {
+            double br, bi;  // forward: e_{A}^{t} with A = o, t = q; inverse: conj(e_{A}^{t}) with A = q, t = o
+            triad_basis(frame, inverse ? b % 3 : a % 3, inverse ? a % 3 : b % 3, br, bi);
+            factor *= inverse ? Complex(br, -bi) : Complex(br, bi);
+          }
+          direct[o] += factor * Complex(re[q], im[q]);
+        }
+      triad_transform(frame, rank, inverse, re.data(), im.data());
+      for (int o = 0; o < count; ++o) {
+        EXPECT_NEAR(re[o], direct[o].real(), 1e-14) << rank << inverse << o;
+        EXPECT_NEAR(im[o], direct[o].imag(), 1e-14) << rank << inverse << o;
+      }
+    }
+}
+
 // The GH variables' blocks (psi_ab and Pi_ab as T_aa, Phi_iab as T_iaa: 50 components, 65 triad fields).
 std::vector<SpatialBlock> gh_blocks() {
   std::vector<SpatialBlock> blocks;

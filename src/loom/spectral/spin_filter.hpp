@@ -80,7 +80,8 @@ std::vector<SpatialBlock> spatial_blocks(const TensorShape& shape, int offset);
 
 inline constexpr int max_spin_rank = 3;
 
-// Basis vector e_A (1), component i, from the frame n, e_theta, e_phi at one point (9 values).
+// Basis vector e_A (1), component i, from the frame n, e_theta, e_phi at one point (9 values); the reference
+// triad_transform is tested against.
 LOOM_HOST_DEVICE inline void triad_basis(const double* frame, int a, int i, double& re, double& im) {
   constexpr double h = 0.70710678118654752440;
   if (a == 0) {
