@@ -140,28 +140,46 @@ std::vector<double> projector_table(const SphereBasis& sphere, int L) {
 // `reduced` (the fields held in `spin`).
 struct View {
   Index n;
-  int nr, nt, np, orders, blocks, stored, fields;
+  int nr, nt, np, orders, blocks, fields;
   const double *frame, *proj, *tw;
-  const int *rank, *bfield, *bfirst, *comp, *bstored, *scomp, *stuple;
+  const int *rank, *bfield, *bfirst, *comp, *written;
   const int *source, *conj, *first, *spin_weight;
   double *spin, *coeff, *kept;
 };
 
-// Eq. (2) per (block, point), the point fastest: the block's triad components, each filtered field into `spin`
-// (field k: re at 2k N, im at (2k+1) N). Blocks times points threads: a thread per point alone left most of the
+// Eq. (2) at point p for block b of rank Rank: the triad components, each filtered field into `spin` (field k:
+// re at 2k N, im at (2k+1) N).
+template <int Rank>
+LOOM_HOST_DEVICE inline void to_triad_point(const View& v, const double* field, int b, Index p) {
+  constexpr int count = triad_count<Rank>;
+  double re[count], im[count];
+  LOOM_UNROLL
+  for (int t = 0; t < count; ++t) re[t] = field[v.comp[v.bfirst[b] + t] * v.n + p], im[t] = 0;
+  triad_transform<Rank>(v.frame + 9 * (p / v.nr), false, re, im, true);
+  LOOM_UNROLL
+  for (int a = 0; a < count; ++a) {
+    const int k = v.source[v.bfield[b] + a];
+    if (v.first[k] != v.bfield[b] + a) continue;
+    v.spin[2 * Index{k} * v.n + p] = re[a];
+    v.spin[(2 * Index{k} + 1) * v.n + p] = im[a];
+  }
+}
+
+// Per (block, point), the point fastest. Blocks times points threads: a thread per point alone left most of the
 // device idle at the paper's 7220 points per shell.
 void to_triad(core::Backend backend, const View& v, const double* field) {
   core::parallel_for(backend, Index{v.blocks} * v.n, [=] LOOM_HOST_DEVICE(Index job) {
     const int b = static_cast<int>(job / v.n);
     const Index p = job % v.n;
-    double re[27], im[27];
-    for (int t = 0; t < power_of_3(v.rank[b]); ++t) re[t] = field[v.comp[v.bfirst[b] + t] * v.n + p], im[t] = 0;
-    triad_transform(v.frame + 9 * (p / v.nr), v.rank[b], false, re, im, true);
-    for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
-      const int k = v.source[v.bfield[b] + a];
-      if (v.first[k] != v.bfield[b] + a) continue;
-      v.spin[2 * Index{k} * v.n + p] = re[a];
-      v.spin[(2 * Index{k} + 1) * v.n + p] = im[a];
+    switch (v.rank[b]) {
+      case 0:
+        return to_triad_point<0>(v, field, b, p);
+      case 1:
+        return to_triad_point<1>(v, field, b, p);
+      case 2:
+        return to_triad_point<2>(v, field, b, p);
+      default:
+        return to_triad_point<3>(v, field, b, p);
     }
   });
 }
@@ -218,20 +236,38 @@ void synthesize(core::Backend backend, const View& v) {
   });
 }
 
-// The inverse of (2) per (block, point): each triad field read from its filtered source (conjugated where it is
-// the conjugate), each of the block's stored components from its tuple (the real part).
+// The inverse of (2) at point p for block b: each triad field read from its filtered source (conjugated where
+// it is the conjugate), each stored component from the first tuple that names it (the real part).
+template <int Rank>
+LOOM_HOST_DEVICE inline void rebuild_point(const View& v, double* field, int b, Index p) {
+  constexpr int count = triad_count<Rank>;
+  double re[count], im[count];
+  LOOM_UNROLL
+  for (int a = 0; a < count; ++a) {
+    const Index k = v.source[v.bfield[b] + a];
+    re[a] = v.spin[2 * k * v.n + p];
+    im[a] = v.conj[v.bfield[b] + a] ? -v.spin[(2 * k + 1) * v.n + p] : v.spin[(2 * k + 1) * v.n + p];
+  }
+  triad_transform<Rank>(v.frame + 9 * (p / v.nr), true, re, im, true);
+  LOOM_UNROLL
+  for (int t = 0; t < count; ++t)
+    if (v.written[v.bfirst[b] + t]) field[v.comp[v.bfirst[b] + t] * v.n + p] = re[t];
+}
+
 void rebuild(core::Backend backend, const View& v, double* field) {
   core::parallel_for(backend, Index{v.blocks} * v.n, [=] LOOM_HOST_DEVICE(Index job) {
     const int b = static_cast<int>(job / v.n);
     const Index p = job % v.n;
-    double re[27], im[27];
-    for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
-      const Index k = v.source[v.bfield[b] + a];
-      re[a] = v.spin[2 * k * v.n + p];
-      im[a] = v.conj[v.bfield[b] + a] ? -v.spin[(2 * k + 1) * v.n + p] : v.spin[(2 * k + 1) * v.n + p];
+    switch (v.rank[b]) {
+      case 0:
+        return rebuild_point<0>(v, field, b, p);
+      case 1:
+        return rebuild_point<1>(v, field, b, p);
+      case 2:
+        return rebuild_point<2>(v, field, b, p);
+      default:
+        return rebuild_point<3>(v, field, b, p);
     }
-    triad_transform(v.frame + 9 * (p / v.nr), v.rank[b], true, re, im, true);
-    for (int e = v.bstored[b]; e < v.bstored[b + 1]; ++e) field[v.scomp[e] * v.n + p] = re[v.stuple[e]];
   });
 }
 
@@ -345,38 +381,34 @@ void set_aliases(const std::vector<SpatialBlock>& blocks, SpinAliases& all, Spin
 
 }  // namespace
 
-// The blocks' tables, flattened: per block its rank, first triad field, first tuple entry and first distinct stored
-// component; per distinct stored component its component and tuple; the alias tables.
+// The blocks' tables, flattened: per block its rank, first triad field and first tuple entry; per tuple its
+// component and whether the rebuilt component is taken from it (the block's `tuple` list); the alias tables.
 void SpinFilter::set_blocks(const std::vector<SpatialBlock>& blocks, Index components) {
-  std::vector<int> rank, field, first, component, block_stored, stored_component, stored_tuple;
+  std::vector<int> rank, field, first, component, written;
+  int stored = 0;
   std::vector<int> covered(static_cast<std::size_t>(components), 0);
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     LOOM_REQUIRE(blocks[b].rank <= max_spin_rank, "SpinFilter: spatial rank above 3");
     rank.push_back(blocks[b].rank);
     field.push_back(fields_);
     first.push_back(static_cast<int>(component.size()));
-    block_stored.push_back(static_cast<int>(stored_component.size()));
     fields_ += power_of_3(blocks[b].rank);
     component.insert(component.end(), blocks[b].component.begin(), blocks[b].component.end());
-    for (std::size_t k = 0; k < blocks[b].stored.size(); ++k) {
-      stored_component.push_back(blocks[b].stored[k]);
-      stored_tuple.push_back(blocks[b].tuple[k]);
-      ++covered[static_cast<std::size_t>(blocks[b].stored[k])];
-    }
+    for (int t = 0; t < power_of_3(blocks[b].rank); ++t)
+      written.push_back(std::find(blocks[b].tuple.begin(), blocks[b].tuple.end(), t) != blocks[b].tuple.end());
+    for (int c : blocks[b].stored) ++covered[static_cast<std::size_t>(c)];
+    stored += static_cast<int>(blocks[b].stored.size());
   }
   LOOM_REQUIRE(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }),
                "SpinFilter: every component must lie in exactly one spatial block");
   t_.fields = fields_;
   t_.blocks = static_cast<int>(blocks.size());
-  block_stored.push_back(static_cast<int>(stored_component.size()));
-  t_.stored = static_cast<int>(stored_component.size());
+  t_.stored = stored;
   t_.block_rank = core::Array<int>::from(rank);
   t_.block_field = core::Array<int>::from(field);
   t_.block_component = core::Array<int>::from(first);
   t_.component = core::Array<int>::from(component);
-  t_.block_stored = core::Array<int>::from(block_stored);
-  t_.stored_component = core::Array<int>::from(stored_component);
-  t_.stored_tuple = core::Array<int>::from(stored_tuple);
+  t_.written = core::Array<int>::from(written);
   set_aliases(blocks, t_.all, t_.reduced);
 }
 
@@ -388,7 +420,6 @@ View view(const SpinFilter::Tables& t, const SpinAliases& a, core::Where w, doub
               t.n_phi,
               2 * t.l_keep + 1,
               t.blocks,
-              t.stored,
               a.count,
               t.frame.read(w),
               t.projector.read(w),
@@ -397,9 +428,7 @@ View view(const SpinFilter::Tables& t, const SpinAliases& a, core::Where w, doub
               t.block_field.read(w),
               t.block_component.read(w),
               t.component.read(w),
-              t.block_stored.read(w),
-              t.stored_component.read(w),
-              t.stored_tuple.read(w),
+              t.written.read(w),
               a.source.read(w),
               a.conjugate.read(w),
               a.first.read(w),

@@ -102,46 +102,87 @@ LOOM_HOST_DEVICE inline int power_of_3(int k) { return k == 0 ? 1 : k == 1 ? 3 :
 // i e_phi) / sqrt 2, e_2 = conj e_1): forward y_0 = x_0, y_1 = h (x_1 + i x_2), y_2 = h (x_1 - i x_2); inverse
 // x_theta = h (y_1 + y_2), x_phi = i h (y_2 - y_1), then R^T (h = 1/sqrt 2). `real_side`: the input (forward) or
 // the output (inverse) is real, so the rotation acts on re only (a quarter of the complex products).
-LOOM_HOST_DEVICE inline void triad_rotate(const double* frame, int rank, bool transpose, double* x) {
-  const int count = power_of_3(rank);
-  for (int stride = 1; stride < count; stride *= 3)
-    for (int high = 0; high < count; high += 3 * stride)
-      for (int base = high; base < high + stride; ++base) {  // the multi-indices with digit 0 in this slot
-        const double a = x[base], b = x[base + stride], c = x[base + 2 * stride];
-        for (int o = 0; o < 3; ++o)
-          x[base + o * stride] = transpose ? frame[o] * a + frame[3 + o] * b + frame[6 + o] * c
-                                           : frame[3 * o] * a + frame[3 * o + 1] * b + frame[3 * o + 2] * c;
-      }
+// Compile-time ranks: the loops unroll and a point's 3^k values stay in registers on the device.
+template <int Rank>
+inline constexpr int triad_count = Rank == 0   ? 1
+                                   : Rank == 1 ? 3
+                                   : Rank == 2 ? 9
+                                               : 27;
+
+// One slot (the digit of weight Stride) of the rotation R or R^T, then of the complex step.
+template <int Rank, int Stride>
+LOOM_HOST_DEVICE inline void rotate_slot(const double* frame, bool transpose, double* x) {
+  constexpr int count = triad_count<Rank>;
+  LOOM_UNROLL
+  for (int high = 0; high < count; high += 3 * Stride) LOOM_UNROLL
+  for (int base = high; base < high + Stride; ++base) {  // the multi-indices with digit 0 in this slot
+    const double a = x[base], b = x[base + Stride], c = x[base + 2 * Stride];
+    LOOM_UNROLL
+    for (int o = 0; o < 3; ++o)
+      x[base + o * Stride] = transpose ? frame[o] * a + frame[3 + o] * b + frame[6 + o] * c
+                                       : frame[3 * o] * a + frame[3 * o + 1] * b + frame[3 * o + 2] * c;
+  }
 }
 
-LOOM_HOST_DEVICE inline void triad_combine(int rank, bool inverse, double* re, double* im) {
+template <int Rank, int Stride>
+LOOM_HOST_DEVICE inline void combine_slot(bool inverse, double* re, double* im) {
   constexpr double h = 0.70710678118654752440;
-  const int count = power_of_3(rank);
-  for (int stride = 1; stride < count; stride *= 3)
-    for (int high = 0; high < count; high += 3 * stride)
-      for (int base = high; base < high + stride; ++base) {
-        const int p1 = base + stride, p2 = base + 2 * stride;
-        const double r1 = re[p1], i1 = im[p1], r2 = re[p2], i2 = im[p2];
-        if (!inverse) {
-          re[p1] = h * (r1 - i2), im[p1] = h * (i1 + r2);
-          re[p2] = h * (r1 + i2), im[p2] = h * (i1 - r2);
-        } else {
-          re[p1] = h * (r1 + r2), im[p1] = h * (i1 + i2);
-          re[p2] = h * (i1 - i2), im[p2] = h * (r2 - r1);
-        }
-      }
+  constexpr int count = triad_count<Rank>;
+  LOOM_UNROLL
+  for (int high = 0; high < count; high += 3 * Stride) LOOM_UNROLL
+  for (int base = high; base < high + Stride; ++base) {
+    const int p1 = base + Stride, p2 = base + 2 * Stride;
+    const double r1 = re[p1], i1 = im[p1], r2 = re[p2], i2 = im[p2];
+    if (!inverse) {
+      re[p1] = h * (r1 - i2), im[p1] = h * (i1 + r2);
+      re[p2] = h * (r1 + i2), im[p2] = h * (i1 - r2);
+    } else {
+      re[p1] = h * (r1 + r2), im[p1] = h * (i1 + i2);
+      re[p2] = h * (i1 - i2), im[p2] = h * (r2 - r1);
+    }
+  }
 }
 
-LOOM_HOST_DEVICE inline void triad_transform(const double* frame, int rank, bool inverse, double* re, double* im,
+template <int Rank>
+LOOM_HOST_DEVICE inline void triad_rotate(const double* frame, bool transpose, double* x) {
+  if constexpr (Rank > 0) rotate_slot<Rank, 1>(frame, transpose, x);
+  if constexpr (Rank > 1) rotate_slot<Rank, 3>(frame, transpose, x);
+  if constexpr (Rank > 2) rotate_slot<Rank, 9>(frame, transpose, x);
+}
+
+template <int Rank>
+LOOM_HOST_DEVICE inline void triad_combine(bool inverse, double* re, double* im) {
+  if constexpr (Rank > 0) combine_slot<Rank, 1>(inverse, re, im);
+  if constexpr (Rank > 1) combine_slot<Rank, 3>(inverse, re, im);
+  if constexpr (Rank > 2) combine_slot<Rank, 9>(inverse, re, im);
+}
+
+template <int Rank>
+LOOM_HOST_DEVICE inline void triad_transform(const double* frame, bool inverse, double* re, double* im,
                                              bool real_side = false) {
   if (!inverse) {
-    triad_rotate(frame, rank, false, re);
-    if (!real_side) triad_rotate(frame, rank, false, im);
-    triad_combine(rank, false, re, im);
+    triad_rotate<Rank>(frame, false, re);
+    if (!real_side) triad_rotate<Rank>(frame, false, im);
+    triad_combine<Rank>(false, re, im);
   } else {
-    triad_combine(rank, true, re, im);
-    triad_rotate(frame, rank, true, re);
-    if (!real_side) triad_rotate(frame, rank, true, im);
+    triad_combine<Rank>(true, re, im);
+    triad_rotate<Rank>(frame, true, re);
+    if (!real_side) triad_rotate<Rank>(frame, true, im);
+  }
+}
+
+// The same for a rank known at run time.
+LOOM_HOST_DEVICE inline void triad_transform(const double* frame, int rank, bool inverse, double* re, double* im,
+                                             bool real_side = false) {
+  switch (rank) {
+    case 0:
+      return triad_transform<0>(frame, inverse, re, im, real_side);
+    case 1:
+      return triad_transform<1>(frame, inverse, re, im, real_side);
+    case 2:
+      return triad_transform<2>(frame, inverse, re, im, real_side);
+    default:
+      return triad_transform<3>(frame, inverse, re, im, real_side);
   }
 }
 
@@ -192,9 +233,8 @@ class SpinFilter {
     core::Array<double> twiddle;                                // e^{-i m phi_j}: [(m + L) N_phi + j] (re, im)
     core::Array<int> block_rank, block_field, block_component;  // per block; first component-table entry
     core::Array<int> component;                                 // the blocks' tuple -> stored tables, concatenated
-    core::Array<int> block_stored;                    // per block and one more: its first distinct stored component
-    core::Array<int> stored_component, stored_tuple;  // per distinct stored component
-    SpinAliases all, reduced;                         // every triad field filtered; one per class (above)
+    core::Array<int> written;  // per tuple entry of `component`: 1 where its component is rebuilt from it
+    SpinAliases all, reduced;  // every triad field filtered; one per class (above)
   };
   const Tables& tables() const { return t_; }
 
