@@ -50,6 +50,11 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
       {"--boundary.interface strong", ""},
       {"--filter.target state", ""},
       {"--filter.angular spin", "error: filter.angular = \"spin\": expected one of scalar, tensor\n"},
+      {"--filter.l_keep 2",  // l_max 4: the tensor filter (the default) keeps at most l_max - 3
+       "error: filter.l_keep = 2: expected -1 or an integer in [0, 1] with filter.angular tensor (l_max - 3; "
+       "filter.angular scalar allows up to l_max = 4)\n"},
+      {"--filter.l_keep 5 --filter.angular scalar",
+       "error: filter.l_keep = 5: expected -1 or an integer in [0, 4] (l_max = N_theta - 1)\n"},
       {"--damping.gamma1 -2", ""},
       {"--damping.gamma2 -0.5", ""},
       {"--initial.type checkpoint", ""},

@@ -4,12 +4,14 @@
 // bus while stepping; with the frozen and with the Bjorhus outer boundary. Skips without a CUDA device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
 
 #include "loom/gr/dormand_prince.hpp"
 #include "loom/gr/gh_system.hpp"
+#include "loom/spectral/spin_filter.hpp"
 
 namespace loom::gr {
 namespace {
@@ -139,6 +141,45 @@ TEST(GhGpu, FusedFilterEqualsTheStepByStepFilter) {
 TEST(GhGpu, TheTensorFilterAgreesWithTheCpu) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   filters_agree(spectral::AngularFilter::tensor);
+}
+
+// SpinFilter alone at the paper's size on the 50 GH components: the device's ring kernel (a block per ring set,
+// direct phi sums in shared memory, one triad field per class) against the host's FFTW ring form and against
+// the five-loop direct form (every triad field) on both sides; random data, l_keep 15 (the default l_max - 3)
+// and 18 (l_max).
+TEST(GhGpu, TheTensorFilterRingKernelEqualsTheDirectFormAndTheCpu) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  const spectral::Shell shell(10, 19, 1.62, 6);
+  std::vector<spectral::SpatialBlock> blocks;
+  for (auto [kind, offset] : {std::pair{spectral::TensorKind::aa, 0}, std::pair{spectral::TensorKind::aa, 10},
+                              std::pair{spectral::TensorKind::iaa, 20}})
+    for (auto& b : spectral::spatial_blocks(spectral::shape_of(kind), offset)) blocks.push_back(std::move(b));
+  std::vector<double> f(static_cast<std::size_t>(50 * shell.size()));
+  for (std::size_t i = 0; i < f.size(); ++i) f[i] = std::sin(37.0 * double(i)) + 0.5 * std::cos(0.11 * double(i));
+  for (int l_keep : {15, 18}) {
+    const spectral::SpinFilter filter(shell, l_keep, blocks, 50);
+    auto run = [&](core::Backend backend, bool direct) {
+      auto a = core::Array<double>::from(f);
+      double* x = a.read_write(core::where(backend));
+      direct ? filter.apply_direct(backend, x) : filter.apply(backend, x);
+      const double* h = a.read(core::Where::host);
+      return std::vector<double>(h, h + f.size());
+    };
+    const auto gpu = run(core::Backend::cuda, false), reference = run(core::Backend::cpu, true);
+    const auto cpu = run(core::Backend::cpu, false), gpu_direct = run(core::Backend::cuda, true);
+    double largest = 0, change = 0, to_cpu = 0, to_reference = 0, direct_to_reference = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      largest = std::max(largest, std::abs(reference[i]));
+      change = std::max(change, std::abs(reference[i] - f[i]));
+      to_cpu = std::max(to_cpu, std::abs(gpu[i] - cpu[i]));
+      to_reference = std::max(to_reference, std::abs(gpu[i] - reference[i]));
+      direct_to_reference = std::max(direct_to_reference, std::abs(gpu_direct[i] - reference[i]));
+    }
+    EXPECT_GT(change, 0.1 * largest) << l_keep;
+    EXPECT_LT(to_cpu, 1e-13 * largest) << l_keep;
+    EXPECT_LT(to_reference, 1e-13 * largest) << l_keep;
+    EXPECT_LT(direct_to_reference, 1e-13 * largest) << l_keep;
+  }
 }
 
 }  // namespace

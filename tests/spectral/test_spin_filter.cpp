@@ -12,6 +12,7 @@
 #include <complex>
 #include <functional>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "loom/spectral/spin_filter.hpp"
@@ -284,6 +285,90 @@ TEST(SpinFilter, BothFiltersCommuteWithRotationsOfTheGrid) {
       EXPECT_LT(tensor, 1e-12) << rank;
       EXPECT_LT(scalar, 1e-12) << rank;
     }
+  }
+}
+
+// triad_transform (one slot at a time: the real rotation, then the constant complex step) against eq. (2) summed
+// directly over all 3^k x 3^k products of the basis vectors triad_basis gives, forward and inverse, complex input,
+// ranks 0-3, at a point with no special angle.
+TEST(SpinFilter, TheSlotBySlotTriadTransformIsEquationTwo) {
+  const double th = 0.7, ph = 2.1;
+  const double st = std::sin(th), ct = std::cos(th), sp = std::sin(ph), cp = std::cos(ph);
+  const double frame[9] = {st * cp, st * sp, ct, ct * cp, ct * sp, -st, -sp, cp, 0.0};
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int rank = 0; rank <= 3; ++rank)
+    for (bool inverse : {false, true}) {
+      const int count = power_of_3(rank);
+      std::vector<double> re(count), im(count);
+      for (int t = 0; t < count; ++t) re[t] = u(rng), im[t] = u(rng);
+      std::vector<Complex> direct(count, 0.0);
+      for (int o = 0; o < count; ++o)
+        for (int q = 0; q < count; ++q) {
+          Complex factor = 1;
+          for (int j = 0, a = o, b = q; j < rank; ++j, a /= 3, b /= 3) {
+            double br, bi;  // forward: e_{A}^{t} with A = o, t = q; inverse: conj(e_{A}^{t}) with A = q, t = o
+            triad_basis(frame, inverse ? b % 3 : a % 3, inverse ? a % 3 : b % 3, br, bi);
+            factor *= inverse ? Complex(br, -bi) : Complex(br, bi);
+          }
+          direct[o] += factor * Complex(re[q], im[q]);
+        }
+      triad_transform(frame, rank, inverse, re.data(), im.data());
+      for (int o = 0; o < count; ++o) {
+        EXPECT_NEAR(re[o], direct[o].real(), 1e-14) << rank << inverse << o;
+        EXPECT_NEAR(im[o], direct[o].imag(), 1e-14) << rank << inverse << o;
+      }
+    }
+}
+
+// The GH variables' blocks (psi_ab and Pi_ab as T_aa, Phi_iab as T_iaa: 50 components, 65 triad fields).
+std::vector<SpatialBlock> gh_blocks() {
+  std::vector<SpatialBlock> blocks;
+  for (auto [kind, offset] : {std::pair{TensorKind::aa, 0}, std::pair{TensorKind::aa, 10}, std::pair{TensorKind::iaa, 20}})
+    for (auto& b : spatial_blocks(shape_of(kind), offset)) blocks.push_back(std::move(b));
+  return blocks;
+}
+
+// apply (one triad field per conjugate/symmetry class; phi by FFTW per ring set) against apply_direct (the
+// twelfth session's five loops: direct phi sums over every triad field), on random data in every block the
+// GH variables use, at l_keep from 0 to l_max; and against the filter of each tensor kind alone.
+TEST(SpinFilter, TheRingFormEqualsTheDirectFormOnEveryGhBlock) {
+  for (int n_theta : {9, 12}) {
+    const Shell shell(3, n_theta, 1, 2);
+    std::mt19937_64 rng(17);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> f(static_cast<std::size_t>(50 * shell.size()));
+    for (auto& v : f) v = u(rng);
+    for (int l_keep : {0, 3, n_theta - 4, n_theta - 1}) {
+      SpinFilter filter(shell, l_keep, gh_blocks(), 50);
+      EXPECT_EQ(filter.spin_fields(), 65);
+      EXPECT_EQ(filter.filtered_fields(), 31);  // 7 + 7 + 17: the classes counted in spin_filter.hpp
+      auto ring = f, direct = f;
+      filter.apply(core::Backend::cpu, ring.data());
+      filter.apply_direct(core::Backend::cpu, direct.data());
+      EXPECT_LT(largest_difference(ring, direct), 1e-13) << n_theta << " " << l_keep;
+      EXPECT_GT(largest_difference(ring, f), 0.1) << n_theta << " " << l_keep;
+    }
+  }
+}
+
+// Each tensor kind alone by both forms (its own classes: T_ij and T_ab with no symmetry, T_ii, T_abb symmetric).
+TEST(SpinFilter, TheRingFormEqualsTheDirectFormOnEachTensorKind) {
+  const Shell shell(2, 9, 1, 2);
+  std::mt19937_64 rng(19);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto kind : {TensorKind::a, TensorKind::i, TensorKind::ij, TensorKind::ii, TensorKind::aa, TensorKind::ab,
+                    TensorKind::abb, TensorKind::iaa}) {
+    const TensorShape shape = shape_of(kind);
+    const int components = shape.components();
+    std::vector<double> f(static_cast<std::size_t>(components * shell.size()));
+    for (auto& v : f) v = u(rng);
+    SpinFilter filter(shell, 5, spatial_blocks(shape, 0), components);
+    EXPECT_LT(filter.filtered_fields(), filter.spin_fields()) << int(kind);
+    auto ring = f, direct = f;
+    filter.apply(core::Backend::cpu, ring.data());
+    filter.apply_direct(core::Backend::cpu, direct.data());
+    EXPECT_LT(largest_difference(ring, direct), 1e-13) << int(kind);
   }
 }
 

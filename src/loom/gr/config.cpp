@@ -169,6 +169,16 @@ BhConfig make_bh_config(const io::Parameters& p) {
     throw UsageError(io::invalid_value_message("filter.l_keep", p.value("filter.l_keep"),
                                                fmt::format("-1 or an integer in [0, {}] (l_max = N_theta - 1)",
                                                            c.geometry.extents[1] - 1)));
+  // The tensor filter above l_max - 3 keeps rank-3 tensor harmonics whose Cartesian components the Y_lm
+  // derivatives do not resolve: on the H200 (paper's case) l_keep 17 stopped at t = 13.3, 16 at t = 29.4
+  // (docs/gr.md, "The tensor filter").
+  const int tensor_top = c.geometry.extents[1] - 1 - spectral::max_spin_rank;
+  if (c.geometry.angular_filter == spectral::AngularFilter::tensor && c.filter.l_keep > tensor_top)
+    throw UsageError(io::invalid_value_message(
+        "filter.l_keep", p.value("filter.l_keep"),
+        fmt::format("-1 or an integer in [0, {}] with filter.angular tensor (l_max - 3; filter.angular scalar "
+                    "allows up to l_max = {})",
+                    tensor_top, c.geometry.extents[1] - 1)));
   c.initial = p.get_string("initial.type") == "checkpoint" ? InitialType::checkpoint : InitialType::kerr_schild;
   c.initial_file = p.get_string("initial.file");
   if (c.initial == InitialType::kerr_schild && !c.initial_file.empty())

@@ -7,6 +7,7 @@
 #include "loom/core/error.hpp"
 #include "loom/core/parallel_for.hpp"
 #include "loom/io/parameters.hpp"
+#include "loom/spectral/spin_filter_rings.hpp"
 
 namespace loom::spectral {
 
@@ -27,9 +28,9 @@ double jacobi(int n, int a, int b, double x) {
   double p0 = 1, p1 = (a + 1) + 0.5 * (a + b + 2) * (x - 1);
   for (int k = 2; k <= n; ++k) {
     const double c = 2.0 * k + a + b;
-    const double p2 = ((c - 1) * (c * (c - 2) * x + double(a) * a - double(b) * b) * p1 -
-                       2.0 * (k + a - 1) * (k + b - 1) * c * p0) /
-                      (2.0 * k * (k + a + b) * (c - 2));
+    const double p2 =
+        ((c - 1) * (c * (c - 2) * x + double(a) * a - double(b) * b) * p1 - 2.0 * (k + a - 1) * (k + b - 1) * c * p0) /
+        (2.0 * k * (k + a + b) * (c - 2));
     p0 = p1;
     p1 = p2;
   }
@@ -135,33 +136,56 @@ std::vector<double> projector_table(const SphereBasis& sphere, int L) {
   return projector;
 }
 
-// Raw pointers and sizes of the tables and scratch on one side, for the loops below.
+// Raw pointers and sizes of the tables and scratch on one side, for the loops below; the aliases are `all` or
+// `reduced` (the fields held in `spin`).
 struct View {
   Index n;
-  int nr, nt, np, orders, blocks, stored, fields;
+  int nr, nt, np, orders, blocks, fields;
   const double *frame, *proj, *tw;
-  const int *rank, *bfield, *bfirst, *comp, *spin_weight, *sblock, *scomp, *stuple;
-  double *spin, *out, *coeff, *kept;
+  const int *rank, *bfield, *bfirst, *comp, *written;
+  const int *source, *conj, *first, *spin_weight;
+  double *spin, *coeff, *kept;
 };
 
-// Eq. (2) at every point: the triad components of every block into `spin` (field k: re at 2k N, im at (2k+1) N).
+// Eq. (2) at point p for block b of rank Rank: the triad components, each filtered field into `spin` (field k:
+// re at 2k N, im at (2k+1) N).
+template <int Rank>
+LOOM_HOST_DEVICE inline void to_triad_point(const View& v, const double* field, int b, Index p) {
+  constexpr int count = triad_count<Rank>;
+  double re[count], im[count];
+  LOOM_UNROLL
+  for (int t = 0; t < count; ++t) re[t] = field[v.comp[v.bfirst[b] + t] * v.n + p], im[t] = 0;
+  triad_transform<Rank>(v.frame + 9 * (p / v.nr), false, re, im, true);
+  LOOM_UNROLL
+  for (int a = 0; a < count; ++a) {
+    const int k = v.source[v.bfield[b] + a];
+    if (v.first[k] != v.bfield[b] + a) continue;
+    v.spin[2 * Index{k} * v.n + p] = re[a];
+    v.spin[(2 * Index{k} + 1) * v.n + p] = im[a];
+  }
+}
+
+// Per (block, point), the point fastest. Blocks times points threads: a thread per point alone left most of the
+// device idle at the paper's 7220 points per shell.
 void to_triad(core::Backend backend, const View& v, const double* field) {
-  core::parallel_for(backend, v.n, [=] LOOM_HOST_DEVICE(Index p) {
-    const double* f = v.frame + 9 * (p / v.nr);
-    for (int b = 0; b < v.blocks; ++b) {
-      double re[27], im[27];
-      for (int t = 0; t < power_of_3(v.rank[b]); ++t) re[t] = field[v.comp[v.bfirst[b] + t] * v.n + p], im[t] = 0;
-      triad_transform(f, v.rank[b], false, re, im);
-      for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
-        const Index k = v.bfield[b] + a;
-        v.spin[2 * k * v.n + p] = re[a];
-        v.spin[(2 * k + 1) * v.n + p] = im[a];
-      }
+  core::parallel_for(backend, Index{v.blocks} * v.n, [=] LOOM_HOST_DEVICE(Index job) {
+    const int b = static_cast<int>(job / v.n);
+    const Index p = job % v.n;
+    switch (v.rank[b]) {
+      case 0:
+        return to_triad_point<0>(v, field, b, p);
+      case 1:
+        return to_triad_point<1>(v, field, b, p);
+      case 2:
+        return to_triad_point<2>(v, field, b, p);
+      default:
+        return to_triad_point<3>(v, field, b, p);
     }
   });
 }
 
-// Eqs. (4) and (5): per (field, radius, order, theta), theta fastest, the phi coefficient, then the projected one.
+// Eqs. (4) and (5) by direct sums: per (field, radius, order, theta), theta fastest, the phi coefficient, then
+// the projected one.
 void project_lines(core::Backend backend, const View& v) {
   const Index lines = Index{v.fields} * v.nr * v.orders * v.nt;
   core::parallel_for(backend, lines, [=] LOOM_HOST_DEVICE(Index job) {
@@ -193,7 +217,7 @@ void project_lines(core::Backend backend, const View& v) {
   });
 }
 
-// The phi synthesis sum_m G_m e^{i m phi} per field and point, into `out`.
+// The phi synthesis sum_m G_m e^{i m phi} per field and point, back into `spin`.
 void synthesize(core::Backend backend, const View& v) {
   core::parallel_for(backend, Index{v.fields} * v.n, [=] LOOM_HOST_DEVICE(Index job) {
     const Index k = job / v.n, p = job % v.n;
@@ -207,31 +231,89 @@ void synthesize(core::Backend backend, const View& v) {
       re += gr * cr - gi * ci;
       im += gr * ci + gi * cr;
     }
-    v.out[2 * k * v.n + p] = re;
-    v.out[(2 * k + 1) * v.n + p] = im;
+    v.spin[2 * k * v.n + p] = re;
+    v.spin[(2 * k + 1) * v.n + p] = im;
   });
 }
 
-// The inverse of (2) at every point, each stored component from its tuple (the real part).
+// The inverse of (2) at point p for block b: each triad field read from its filtered source (conjugated where
+// it is the conjugate), each stored component from the first tuple that names it (the real part).
+template <int Rank>
+LOOM_HOST_DEVICE inline void rebuild_point(const View& v, double* field, int b, Index p) {
+  constexpr int count = triad_count<Rank>;
+  double re[count], im[count];
+  LOOM_UNROLL
+  for (int a = 0; a < count; ++a) {
+    const Index k = v.source[v.bfield[b] + a];
+    re[a] = v.spin[2 * k * v.n + p];
+    im[a] = v.conj[v.bfield[b] + a] ? -v.spin[(2 * k + 1) * v.n + p] : v.spin[(2 * k + 1) * v.n + p];
+  }
+  triad_transform<Rank>(v.frame + 9 * (p / v.nr), true, re, im, true);
+  LOOM_UNROLL
+  for (int t = 0; t < count; ++t)
+    if (v.written[v.bfirst[b] + t]) field[v.comp[v.bfirst[b] + t] * v.n + p] = re[t];
+}
+
 void rebuild(core::Backend backend, const View& v, double* field) {
-  core::parallel_for(backend, v.n, [=] LOOM_HOST_DEVICE(Index p) {
-    const double* f = v.frame + 9 * (p / v.nr);
-    double re[27], im[27];
-    int current = -1;
-    for (int e = 0; e < v.stored; ++e) {  // a block's stored components are consecutive
-      const int b = v.sblock[e];
-      if (b != current) {
-        for (int a = 0; a < power_of_3(v.rank[b]); ++a) {
-          const Index k = v.bfield[b] + a;
-          re[a] = v.out[2 * k * v.n + p];
-          im[a] = v.out[(2 * k + 1) * v.n + p];
-        }
-        triad_transform(f, v.rank[b], true, re, im);
-        current = b;
-      }
-      field[v.scomp[e] * v.n + p] = re[v.stuple[e]];
+  core::parallel_for(backend, Index{v.blocks} * v.n, [=] LOOM_HOST_DEVICE(Index job) {
+    const int b = static_cast<int>(job / v.n);
+    const Index p = job % v.n;
+    switch (v.rank[b]) {
+      case 0:
+        return rebuild_point<0>(v, field, b, p);
+      case 1:
+        return rebuild_point<1>(v, field, b, p);
+      case 2:
+        return rebuild_point<2>(v, field, b, p);
+      default:
+        return rebuild_point<3>(v, field, b, p);
     }
   });
+}
+
+// The slot permutations sigma (rank <= 3) under which a block's tuple -> component map is invariant; each as
+// the image of every multi-index.
+std::vector<std::vector<int>> symmetries(const SpatialBlock& b) {
+  const int count = power_of_3(b.rank);
+  int slots[3] = {0, 1, 2};
+  std::vector<std::vector<int>> found;
+  do {
+    std::vector<int> image(static_cast<std::size_t>(count));
+    bool invariant = true;
+    for (int t = 0; t < count; ++t) {
+      int digit[3] = {0, 0, 0}, u = 0;
+      for (int j = 0, r = t; j < b.rank; ++j, r /= 3) digit[j] = r % 3;
+      for (int j = b.rank - 1; j >= 0; --j) u = 3 * u + digit[slots[j]];
+      image[static_cast<std::size_t>(t)] = u;
+      invariant = invariant && b.component[static_cast<std::size_t>(u)] == b.component[static_cast<std::size_t>(t)];
+    }
+    if (invariant) found.push_back(std::move(image));
+  } while (std::next_permutation(slots, slots + b.rank));
+  return found;
+}
+
+// The multi-index with the indices 1 and 2 swapped (T_{A*} = conj T_A).
+int conjugate_index(int rank, int a) {
+  int out = 0;
+  for (int j = 0, place = 1; j < rank; ++j, a /= 3, place *= 3) out += place * (a % 3 == 0 ? 0 : 3 - a % 3);
+  return out;
+}
+
+// Per triad field of a block: the smallest multi-index of its class (symmetries and conjugation) and whether
+// the field is the conjugate of that one.
+void classes(const SpatialBlock& b, std::vector<int>& representative, std::vector<int>& conjugate) {
+  const auto sym = symmetries(b);
+  const int count = power_of_3(b.rank);
+  representative.assign(static_cast<std::size_t>(count), count);
+  conjugate.assign(static_cast<std::size_t>(count), 0);
+  for (int a = 0; a < count; ++a)
+    for (const auto& image : sym) {
+      const int plain = image[static_cast<std::size_t>(a)];
+      const int conj = image[static_cast<std::size_t>(conjugate_index(b.rank, a))];
+      auto& r = representative[static_cast<std::size_t>(a)];
+      if (plain <= r) r = plain, conjugate[static_cast<std::size_t>(a)] = 0;
+      if (conj < r) r = conj, conjugate[static_cast<std::size_t>(a)] = 1;
+    }
 }
 
 }  // namespace
@@ -250,74 +332,132 @@ SpinFilter::SpinFilter(const Shell& shell, int l_keep, const std::vector<Spatial
   t_.twiddle = core::Array<double>::from(twiddle_table(sphere, l_keep));
   t_.projector = core::Array<double>::from(projector_table(sphere, l_keep));
   set_blocks(blocks, components);
-  const auto lines = static_cast<std::size_t>(2 * fields_ * t_.n_r * (2 * l_keep + 1) * t_.n_theta);
+  fft_ = std::make_unique<rings::Fft>(t_.n_theta, t_.n_phi);
   spin_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n));
-  filtered_ = core::Array<double>(static_cast<std::size_t>(2 * fields_ * t_.n));
-  coeff_ = core::Array<double>(lines);
-  kept_ = core::Array<double>(lines);
 }
 
-// The blocks' tables, flattened: per block its rank, first triad field and first tuple entry; per distinct stored
-// component its block and tuple; per triad field its spin weight.
+SpinFilter::~SpinFilter() = default;
+SpinFilter::SpinFilter(SpinFilter&&) noexcept = default;
+SpinFilter& SpinFilter::operator=(SpinFilter&&) noexcept = default;
+
+namespace {
+
+SpinAliases aliases(const std::vector<int>& source, const std::vector<int>& conjugate, const std::vector<int>& first,
+                    const std::vector<int>& spin) {
+  SpinAliases a;
+  a.count = static_cast<int>(first.size());
+  a.source = core::Array<int>::from(source);
+  a.conjugate = core::Array<int>::from(conjugate);
+  a.first = core::Array<int>::from(first);
+  a.spin = core::Array<int>::from(spin);
+  return a;
+}
+
+// Both alias tables of the blocks: every triad field its own (`all`), one per class (`reduced`, classes()).
+void set_aliases(const std::vector<SpatialBlock>& blocks, SpinAliases& all, SpinAliases& reduced) {
+  std::vector<int> identity, zero, spins, source, conjugate, first, first_spin;
+  for (const auto& b : blocks) {
+    std::vector<int> representative, conj;
+    classes(b, representative, conj);
+    const int base = static_cast<int>(identity.size());
+    for (int a = 0; a < power_of_3(b.rank); ++a) {
+      identity.push_back(base + a);
+      zero.push_back(0);
+      spins.push_back(spin_of(b.rank, a));
+      if (representative[static_cast<std::size_t>(a)] == a) {
+        first.push_back(base + a);
+        first_spin.push_back(spin_of(b.rank, a));
+      }
+    }
+    for (int a = 0; a < power_of_3(b.rank); ++a) {
+      const int r = base + representative[static_cast<std::size_t>(a)];
+      source.push_back(static_cast<int>(std::find(first.begin(), first.end(), r) - first.begin()));
+      conjugate.push_back(conj[static_cast<std::size_t>(a)]);
+    }
+  }
+  all = aliases(identity, zero, identity, spins);
+  reduced = aliases(source, conjugate, first, first_spin);
+}
+
+}  // namespace
+
+// The blocks' tables, flattened: per block its rank, first triad field and first tuple entry; per tuple its
+// component and whether the rebuilt component is taken from it (the block's `tuple` list); the alias tables.
 void SpinFilter::set_blocks(const std::vector<SpatialBlock>& blocks, Index components) {
-  std::vector<int> rank, field, first, component, stored_block, stored_component, stored_tuple, spins;
+  std::vector<int> rank, field, first, component, written;
+  int stored = 0;
   std::vector<int> covered(static_cast<std::size_t>(components), 0);
   for (std::size_t b = 0; b < blocks.size(); ++b) {
     LOOM_REQUIRE(blocks[b].rank <= max_spin_rank, "SpinFilter: spatial rank above 3");
     rank.push_back(blocks[b].rank);
     field.push_back(fields_);
     first.push_back(static_cast<int>(component.size()));
-    for (int a = 0; a < power_of_3(blocks[b].rank); ++a) spins.push_back(spin_of(blocks[b].rank, a));
     fields_ += power_of_3(blocks[b].rank);
     component.insert(component.end(), blocks[b].component.begin(), blocks[b].component.end());
-    for (std::size_t k = 0; k < blocks[b].stored.size(); ++k) {
-      stored_block.push_back(static_cast<int>(b));
-      stored_component.push_back(blocks[b].stored[k]);
-      stored_tuple.push_back(blocks[b].tuple[k]);
-      ++covered[static_cast<std::size_t>(blocks[b].stored[k])];
-    }
+    for (int t = 0; t < power_of_3(blocks[b].rank); ++t)
+      written.push_back(std::find(blocks[b].tuple.begin(), blocks[b].tuple.end(), t) != blocks[b].tuple.end());
+    for (int c : blocks[b].stored) ++covered[static_cast<std::size_t>(c)];
+    stored += static_cast<int>(blocks[b].stored.size());
   }
   LOOM_REQUIRE(std::all_of(covered.begin(), covered.end(), [](int c) { return c == 1; }),
                "SpinFilter: every component must lie in exactly one spatial block");
   t_.fields = fields_;
   t_.blocks = static_cast<int>(blocks.size());
-  t_.stored = static_cast<int>(stored_block.size());
+  t_.stored = stored;
   t_.block_rank = core::Array<int>::from(rank);
   t_.block_field = core::Array<int>::from(field);
   t_.block_component = core::Array<int>::from(first);
   t_.component = core::Array<int>::from(component);
-  t_.stored_block = core::Array<int>::from(stored_block);
-  t_.stored_component = core::Array<int>::from(stored_component);
-  t_.stored_tuple = core::Array<int>::from(stored_tuple);
-  t_.field_spin = core::Array<int>::from(spins);
+  t_.written = core::Array<int>::from(written);
+  set_aliases(blocks, t_.all, t_.reduced);
 }
 
-// The header's formulas as five loops, each a core::parallel_for on the backend (one code for both).
+namespace {
+View view(const SpinFilter::Tables& t, const SpinAliases& a, core::Where w, double* spin, double* coeff, double* kept) {
+  return View{t.n,
+              t.n_r,
+              t.n_theta,
+              t.n_phi,
+              2 * t.l_keep + 1,
+              t.blocks,
+              a.count,
+              t.frame.read(w),
+              t.projector.read(w),
+              t.twiddle.read(w),
+              t.block_rank.read(w),
+              t.block_field.read(w),
+              t.block_component.read(w),
+              t.component.read(w),
+              t.written.read(w),
+              a.source.read(w),
+              a.conjugate.read(w),
+              a.first.read(w),
+              a.spin.read(w),
+              spin,
+              coeff,
+              kept};
+}
+}  // namespace
+
+// To the triad, one field per class; the ring sets on the backend (spin_filter_rings.hpp); rebuilt.
 void SpinFilter::apply(core::Backend backend, double* field) const {
   const core::Where w = core::where(backend);
-  const View v{t_.n,
-               t_.n_r,
-               t_.n_theta,
-               t_.n_phi,
-               2 * t_.l_keep + 1,
-               t_.blocks,
-               t_.stored,
-               fields_,
-               t_.frame.read(w),
-               t_.projector.read(w),
-               t_.twiddle.read(w),
-               t_.block_rank.read(w),
-               t_.block_field.read(w),
-               t_.block_component.read(w),
-               t_.component.read(w),
-               t_.field_spin.read(w),
-               t_.stored_block.read(w),
-               t_.stored_component.read(w),
-               t_.stored_tuple.read(w),
-               spin_.write(w),
-               filtered_.write(w),
-               coeff_.write(w),
-               kept_.write(w)};
+  const View v = view(t_, t_.reduced, w, spin_.write(w), nullptr, nullptr);
+  to_triad(backend, v, field);
+  const rings::View r{v.n, v.nr, v.nt, v.np, t_.l_keep, v.fields, v.spin_weight, v.proj, v.tw, v.spin};
+  if (backend == core::Backend::cpu)
+    rings::filter_cpu(r, *fft_);
+  else
+    rings::filter_cuda(r);
+  rebuild(backend, v, field);
+}
+
+// The header's formulas as five loops over every triad field, each a core::parallel_for on the backend.
+void SpinFilter::apply_direct(core::Backend backend, double* field) const {
+  const core::Where w = core::where(backend);
+  const auto lines = static_cast<std::size_t>(2 * fields_ * t_.n_r * (2 * t_.l_keep + 1) * t_.n_theta);
+  if (coeff_.size() != lines) coeff_ = core::Array<double>(lines), kept_ = core::Array<double>(lines);
+  const View v = view(t_, t_.all, w, spin_.write(w), coeff_.write(w), kept_.write(w));
   to_triad(backend, v, field);
   project_lines(backend, v);
   synthesize(backend, v);

@@ -35,6 +35,7 @@
 // characteristic fields at the horizon. Both filters commute with rotations of the field.
 #pragma once
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +46,10 @@
 #include "loom/spectral/topology.hpp"
 
 namespace loom::spectral {
+
+namespace rings {
+class Fft;
+}
 
 // Which angular truncation the shells' filter applies: each component's scalar Y_lm (the paper's Heaviside), or
 // the tensor-consistent one above.
@@ -65,7 +70,7 @@ std::vector<double> spin_projector(const SphereBasis& sphere, int s, int m, int 
 // that names it (the one the rebuilt value is taken from).
 struct SpatialBlock {
   int rank = 0;
-  std::vector<int> component;     // 3^k
+  std::vector<int> component;      // 3^k
   std::vector<int> stored, tuple;  // distinct stored components and their tuples
 };
 
@@ -75,7 +80,8 @@ std::vector<SpatialBlock> spatial_blocks(const TensorShape& shape, int offset);
 
 inline constexpr int max_spin_rank = 3;
 
-// Basis vector e_A (1), component i, from the frame n, e_theta, e_phi at one point (9 values).
+// Basis vector e_A (1), component i, from the frame n, e_theta, e_phi at one point (9 values); the reference
+// triad_transform is tested against.
 LOOM_HOST_DEVICE inline void triad_basis(const double* frame, int a, int i, double& re, double& im) {
   constexpr double h = 0.70710678118654752440;
   if (a == 0) {
@@ -90,28 +96,94 @@ LOOM_HOST_DEVICE inline void triad_basis(const double* frame, int a, int i, doub
 LOOM_HOST_DEVICE inline int power_of_3(int k) { return k == 0 ? 1 : k == 1 ? 3 : k == 2 ? 9 : 27; }
 
 // Eq. (2) (forward: out_A = sum_t x_t prod_j e_{A_j}^{t_j}) or its inverse (out_t = sum_A x_A prod_j
-// conj(e_{A_j}^{t_j})) on the 3^k complex values (re, im) of one point, in place, one index slot at a time
-// (3 k 3^k products instead of 9^k); multi-indices base 3, the last slot least significant.
-LOOM_HOST_DEVICE inline void triad_transform(const double* frame, int rank, bool inverse, double* re, double* im) {
-  const int count = power_of_3(rank);
-  for (int j = 0, stride = 1; j < rank; ++j, stride *= 3)
-    for (int base = 0; base < count; ++base) {
-      if (base / stride % 3 != 0) continue;
-      double xr[3], xi[3];
-      for (int q = 0; q < 3; ++q) xr[q] = re[base + q * stride], xi[q] = im[base + q * stride];
-      for (int o = 0; o < 3; ++o) {
-        double sr = 0, si = 0;
-        for (int q = 0; q < 3; ++q) {
-          double br, bi;
-          triad_basis(frame, inverse ? q : o, inverse ? o : q, br, bi);
-          if (inverse) bi = -bi;
-          sr += xr[q] * br - xi[q] * bi;
-          si += xr[q] * bi + xi[q] * br;
-        }
-        re[base + o * stride] = sr;
-        im[base + o * stride] = si;
-      }
+// conj(e_{A_j}^{t_j})) on the 3^k complex values (re, im) of one point, in place, one index slot at a time;
+// multi-indices base 3, the last slot least significant. Each slot's map factors as the real rotation R (rows n,
+// e_theta, e_phi: frame) to the orthonormal spherical frame and a constant complex step (e_1 = (e_theta +
+// i e_phi) / sqrt 2, e_2 = conj e_1): forward y_0 = x_0, y_1 = h (x_1 + i x_2), y_2 = h (x_1 - i x_2); inverse
+// x_theta = h (y_1 + y_2), x_phi = i h (y_2 - y_1), then R^T (h = 1/sqrt 2). `real_side`: the input (forward) or
+// the output (inverse) is real, so the rotation acts on re only (a quarter of the complex products).
+// Compile-time ranks: the loops unroll and a point's 3^k values stay in registers on the device.
+template <int Rank>
+inline constexpr int triad_count = Rank == 0   ? 1
+                                   : Rank == 1 ? 3
+                                   : Rank == 2 ? 9
+                                               : 27;
+
+// One slot (the digit of weight Stride) of the rotation R or R^T, then of the complex step.
+template <int Rank, int Stride>
+LOOM_HOST_DEVICE inline void rotate_slot(const double* frame, bool transpose, double* x) {
+  constexpr int count = triad_count<Rank>;
+  LOOM_UNROLL
+  for (int high = 0; high < count; high += 3 * Stride) LOOM_UNROLL
+  for (int base = high; base < high + Stride; ++base) {  // the multi-indices with digit 0 in this slot
+    const double a = x[base], b = x[base + Stride], c = x[base + 2 * Stride];
+    LOOM_UNROLL
+    for (int o = 0; o < 3; ++o)
+      x[base + o * Stride] = transpose ? frame[o] * a + frame[3 + o] * b + frame[6 + o] * c
+                                       : frame[3 * o] * a + frame[3 * o + 1] * b + frame[3 * o + 2] * c;
+  }
+}
+
+template <int Rank, int Stride>
+LOOM_HOST_DEVICE inline void combine_slot(bool inverse, double* re, double* im) {
+  constexpr double h = 0.70710678118654752440;
+  constexpr int count = triad_count<Rank>;
+  LOOM_UNROLL
+  for (int high = 0; high < count; high += 3 * Stride) LOOM_UNROLL
+  for (int base = high; base < high + Stride; ++base) {
+    const int p1 = base + Stride, p2 = base + 2 * Stride;
+    const double r1 = re[p1], i1 = im[p1], r2 = re[p2], i2 = im[p2];
+    if (!inverse) {
+      re[p1] = h * (r1 - i2), im[p1] = h * (i1 + r2);
+      re[p2] = h * (r1 + i2), im[p2] = h * (i1 - r2);
+    } else {
+      re[p1] = h * (r1 + r2), im[p1] = h * (i1 + i2);
+      re[p2] = h * (i1 - i2), im[p2] = h * (r2 - r1);
     }
+  }
+}
+
+template <int Rank>
+LOOM_HOST_DEVICE inline void triad_rotate(const double* frame, bool transpose, double* x) {
+  if constexpr (Rank > 0) rotate_slot<Rank, 1>(frame, transpose, x);
+  if constexpr (Rank > 1) rotate_slot<Rank, 3>(frame, transpose, x);
+  if constexpr (Rank > 2) rotate_slot<Rank, 9>(frame, transpose, x);
+}
+
+template <int Rank>
+LOOM_HOST_DEVICE inline void triad_combine(bool inverse, double* re, double* im) {
+  if constexpr (Rank > 0) combine_slot<Rank, 1>(inverse, re, im);
+  if constexpr (Rank > 1) combine_slot<Rank, 3>(inverse, re, im);
+  if constexpr (Rank > 2) combine_slot<Rank, 9>(inverse, re, im);
+}
+
+template <int Rank>
+LOOM_HOST_DEVICE inline void triad_transform(const double* frame, bool inverse, double* re, double* im,
+                                             bool real_side = false) {
+  if (!inverse) {
+    triad_rotate<Rank>(frame, false, re);
+    if (!real_side) triad_rotate<Rank>(frame, false, im);
+    triad_combine<Rank>(false, re, im);
+  } else {
+    triad_combine<Rank>(true, re, im);
+    triad_rotate<Rank>(frame, true, re);
+    if (!real_side) triad_rotate<Rank>(frame, true, im);
+  }
+}
+
+// The same for a rank known at run time.
+LOOM_HOST_DEVICE inline void triad_transform(const double* frame, int rank, bool inverse, double* re, double* im,
+                                             bool real_side = false) {
+  switch (rank) {
+    case 0:
+      return triad_transform<0>(frame, inverse, re, im, real_side);
+    case 1:
+      return triad_transform<1>(frame, inverse, re, im, real_side);
+    case 2:
+      return triad_transform<2>(frame, inverse, re, im, real_side);
+    default:
+      return triad_transform<3>(frame, inverse, re, im, real_side);
+  }
 }
 
 LOOM_HOST_DEVICE inline int spin_of(int rank, int a) {
@@ -120,28 +192,49 @@ LOOM_HOST_DEVICE inline int spin_of(int rank, int a) {
   return s;
 }
 
+// Which triad fields are filtered. A real tensor's triad components come in conjugate pairs, T_{A*} = conj(T_A)
+// (A* swaps the indices 1 and 2, e_2 = conj(e_1)), and a tensor symmetric in two slots has T_A = T_{sigma A} for
+// the swap sigma; the filter commutes with both (P^{-s}_m = P^s_{-m}, from a and b in (3) trading places), so
+// only one representative of each class is filtered: 31 of the 65 triad fields of the GH variables (14 of 26
+// for two T_aa, 17 of 39 for Phi_iab). The five-loop reference form filters all (`all`).
+struct SpinAliases {
+  int count = 0;               // fields filtered
+  core::Array<int> source;     // per triad field: the filtered field it is read from
+  core::Array<int> conjugate;  // per triad field: 1 where it is the conjugate of its source
+  core::Array<int> first;      // per filtered field: the triad field it is taken from
+  core::Array<int> spin;       // per filtered field: its spin weight
+};
+
 // The tensor filter of one shell for fields of `components` components holding the given spatial blocks (every
-// component in exactly one block). Tables built on the host; the GPU's copies on first use. Both backends run
-// the same loops (spin_filter.cpp, a backend source). Not thread-safe (scratch arrays).
+// component in exactly one block). Tables built on the host; the GPU's copies on first use. Not thread-safe
+// (scratch arrays). apply: to_triad and rebuild are core::parallel_for loops on either backend (spin_filter.cpp),
+// the ring sets between them have one form per backend (spin_filter_rings.hpp: FFTW on the host, a block per
+// ring set on the device). apply_direct: the twelfth session's five loops (direct phi sums, every triad field),
+// kept as the reference the ring forms are tested against.
 class SpinFilter {
  public:
   SpinFilter(const Shell& shell, int l_keep, const std::vector<SpatialBlock>& blocks, Index components);
+  ~SpinFilter();
+  SpinFilter(SpinFilter&&) noexcept;
+  SpinFilter& operator=(SpinFilter&&) noexcept;
   // In place; field on the backend's side, components * N values.
   void apply(core::Backend backend, double* field) const;
+  void apply_direct(core::Backend backend, double* field) const;
   int l_keep() const { return l_keep_; }
   int spin_fields() const { return fields_; }
+  int filtered_fields() const { return t_.reduced.count; }
 
   // The flattened tables (host arrays; read on either side).
   struct Tables {
     Index n = 0;
     int n_r = 0, n_theta = 0, n_phi = 0, l_keep = 0, fields = 0, blocks = 0, stored = 0;
-    core::Array<double> frame;       // 9 per angular point it + N_theta ip
-    core::Array<double> projector;   // [(s + 3) (2 L + 1) + m + L] N_theta^2, L = l_keep
-    core::Array<double> twiddle;     // e^{-i m phi_j}: [(m + L) N_phi + j] (re, im)
+    core::Array<double> frame;                                  // 9 per angular point it + N_theta ip
+    core::Array<double> projector;                              // [(s + 3) (2 L + 1) + m + L] N_theta^2, L = l_keep
+    core::Array<double> twiddle;                                // e^{-i m phi_j}: [(m + L) N_phi + j] (re, im)
     core::Array<int> block_rank, block_field, block_component;  // per block; first component-table entry
-    core::Array<int> component;      // the blocks' tuple -> stored tables, concatenated
-    core::Array<int> field_spin;     // spin weight of each triad field
-    core::Array<int> stored_block, stored_component, stored_tuple;  // per distinct stored component
+    core::Array<int> component;                                 // the blocks' tuple -> stored tables, concatenated
+    core::Array<int> written;  // per tuple entry of `component`: 1 where its component is rebuilt from it
+    SpinAliases all, reduced;  // every triad field filtered; one per class (above)
   };
   const Tables& tables() const { return t_; }
 
@@ -149,8 +242,9 @@ class SpinFilter {
   void set_blocks(const std::vector<SpatialBlock>& blocks, Index components);
   int l_keep_, fields_ = 0;
   Tables t_;
-  // Scratch: the triad fields before and after (2 F N), their phi coefficients before and after (4)-(5).
-  mutable core::Array<double> spin_, filtered_, coeff_, kept_;
+  std::unique_ptr<rings::Fft> fft_;
+  // Scratch: the filtered triad fields (2 F N), and for apply_direct their phi coefficients before and after (5).
+  mutable core::Array<double> spin_, coeff_, kept_;
 };
 
 }  // namespace loom::spectral
