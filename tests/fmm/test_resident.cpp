@@ -155,6 +155,48 @@ TEST(ResidentCpu, RefittedTreesKeepTheErrorAndTheRuleRebuildsPastTheWork) {
   EXPECT_EQ(ruled.refits(), refitted);
 }
 
+// Periodic bodies moved a fifth of a leaf's width, wrapped back into the box as a stepper wraps them (a tenth cross
+// a face): the re-fitted tree keeps each at its image beside its leaf, so its sums equal a fresh tree's to the
+// FMM's error and its work stays near the fresh tree's. Without that (the twelfth session), a leaf at a face took
+// a body from the far side, spread across the box, and the work grew 12-27 times in one re-fit (32^3 lattice).
+TEST(ResidentCpu, PeriodicRefitKeepsBodiesThatCrossedAFaceBesideTheirLeaves) {
+  const Index n = 4000;
+  auto x = make_positions(Distribution::cube, n, 31);  // [-1, 1)^3
+  auto alpha = make_uniform_vectors(n, -1, 1, 32);
+  Vec3d mean{};
+  for (const Vec3d& a : alpha) mean += a;
+  for (Vec3d& a : alpha) a -= (1.0 / static_cast<double>(n)) * mean;  // sum alpha = 0, as periodic sums need
+  const std::vector<double> sigma(x.size(), 0.03);
+  Options o;
+  o.order = 8;
+  o.theta = 0.5;
+  o.ncrit = 32;
+  o.image_levels = 2;
+  o.periodic = true;
+  o.period = 2;
+  o.box_lower = {-1, -1, -1};
+  ResidentEvaluator r(o);
+  r.set_positions(x.data(), n);
+  std::vector<Vec3d> u(x.size()), s(x.size());
+  r.biot_savart(alpha.data(), sigma.data(), u.data(), s.data());
+  const auto step = make_uniform_vectors(n, -0.05, 0.05, 33);
+  int crossed = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    for (int d = 0; d < 3; ++d) {
+      double v = x[i][d] + step[i][d];
+      if (v < -1 || v >= 1) ++crossed;
+      v -= 2 * std::floor((v + 1) / 2);
+      x[i][d] = v;
+    }
+  EXPECT_GT(crossed, 50);
+  EXPECT_FALSE(r.move_positions(x.data(), 10.0));
+  r.biot_savart(alpha.data(), sigma.data(), u.data(), s.data());
+  EXPECT_LT(r.work_ratio(), 1.5);
+  const BiotSavartResult fresh = biot_savart(x, alpha, sigma, o);
+  EXPECT_LT(relative_l2_error(u, fresh.velocity), 1e-4);
+  EXPECT_LT(relative_l2_error(s, fresh.stretching), 1e-4);
+}
+
 TEST(ResidentCpu, PeriodicBiotSavartEqualsTheHostPath) {
   auto x = make_positions(Distribution::cube, 1500, 7);  // [-1, 1)^3
   auto alpha = make_uniform_vectors(static_cast<Index>(x.size()), -1, 1, 8);
