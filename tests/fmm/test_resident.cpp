@@ -157,8 +157,9 @@ TEST(ResidentCpu, RefittedTreesKeepTheErrorAndTheRuleRebuildsPastTheWork) {
 
 // Periodic bodies moved a fifth of a leaf's width, wrapped back into the box as a stepper wraps them (a tenth cross
 // a face): the re-fitted tree keeps each at its image beside its leaf, so its sums equal a fresh tree's to the
-// FMM's error and its work stays near the fresh tree's. Without that (the twelfth session), a leaf at a face took
-// a body from the far side, spread across the box, and the work grew 12-27 times in one re-fit (32^3 lattice).
+// FMM's error and its work and lists stay near the fresh tree's. Without that (the twelfth session), a leaf at a
+// face took a body from the far side, spread across the box, and the work grew 12-27 times in one re-fit (32^3
+// lattice); at 1.68e7 particles the lists ran the H200 out of memory.
 TEST(ResidentCpu, PeriodicRefitKeepsBodiesThatCrossedAFaceBesideTheirLeaves) {
   const Index n = 4000;
   auto x = make_positions(Distribution::cube, n, 31);  // [-1, 1)^3
@@ -179,6 +180,7 @@ TEST(ResidentCpu, PeriodicRefitKeepsBodiesThatCrossedAFaceBesideTheirLeaves) {
   r.set_positions(x.data(), n);
   std::vector<Vec3d> u(x.size()), s(x.size());
   r.biot_savart(alpha.data(), sigma.data(), u.data(), s.data());
+  const Statistics built = r.stats();
   const auto step = make_uniform_vectors(n, -0.05, 0.05, 33);
   int crossed = 0;
   for (std::size_t i = 0; i < x.size(); ++i)
@@ -192,6 +194,10 @@ TEST(ResidentCpu, PeriodicRefitKeepsBodiesThatCrossedAFaceBesideTheirLeaves) {
   EXPECT_FALSE(r.move_positions(x.data(), 10.0));
   r.biot_savart(alpha.data(), sigma.data(), u.data(), s.data());
   EXPECT_LT(r.work_ratio(), 1.5);
+  // the lists' entries (their memory) too: a leaf spread across the box paired with every cell (the H200's
+  // out-of-memory at 1.68e7 particles, 308b05b)
+  EXPECT_LT(double(r.stats().p2p_pairs) / double(built.p2p_pairs), 1.5);
+  EXPECT_LT(double(r.stats().m2l_pairs) / double(built.m2l_pairs), 1.5);
   const BiotSavartResult fresh = biot_savart(x, alpha, sigma, o);
   EXPECT_LT(relative_l2_error(u, fresh.velocity), 1e-4);
   EXPECT_LT(relative_l2_error(s, fresh.stretching), 1e-4);
