@@ -48,7 +48,8 @@ class ResidentEvaluator {
   // The same bodies moved to x: the tree re-fitted (gpu::refit: the cells keep their bodies, their centres and
   // radii are measured again, so the acceptance test and the error hold), or rebuilt when the last evaluation
   // on a re-fitted tree did more than max_cost times the work of the first evaluation after the last build
-  // (work_ratio(); max_cost < 1: rebuilt every call). Returns whether it rebuilt.
+  // (work_ratio(); max_cost < 1: rebuilt every call), or when the re-fit left a leaf wider than twice the build's
+  // widest (a body that jumped: its lists, and their memory, would grow without bound). Returns whether it rebuilt.
   bool move_positions(const Vec3d* x, double max_cost);
 
   // All pointers on the backend's side, n elements each (the caller's order).

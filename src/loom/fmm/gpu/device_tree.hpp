@@ -45,10 +45,8 @@ BackendTree build_tree(core::Backend backend, const Vec3d* positions, Index n, i
 // its bodies) and the FMM over it stays as accurate (the MAC reads the fitted radii); only the work grows as the
 // cells spread. Returns the largest ratio of a cell's new radius to its old one: the caller rebuilds when it
 // passes its limit (a cell that grew by a factor g pairs through the MAC with cells g times farther, its P2P and
-// M2L lists growing about as g^3). period > 0: the periodic box's, whose bodies the caller wraps into the box; the
-// tree keeps each body at its image nearest its leaf's last centre (a body that crossed a face stays beside its
-// leaf instead of spreading it across the box; the periodic sums do not change under a shift by the period).
-double refit(BackendTree& tree, const Vec3d* positions, double period = 0);
+// M2L lists growing about as g^3).
+double refit(BackendTree& tree, const Vec3d* positions);
 
 // a[0 .. count) (count + 1 elements on the backend's side) -> its exclusive prefix sums, a[count] = the total,
 // which is returned (read on the host).

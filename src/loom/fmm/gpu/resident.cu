@@ -93,6 +93,7 @@ struct ResidentEvaluator::State {
   int builds = 0, refits = 0;
   FreshWork fresh_laplace, fresh_biot_savart;
   double work_ratio = 1;
+  double built_leaf_radius = 0;  // the largest leaf radius of the last build
   double build_seconds = 0;
   Timings time;
   Statistics stats;
@@ -158,6 +159,17 @@ void apply_budget(State& s, Index n) {
   s.o.tree_on_backend = false;
 }
 
+// The largest radius of the tree's leaves (one value read back).
+double largest_leaf_radius(State& s) {
+  const gpu::BackendTree& t = *s.tree;
+  const core::Where w = gpu::side(s.b());
+  const Cell* cells = t.cells.read(w);
+  const int* leaves = t.leaves.read(w);
+  if (s.b() == Backend::cuda) s.bus.add(sizeof(double));
+  return core::parallel_max(s.b(), static_cast<Index>(t.leaves.size()),
+                            [=] LOOM_HOST_DEVICE(Index k) { return cells[leaves[k]].radius; });
+}
+
 void build(State& s, const Vec3d* x, Index n) {
   core::Stopwatch watch(s.b());
   watch.start();
@@ -165,6 +177,7 @@ void build(State& s, const Vec3d* x, Index n) {
   s.count_tree(s.bus);
   s.drop_lists();
   s.tree = std::make_unique<gpu::BackendTree>(gpu::build_tree(s.b(), x, n, s.o.ncrit));
+  s.built_leaf_radius = largest_leaf_radius(s);
   s.growth = 1;
   s.fresh_laplace = s.fresh_biot_savart = FreshWork{};
   s.work_ratio = 1;
@@ -417,9 +430,15 @@ bool ResidentEvaluator::move_positions(const Vec3d* x, double max_cost) {
   }
   core::Stopwatch watch(s.b());
   watch.start();
-  const double g = gpu::refit(*s.tree, x, s.o.periodic ? s.o.period : 0.0);
+  const double g = gpu::refit(*s.tree, x);
   if (s.b() == Backend::cuda) s.bus.add(sizeof(double));  // the largest growth
   s.growth *= std::max(g, 1.0);
+  // A leaf past twice the build's largest (a body that jumped, or a wrap the re-fit did not see): the lists would
+  // pair it with cells all over the box, past the memory a fresh tree's need; rebuilt before any traversal.
+  if (largest_leaf_radius(s) > 2 * s.built_leaf_radius) {
+    build(s, x, s.n());
+    return true;
+  }
   ++s.refits;
   s.drop_lists();
   s.host_stale = true;
