@@ -83,7 +83,8 @@ void declare_method_keys(io::Parameters& p) {
         "the device stepper's rule: re-fit the tree to the moved particles (its cells measured again, the error "
         "kept), and rebuild it once an evaluation on the re-fitted tree did more than this factor times the work "
         "of the first after the last build (near-field body pairs or M2L pairs; below 1: rebuild every "
-        "evaluation; past 10 a useless tree would be kept)")
+        "evaluation; past 10 a useless tree would be kept); rebuilt at once where a re-fitted leaf passed twice the "
+        "build's widest (a particle that crossed a periodic face)")
       .at_least(0)
       .at_most(10);
   p.add("fmm.image_levels", 6, "periodic: image levels beyond the 3^3 near images").at_least(0).at_most(12);
