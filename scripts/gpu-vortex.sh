@@ -8,7 +8,7 @@
 #   2. Biot-Savart velocity + stretching, 1.68e7 uniform bodies, p 8, theta 0.6, the same way (target <= 1.2 s
 #      at <= 1e-4) -- both from test_fmm_resident_gpu's "resident:" lines, with the per-phase split;
 #   3. one vortex step at 256^3 = 1.68e7 particles in the periodic box, particles resident on the device, the
-#      tree re-fitted or rebuilt by fmm.rebuild_growth, the AB2 update on the device (target <= 1.5 s), split into
+#      tree re-fitted or rebuilt by fmm.rebuild_cost, the AB2 update on the device (target <= 1.5 s), split into
 #      tree, lists, FMM and update (`loom bench vortex --fmm.tree backend`);
 # and before them the tests of the resident path (test_fmm_resident_gpu, test_vortex_gpu) and of the device tree.
 # VORTEX_PAPER=1 also runs the paper's experiment at 128^3 (vortex vs hit from the same seed; see the end).

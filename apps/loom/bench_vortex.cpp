@@ -49,8 +49,9 @@ vortex::BenchOptions bench_options(const io::Parameters& p) {
   o.fmm.ncrit = int(p.get_int("fmm.ncrit"));
   o.fmm.precision = fmm::parse_precision(p.get_string("fmm.precision"));
   o.fmm.tree_on_backend = p.get_string("fmm.tree") == "backend";
-  o.rebuild_growth = p.get_real("fmm.rebuild_growth");
+  o.rebuild_cost = p.get_real("fmm.rebuild_cost");
   o.periodic = p.get_string("box") == "periodic";
+  o.dt = p.get_real("time.dt");
   o.warmup = int(p.get_int("warmup"));
   o.steps = int(p.get_int("steps"));
   o.reinit_every = int(p.get_int("reinit.every"));
@@ -88,9 +89,10 @@ int run_bench_vortex(const io::Parameters& p) {
     j["cpu_threads"] = core::cpu_threads();
     if (core::backend_available(core::Backend::cuda)) j["device"] = cuda::device_info(cuda::current_device()).name;
     j["box"] = p.get_string("box");
+    j["dt"] = o.dt;
     j["fmm"] = {{"order", o.fmm.order}, {"theta", o.fmm.theta}, {"ncrit", o.fmm.ncrit},
                 {"precision", p.get_string("fmm.precision")}, {"tree", p.get_string("fmm.tree")},
-                {"rebuild_growth", o.rebuild_growth}};
+                {"rebuild_cost", o.rebuild_cost}};
     j["steps"] = vortex::to_json(rows);
     io::write_file_atomically(path, j.dump(2) + "\n");
     std::cerr << "wrote " << path << "\n";
@@ -112,12 +114,17 @@ void add_bench_vortex_command(CLI::App& bench, std::vector<Subcommand>& out) {
   p.add("fmm.precision", "single", "the CUDA backend's kernels: single, single-fast, double")
       .one_of({"single", "single-fast", "double"});
   p.add("fmm.tree", "host",
-        "where the tree and the lists are built: host or backend (with cuda: the particles stay on the GPU)")
+        "where the tree and the lists are built: host or backend (the particles stay where the FMM runs, the "
+        "tree re-fitted between steps)")
       .one_of({"host", "backend"});
-  p.add("fmm.rebuild_growth", 1.1,
-        "tree backend on cuda: rebuild once a cell may have grown past this factor (0: every evaluation)")
+  p.add("fmm.rebuild_cost", 1.05,
+        "tree backend: rebuild once an evaluation on the re-fitted tree did more than this factor times the work of "
+        "the first after the build (below 1: every evaluation)")
       .at_least(0)
       .at_most(10);
+  p.add("time.dt", 0.01, "time step (Taylor-Green of amplitude 1: the particles move up to dt per step)")
+      .greater_than(0)
+      .at_most(1);
   p.add("steps", 2, "timed AB2 steps (after the warm-up); the mean is reported").at_least(1).at_most(1000);
   p.add("warmup", 1, "untimed steps before timing (the first starts AB2)").at_least(0).at_most(1000);
   p.add("reinit.every", 10, "a reinitialisation every this many steps (its time shared among them; 0: none)")

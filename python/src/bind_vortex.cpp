@@ -89,7 +89,9 @@ void bind_vortex(py::module_& m) {
            "GIL is released meanwhile.")
       .def_property_readonly("positions", &Simulation::positions, "particle positions x (n, 3), a copy")
       .def_property_readonly("strengths", &Simulation::strengths, "particle strengths alpha (n, 3), a copy")
-      .def_property_readonly("cores", &Simulation::cores, "core radii sigma (n,), a copy")
+      .def_property_readonly("cores", &Simulation::cores,
+                             "core radii sigma (n,), a copy (physics.spreading reinit: inside an interval without the "
+                             "diffusion it still owes, which the run's rows apply to a copy)")
       .def("invariants", &Simulation::invariants,
            "total vorticity, linear impulse, vorticity centroid and sum |alpha| (series.csv's free-space columns)")
       .def_property_readonly("t", &Simulation::time, "the current time")

@@ -3,7 +3,7 @@
 // the tree built (gpu/device_tree.hpp) or re-fitted there, the lists traversed there (gpu/device_lists.hpp),
 // the passes run there, so that only counts and a few small cell or expansion records cross the bus. A time
 // stepper calls set_positions once, then move_positions every step: the tree is re-fitted while its cells
-// have grown little since the last build, and rebuilt by the rule of move_positions. On the CPU backend the
+// cost little more than a fresh one, and rebuilt by the rule of move_positions. On the CPU backend the
 // tree and lists are the same backend code on thrust's host system and the passes the CPU engine's (the host
 // path, through fmm::Evaluator): that is the form the CPU tests check. Needs a CUDA build (thrust).
 #pragma once
@@ -45,10 +45,12 @@ class ResidentEvaluator {
 
   // n bodies at x (the caller's order, on the backend's side): a new tree.
   void set_positions(const Vec3d* x, Index n);
-  // The same bodies moved to x: the tree re-fitted (gpu::refit), or rebuilt when a cell may have grown past
-  // max_growth times its radius at the last build (the product of each re-fit's largest growth, an upper bound
-  // of every cell's growth since the build). Returns whether it rebuilt.
-  bool move_positions(const Vec3d* x, double max_growth);
+  // The same bodies moved to x: the tree re-fitted (gpu::refit: the cells keep their bodies, their centres and
+  // radii are measured again, so the acceptance test and the error hold), or rebuilt when the last evaluation
+  // on a re-fitted tree did more than max_cost times the work of the first evaluation after the last build
+  // (work_ratio(); max_cost < 1: rebuilt every call), or when the re-fit left a leaf wider than twice the build's
+  // widest (a body that jumped: its lists, and their memory, would grow without bound). Returns whether it rebuilt.
+  bool move_positions(const Vec3d* x, double max_cost);
 
   // All pointers on the backend's side, n elements each (the caller's order).
   void laplace(const double* charges, double* potential, Vec3d* gradient);
@@ -57,10 +59,15 @@ class ResidentEvaluator {
   Index size() const;
   const Options& options() const;
   const Timings& time() const;       // of the last evaluation; build: the last set_positions or move_positions
-  const Statistics& stats() const;   // of the last evaluation (p2p_interactions not counted)
+  const Statistics& stats() const;   // of the last evaluation
   BusTraffic bus() const;            // since construction
   double growth() const;             // the bound on the cells' growth since the last build
+  // The last evaluation's work over the first evaluation's after the last build, of the same kernel: the larger
+  // of the ratios of the near-field body pairs (p2p_interactions) and of the M2L pairs. A re-fitted tree's cells
+  // only grow, so fewer pairs pass the acceptance test; the ratio bounds the passes' time ratio (1: a fresh tree).
+  double work_ratio() const;
   int builds() const;                // trees built so far
+  int refits() const;                // re-fits so far
 
   struct State;
 

@@ -44,10 +44,11 @@ core::MemoryNeed step_memory_need(Index lattice_n, const fmm::Options& options) 
 
 namespace {
 
-// The timed steps on the device stepper (the particles resident where the FMM runs); p holds the final particles.
+// The timed steps on the device stepper (the particles resident where the FMM runs: on the GPU for cuda, the same
+// code on the host for cpu); p holds the final particles.
 void time_device_steps(Particles& p, const fmm::Options& f, const Domain& domain, const BenchOptions& o,
                        StepTiming& t) {
-  DeviceStepper stepper(f, o.nu, domain, o.rebuild_growth);
+  DeviceStepper stepper(f, o.nu, domain, o.rebuild_cost);
   stepper.upload(p);
   for (int s = 0; s < o.warmup; ++s) stepper.step(o.dt);
   stepper.take_times();
@@ -60,6 +61,7 @@ void time_device_steps(Particles& p, const fmm::Options& f, const Domain& domain
   t.update = d.update / steps;
   t.on_device = true;
   t.tree_builds = stepper.fmm().builds();
+  t.refits = stepper.fmm().refits();
   stepper.download(p);
 }
 
@@ -78,7 +80,7 @@ StepTiming time_vortex_step(Index lattice_n, const BenchOptions& o) {
   t.lattice_n = lattice_n;
   t.particles = p.size();
   t.reinit_every = o.reinit_every;
-  if (f.backend == core::Backend::cuda && f.tree_on_backend && o.scheme == TimeScheme::ab2) {
+  if (f.tree_on_backend && o.scheme == TimeScheme::ab2) {
     time_device_steps(p, f, domain, o, t);
   } else {
     RateEvaluator rates(f, StretchingForm::classical);
@@ -111,12 +113,14 @@ StepTiming time_vortex_step(Index lattice_n, const BenchOptions& o) {
 }
 
 void print_step_table(std::ostream& out, const std::vector<StepTiming>& rows) {
-  out << fmt::format("{:>7} {:>6} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "backend", "n", "particles",
-                     "tree_s", "lists_s", "fmm_s", "update_s", "reinit_s", "step_s", "mem_GiB");
+  out << fmt::format("{:>7} {:>6} {:>11} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>6} {:>6}\n", "backend", "n",
+                     "particles", "tree_s", "lists_s", "fmm_s", "update_s", "reinit_s", "step_s", "mem_GiB", "builds",
+                     "refits");
   for (const StepTiming& r : rows)
-    out << fmt::format("{:>7} {:>6} {:>11} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.2f}\n", r.backend,
-                       r.lattice_n, r.particles, r.tree, r.lists, r.fmm, r.update, r.reinit, r.step(),
-                       r.memory_bytes / double(1 << 30));
+    out << fmt::format("{:>7} {:>6} {:>11} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.4f} {:>9.2f} {:>6} "
+                       "{:>6}\n",
+                       r.backend, r.lattice_n, r.particles, r.tree, r.lists, r.fmm, r.update, r.reinit, r.step(),
+                       r.memory_bytes / double(1 << 30), r.tree_builds, r.refits);
 }
 
 nlohmann::json to_json(const std::vector<StepTiming>& rows) {
@@ -126,7 +130,8 @@ nlohmann::json to_json(const std::vector<StepTiming>& rows) {
                  {"tree_s", r.tree},       {"lists_s", r.lists},       {"fmm_s", r.fmm},
                  {"update_s", r.update},   {"reinit_s", r.reinit},     {"reinit_iterations", r.reinit_iterations},
                  {"reinit_every", r.reinit_every}, {"step_s", r.step()}, {"memory_bytes", r.memory_bytes},
-                 {"on_device", r.on_device},       {"tree_builds", r.tree_builds}});
+                 {"on_device", r.on_device},       {"tree_builds", r.tree_builds},
+                 {"refits", r.refits}});
   return j;
 }
 

@@ -23,7 +23,7 @@ struct BenchOptions {
   double overlap = 1, nu = 0.01, dt = 0.01;
   int warmup = 1, steps = 2;
   int reinit_every = 10;  // the reinitialisation's share of a step: its time / reinit_every (0: not timed)
-  double rebuild_growth = 1.1;  // the device stepper's (fmm.backend cuda with the tree there, AB2)
+  double rebuild_cost = 1.05;  // the device stepper's rule (fmm.tree backend, AB2)
 };
 
 struct StepTiming {
@@ -34,8 +34,8 @@ struct StepTiming {
   int reinit_iterations = 0;
   double memory_bytes = 0;  // the estimate checked before allocating
   int reinit_every = 0;
-  bool on_device = false;   // stepped by the device stepper (particles resident on the GPU)
-  int tree_builds = 0;      // the device stepper's trees over the warm-up and timed steps
+  bool on_device = false;   // stepped by the device stepper (particles resident where the FMM runs)
+  int tree_builds = 0, refits = 0;  // the device stepper's trees and re-fits over the warm-up and timed steps
   double step() const { return tree + lists + fmm + update + (reinit_every > 0 ? reinit / reinit_every : 0.0); }
 };
 

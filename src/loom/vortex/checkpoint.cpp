@@ -31,10 +31,14 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
     h5.write("previous/stretching", flat(c.previous.stretching), {n, 3});
   }
   h5.attribute("time", c.time);
+  h5.attribute("dt", c.dt);
   h5.attribute("step", std::int64_t(c.step));
   h5.attribute("periodic", std::int64_t(c.periodic ? 1 : 0));
   h5.attribute("lattice_n", std::int64_t(c.lattice_n));
   h5.attribute("grid_n", std::int64_t(c.grid_n));
+  h5.attribute("interval_open", std::int64_t(c.interval.open ? 1 : 0));
+  h5.attribute("interval_start_time", c.interval.start_time);
+  h5.attribute("interval_spread", c.interval.spread);
   h5.attribute("input", c.input);
   h5.commit();
 }
@@ -50,11 +54,17 @@ Checkpoint read_checkpoint(const std::filesystem::path& path, const std::string&
       c.previous.stretching = vectors(h5.read_double("previous/stretching"));
     }
     c.time = h5.attribute_double("/", "time");
+    c.dt = h5.has_attribute("/", "dt") ? h5.attribute_double("/", "dt") : 0.0;
     c.step = h5.attribute_int64("/", "step");
     c.periodic = h5.attribute_int64("/", "periodic") != 0;
     c.lattice_n = h5.attribute_int64("/", "lattice_n");
     c.grid_n = h5.has_attribute("/", "grid_n") ? h5.attribute_int64("/", "grid_n") : c.lattice_n;
     c.input = h5.attribute_string("/", "input");
+    if (h5.has_attribute("/", "interval_open")) {
+      c.interval.open = h5.attribute_int64("/", "interval_open") != 0;
+      c.interval.start_time = h5.attribute_double("/", "interval_start_time");
+      c.interval.spread = h5.attribute_double("/", "interval_spread");
+    }
     if (c.particles.alpha.size() != c.particles.x.size() || c.particles.sigma.size() != c.particles.x.size())
       throw UsageError(fmt::format("{} = \"{}\": particle arrays of different lengths", key, path.string()));
   });

@@ -52,11 +52,12 @@ void declare_method_keys(io::Parameters& p) {
       .at_most(4);
   p.add("particles.overlap", 1.0, "core radius over spacing, sigma / h").greater_than(0).at_most(4);
   p.add("physics.nu", 0.0, "kinematic viscosity (core spreading sigma^2 += 2 nu dt)").at_least(0).at_most(1e3);
-  p.add("physics.spreading", "steps",
-        "when the cores spread: steps (sigma^2 += 2 nu dt every step, the paper's) or reinit (the cores stay "
-        "particles.overlap h between reinitialisations, and each interval's 2 nu T is applied at them, half at its "
-        "start and half at its end: Strang splitting; needs reinit.every > 0 and output.every a multiple of it)")
-      .one_of({"steps", "reinit"});
+  p.add("physics.spreading", "auto",
+        "when the cores spread: reinit (the cores stay particles.overlap h between reinitialisations, and each "
+        "interval's 2 nu T is applied at them, half at its start and half at its end: Strang splitting; needs "
+        "reinit.every > 0), steps (sigma^2 += 2 nu dt every step, the paper's), or auto (reinit where reinit.every "
+        "> 0, else steps)")
+      .one_of({"auto", "reinit", "steps"});
   p.add("time.t_end", 0.5, "end time").greater_than(0);
   p.add("time.dt", 0.01, "time step").greater_than(0);
   p.add("time.scheme", "ab2", "time integrator: ab2 (the paper's), rk3, rk4").one_of({"ab2", "rk3", "rk4"});
@@ -78,10 +79,12 @@ void declare_method_keys(io::Parameters& p) {
         "backend (the same on the FMM's backend: on the GPU with backend = cuda, where the particles then stay on "
         "the device between steps), or auto (backend where the backend is cuda, else host)")
       .one_of({"auto", "host", "backend"});
-  p.add("fmm.rebuild_growth", 1.1,
-        "the device stepper's rule: re-fit the tree to the moved particles, and rebuild it once a cell may have "
-        "grown past this factor of its radius at the last build (0: rebuild every evaluation; a factor past 10 would "
-        "keep a useless tree)")
+  p.add("fmm.rebuild_cost", 1.05,
+        "the device stepper's rule: re-fit the tree to the moved particles (its cells measured again, the error "
+        "kept), and rebuild it once an evaluation on the re-fitted tree did more than this factor times the work "
+        "of the first after the last build (near-field body pairs or M2L pairs; below 1: rebuild every "
+        "evaluation; past 10 a useless tree would be kept); rebuilt at once where a re-fitted leaf passed twice the "
+        "build's widest (a particle that crossed a periodic face)")
       .at_least(0)
       .at_most(10);
   p.add("fmm.image_levels", 6, "periodic: image levels beyond the 3^3 near images").at_least(0).at_most(12);
@@ -95,17 +98,14 @@ void declare_output_keys(io::Parameters& p) {
   p.add("compare", "", "a loom hit run directory whose E(t), epsilon(t) and spectra are plotted with this run's");
 }
 
-// physics.spreading = reinit lumps the diffusion into the reinitialisations: there must be some, and the rows must
-// fall on them (between two, the field is diffused by half the interval ahead of its time).
-void check_spreading(const VortexConfig& c) {
-  if (c.spreading != Spreading::reinit) return;
-  if (c.reinit_every == 0)
+// physics.spreading = reinit lumps the diffusion into the reinitialisations: there must be some.
+Spreading spreading(const std::string& s, int reinit_every) {
+  if (s == "steps") return Spreading::steps;
+  if (s == "auto") return reinit_every > 0 ? Spreading::reinit : Spreading::steps;
+  if (reinit_every == 0)
     throw UsageError("physics.spreading = \"reinit\": expected reinit.every > 0 (the diffusion is applied at the "
                      "reinitialisations)");
-  if (c.output.every % c.reinit_every != 0)
-    throw UsageError(fmt::format("output.every = {}: expected a multiple of reinit.every = {} with "
-                                 "physics.spreading = \"reinit\" (rows on the reinitialisations)",
-                                 c.output.every, c.reinit_every));
+  return Spreading::reinit;
 }
 
 InitialType initial_type(const std::string& s) {
@@ -183,14 +183,14 @@ VortexConfig make_vortex_config(const io::Parameters& p) {
   c.scheme = scheme == "rk3" ? TimeScheme::rk3 : scheme == "rk4" ? TimeScheme::rk4 : TimeScheme::ab2;
   c.stretching = p.get_string("stretching") == "transpose" ? StretchingForm::transpose : StretchingForm::classical;
   c.reinit_every = static_cast<int>(p.get_int("reinit.every"));
-  c.spreading = p.get_string("physics.spreading") == "reinit" ? Spreading::reinit : Spreading::steps;
+  c.spreading = spreading(p.get_string("physics.spreading"), c.reinit_every);
   c.reinit.overlap = c.overlap;
   c.reinit.tolerance = p.get_real("reinit.tolerance");
   c.reinit.max_iterations = static_cast<int>(p.get_int("reinit.max_iterations"));
   c.reinit.threshold = p.get_real("reinit.threshold");
   c.periodic = c.initial != InitialType::ring;
   c.fmm = fmm_options(p, c.backend, c.periodic);
-  c.rebuild_growth = p.get_real("fmm.rebuild_growth");
+  c.rebuild_cost = p.get_real("fmm.rebuild_cost");
   c.output.dir = p.get_string("output.dir");
   c.output.overwrite = p.get_bool("output.overwrite");
   c.output.every = static_cast<int>(p.get_int("output.every"));
@@ -198,7 +198,6 @@ VortexConfig make_vortex_config(const io::Parameters& p) {
   c.output.fields_every = static_cast<int>(p.get_int("output.fields_every"));
   c.output.checkpoint_every = p.get_real("output.checkpoint_every");
   c.output.plots = p.get_bool("output.plots");
-  check_spreading(c);
   c.compare = p.get_string("compare");
   check_compare(c.compare);
   return c;

@@ -27,6 +27,7 @@ std::string_view to_string(InitialType t);
 // of a step see the diffusion of the particles' own strengths since the last reinitialisation, also of the part
 // the stretching made after it: with spreading at steps that part is over-diffused by half the interval on
 // average, a damping of the cascade's small scales ~ exp(-nu k^2 T) in E(k) (docs/performance.md, twelfth session).
+// physics.spreading = auto (the default) is reinit wherever the run reinitialises, steps where it never does.
 enum class Spreading { steps, reinit };
 
 struct VortexConfig {
@@ -50,7 +51,7 @@ struct VortexConfig {
   int reinit_every = 0;        // steps between reinitialisations (0: never)
   ReinitOptions reinit;
   fmm::Options fmm;            // order, theta, ncrit, backend, precision, periodic box (resolved)
-  double rebuild_growth = 1.1;  // the device stepper's tree: rebuilt past this growth of a cell, else re-fitted
+  double rebuild_cost = 1.05;  // the device stepper's tree: re-fitted, rebuilt once its work passed this factor
   struct Output {
     std::filesystem::path dir;
     bool overwrite = false;

@@ -52,8 +52,8 @@ core::Array<T> from_vector(const std::vector<T>& v) {
 
 }  // namespace
 
-DeviceStepper::DeviceStepper(const fmm::Options& fmm, double nu, Domain domain, double max_growth)
-    : fmm_(fmm), nu_(nu), max_growth_(max_growth), domain_(domain) {}
+DeviceStepper::DeviceStepper(const fmm::Options& fmm, double nu, Domain domain, double max_cost)
+    : fmm_(fmm), nu_(nu), max_cost_(max_cost), domain_(domain) {}
 
 void DeviceStepper::upload(const Particles& p) {
   x_ = from_vector(p.x);
@@ -94,7 +94,7 @@ void DeviceStepper::rates(const core::Array<Vec3d>& x, const core::Array<Vec3d>&
     fmm_.set_positions(x.read(w), size());
     have_tree_ = true;
   } else {
-    fmm_.move_positions(x.read(w), max_growth_);
+    fmm_.move_positions(x.read(w), max_cost_);
   }
   times_.tree += tree.seconds();
   if (out.velocity.size() != x.size()) {

@@ -1,7 +1,8 @@
 // The vortex method stepped where the FMM runs (issue 21): the particles (x, alpha, sigma) and the rates live on
 // the backend's side (the GPU for the CUDA backend) between steps; each step evaluates the Biot-Savart velocity
 // and classical stretching with the resident FMM (fmm/resident.hpp), whose tree is re-fitted to the moved
-// particles and rebuilt when a cell may have grown past `max_growth` since the last build; the AB2 update
+// particles and rebuilt once an evaluation on a re-fitted tree did more than `max_cost` times the work of the first
+// after the last build (fmm::ResidentEvaluator::move_positions); the AB2 update
 // (started by the midpoint rule, as Integrator) runs as one loop over the particles with update.hpp's formulas,
 // core spreading and the periodic wrap included. Only the caller's download() and upload() move particles
 // across the bus. On the CPU backend the same code runs on the host (the form the CPU tests check).
@@ -23,8 +24,8 @@ struct DeviceStepTimes {
 
 class DeviceStepper {
  public:
-  // fmm.backend: where the particles live. max_growth < 1: a new tree for every evaluation.
-  DeviceStepper(const fmm::Options& fmm, double nu, Domain domain, double max_growth);
+  // fmm.backend: where the particles live. max_cost < 1: a new tree for every evaluation.
+  DeviceStepper(const fmm::Options& fmm, double nu, Domain domain, double max_cost);
 
   void upload(const Particles& p);  // replaces the particles (and forgets AB2's previous rates)
   void download(Particles& p) const;
@@ -59,7 +60,7 @@ class DeviceStepper {
                core::Array<Vec3d>& alpha, core::Array<double>& sigma) const;
 
   fmm::ResidentEvaluator fmm_;
-  double nu_, max_growth_;
+  double nu_, max_cost_;
   Domain domain_;
   core::Array<Vec3d> x_, alpha_;
   core::Array<double> sigma_;

@@ -53,21 +53,23 @@ VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(conf
   p_ = std::move(s.state.particles);
   t_ = t0_ = s.state.time;
   step_ = step0_ = s.state.step;
-  interval_start_ = c_.reinit_every > 0 ? step_ - step_ % c_.reinit_every : step_;
   initial_cg_ = last_cg_ = s.cg;
   domain_ = c_.periodic ? Domain{true, 0, box_period} : Domain{};
   if (c_.periodic && 5 * c_.overlap * box_period / double(c_.lattice_n) > box_period / 2)
     throw UsageError(fmt::format("particles.n = {}: expected at least {} for particles.overlap = {} (the Gaussian "
                                  "sums' reach of 5 sigma within half the box)",
                                  c_.lattice_n, std::ceil(10 * c_.overlap), c_.overlap));
-  // uniform steps landing on t_end, none longer than time.dt (AB2 takes a fixed step)
-  const Index steps = std::max<Index>(1, Index(std::ceil((c_.t_end - t_) / c_.dt - 1e-9)));
-  dt_ = (c_.t_end - t_) / double(steps);
+  const Index steps = step_count(s.state.dt);
   steps_end_ = step_ + steps;
+  interval_ = s.state.interval;  // a restart inside an interval goes on with it
+  if (interval_.open && !lumped()) {  // ... unless the diffusion is now the cores' own: they take what it owes
+    p_ = with_pending_spread();
+    interval_ = {};
+  }
   rates_ = std::make_unique<RateEvaluator>(c_.fmm, c_.stretching);
   integrator_ = std::make_unique<Integrator>(c_.scheme, c_.step_nu(), domain_);
   if (steps_on_device(c_)) {
-    stepper_ = std::make_unique<DeviceStepper>(c_.fmm, c_.step_nu(), domain_, c_.rebuild_growth);
+    stepper_ = std::make_unique<DeviceStepper>(c_.fmm, c_.step_nu(), domain_, c_.rebuild_cost);
     stepper_->upload(p_);
     if (!s.state.previous.velocity.empty()) stepper_->set_previous(s.state.previous);
   } else if (!s.state.previous.velocity.empty()) {
@@ -75,15 +77,27 @@ VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(conf
   }
   // on the particle lattice's grid: the modes the particles carry beyond hit's grid (statistics.hpp)
   if (c_.periodic) statistics_.emplace(c_.lattice_n, c_.nu, box_period, c_.backend);
-  // a restart inside an interval: its start had the half planned for it (as start_interval plans it)
-  if (lumped())
-    interval_spread_ = c_.nu * dt_ * double(std::min<Index>(c_.reinit_every, steps_end_ - interval_start_));
   edges_.start = start.seconds();
 }
 
+// Uniform steps landing on t_end, none longer than time.dt (AB2 takes a fixed step). A restart keeps its
+// checkpoint's step where that lands on t_end too: the same steps as the run it came from, to the bit.
+Index VortexRun::step_count(double checkpoint_dt) {
+  const double left = c_.t_end - t_;
+  if (checkpoint_dt > 0 && checkpoint_dt <= c_.dt * (1 + 1e-9)) {
+    const double n = std::round(left / checkpoint_dt);
+    if (n >= 1 && std::abs(left / checkpoint_dt - n) < 1e-12 * n) {
+      dt_ = checkpoint_dt;
+      return Index(n);
+    }
+  }
+  const Index steps = std::max<Index>(1, Index(std::ceil(left / c_.dt - 1e-9)));
+  dt_ = left / double(steps);
+  return steps;
+}
+
 void VortexRun::begin() {
-  // a checkpoint on a reinitialisation step was written before the half of the interval after it
-  if (lumped() && (c_.initial != InitialType::checkpoint || step_ % c_.reinit_every == 0)) start_interval();
+  if (lumped() && !interval_.open) start_interval();
 }
 
 std::vector<std::string> VortexRun::columns() const {
@@ -140,17 +154,31 @@ void VortexRun::diffuse_and_reinitialise(double spread) {
   reinitialise();
 }
 
-void VortexRun::end_interval() {
-  const double owed = 2 * c_.nu * dt_ * double(step_ - interval_start_) - interval_spread_;
-  diffuse_and_reinitialise(std::max(0.0, owed));  // < 0 only for a run stopped early inside an interval
-  interval_start_ = step_;
-  interval_spread_ = 0;
+// 2 nu tau for the time tau the interval ran, less its first half (more than the rest only for an interval cut
+// short of its plan: a restart with another time.t_end or reinit.every).
+double VortexRun::pending_spread() const {
+  if (!interval_.open) return 0;
+  return std::max(0.0, 2 * c_.nu * (t_ - interval_.start_time) - interval_.spread);
 }
 
+Particles VortexRun::with_pending_spread() const {
+  Particles q = p_;
+  const double owed = pending_spread();
+  for (double& s : q.sigma) s = spread_core(s, owed);
+  return q;
+}
+
+void VortexRun::end_interval() {
+  diffuse_and_reinitialise(pending_spread());
+  interval_ = {};
+}
+
+// Planned to the next reinitialisation step or the run's end (a restart may begin between two).
 void VortexRun::start_interval() {
-  interval_start_ = step_;
-  interval_spread_ = c_.nu * dt_ * double(std::min<Index>(c_.reinit_every, steps_end_ - step_));
-  diffuse_and_reinitialise(interval_spread_);
+  const Index every = c_.reinit_every;
+  const Index next = std::min(steps_end_, (step_ / every + 1) * every);
+  interval_ = {true, t_, c_.nu * dt_ * double(next - step_)};
+  diffuse_and_reinitialise(interval_.spread);
 }
 
 void VortexRun::step() {
@@ -210,9 +238,9 @@ void VortexRun::after_step() {
   const bool reinit = reinit_due(step_);
   if (reinit && !lumped()) reinitialise();
   if (reinit && lumped()) end_interval();
-  if (record_due(step_)) record();  // lumped: between the halves, where the field has the diffusion of its time
+  if (record_due(step_)) record();  // lumped: on a reinitialisation step between the halves (no pending spread)
   if (snapshot_due(step_)) snapshot();
-  if (checkpoint_due()) {  // lumped: before the next interval's half, as the last checkpoint (begin() applies it)
+  if (checkpoint_due()) {  // lumped: with the interval under way, or closed on a reinitialisation step
     checkpoint();
     since_checkpoint_.start();
   }
@@ -241,7 +269,15 @@ Rates VortexRun::previous() const { return stepper_ ? stepper_->previous() : int
 
 void VortexRun::record() {
   fetch_particles();
-  last_ = invariants(p_);
+  if (pending_spread() > 0 && c_.periodic) {  // the statistics depend on the cores (free space's columns do not)
+    measure(with_pending_spread());
+    return;
+  }
+  measure(p_);
+}
+
+void VortexRun::measure(const Particles& p) {
+  last_ = invariants(p);
   if (!finite(last_))
     throw Error(fmt::format("vortex: the particles are not finite at step {}, t = {:.6g}; the run stops, its last "
                             "checkpoint is kept",
@@ -250,23 +286,23 @@ void VortexRun::record() {
   const double wall = wall_.seconds();
   if (!c_.periodic) {
     const Invariants& v = last_;
-    series_->append({t_, double(step_), dt_, double(p_.size()), v.total_vorticity.x, v.total_vorticity.y,
+    series_->append({t_, double(step_), dt_, double(p.size()), v.total_vorticity.x, v.total_vorticity.y,
                      v.total_vorticity.z, v.impulse.x, v.impulse.y, v.impulse.z, v.centroid.x, v.centroid.y,
                      v.centroid.z, v.strength, wall});
     return;
   }
   core::WallTimer measuring;
-  if (stepper_ && statistics_->on_grid(p_)) {  // the particles' own velocity is the grid's: the resident FMM
+  if (stepper_ && &p == &p_ && statistics_->on_grid(p_)) {  // the particles' own velocity is the grid's
     turbulence_ = statistics_->measure_velocity(stepper_->velocity(), t_);
     stepper_->take_times();  // the statistics' evaluation is no part of a step
   } else {
-    turbulence_ = statistics_->measure(*rates_, p_, t_);
+    turbulence_ = statistics_->measure(*rates_, p, t_);
   }
   rates_->take_times();
   times_.statistics += measuring.seconds();
   if (series_->rows() == 0) turbulence0_ = turbulence_;
   std::vector<double> row = hit::series_row(turbulence_, step_, dt_, wall);
-  row.insert(row.end(), {double(p_.size()), last_.total_vorticity.x, last_.total_vorticity.y, last_.total_vorticity.z});
+  row.insert(row.end(), {double(p.size()), last_.total_vorticity.x, last_.total_vorticity.y, last_.total_vorticity.z});
   series_->append(row);
   for (std::size_t k = 1; k < turbulence_.spectrum.size(); ++k)
     if (turbulence_.spectrum[k] > 0) spectra_->append({t_, double(k), turbulence_.spectrum[k]});
@@ -275,13 +311,17 @@ void VortexRun::record() {
 void VortexRun::snapshot() {
   if (!fields_) return;
   fetch_particles();
-  fields_->add(write_particle_snapshot(run_->file(fmt::format("particles_{:04d}.h5", snapshots_)), p_, t_));
+  const auto file = run_->file(fmt::format("particles_{:04d}.h5", snapshots_));
+  if (pending_spread() > 0)
+    fields_->add(write_particle_snapshot(file, with_pending_spread(), t_));
+  else
+    fields_->add(write_particle_snapshot(file, p_, t_));
   ++snapshots_;
 }
 
 void VortexRun::checkpoint() {
   fetch_particles();
-  Checkpoint c{p_, previous(), t_, step_, c_.periodic, c_.lattice_n, c_.grid_n, input_};
+  Checkpoint c{p_, previous(), t_, dt_, step_, c_.periodic, c_.lattice_n, c_.grid_n, interval_, input_};
   write_checkpoint(run_->file("checkpoint.h5"), c);
 }
 
@@ -300,7 +340,10 @@ nlohmann::json VortexRun::summary() const {
   j["spreading"] = c_.spreading == Spreading::reinit ? "reinit" : "steps";  // physics.spreading
   j["fmm"] = {{"order", c_.fmm.order}, {"theta", c_.fmm.theta}, {"ncrit", c_.fmm.ncrit},
               {"tree", c_.fmm.tree_on_backend ? "backend" : "host"}, {"particles_on_device", stepper_ != nullptr}};
-  if (stepper_) j["fmm"]["tree_builds"] = stepper_->fmm().builds();
+  if (stepper_) {
+    j["fmm"]["tree_builds"] = stepper_->fmm().builds();
+    j["fmm"]["tree_refits"] = stepper_->fmm().refits();
+  }
   j["dt"] = dt_;
   j["t"] = t_;
   j["steps"] = step_ - step0_;
@@ -342,7 +385,9 @@ nlohmann::json VortexRun::summary() const {
 }
 
 void VortexRun::finish(int stop_signal) {
-  if (lumped() && step_ > interval_start_) end_interval();  // the last interval's second half
+  // the last interval's second half; a run stopped inside an interval keeps it open (its last row, snapshot and
+  // checkpoint carry the diffusion it owes, and a restart ends it as this run would have)
+  if (interval_.open && finished()) end_interval();
   core::WallTimer timer;
   record();
   edges_.last_row = timer.seconds();

@@ -47,9 +47,9 @@ class VortexRun {
   VortexRun(VortexConfig config, std::string input);
 
   void open_outputs(const io::Parameters& params);
-  // After the first row: with physics.spreading = reinit, the first interval's half of the diffusion (after a
-  // checkpoint only on a reinitialisation step: checkpoints are written before that half, inside an interval after
-  // it; a run stopped inside an interval and restarted diffuses that interval by up to half of it more).
+  // After the first row: with physics.spreading = reinit, the first interval's half of the diffusion (none after a
+  // checkpoint written inside an interval: the checkpoint carries it, and the restart ends that interval as the
+  // run it came from would have).
   void begin();
   bool finished() const { return step_ >= steps_end_; }
   void step();    // one time step, a reinitialisation when due, and the outputs due after it
@@ -63,7 +63,7 @@ class VortexRun {
   double dt() const { return dt_; }
   Index last_step() const { return steps_end_; }
   void add_to_summary(const nlohmann::json& j) { extra_summary_.update(j, true); }
-  void record();  // a row of series.csv (and spectra.csv)
+  void record();  // a row of series.csv (and spectra.csv), of the particles with the pending spread
   void snapshot();
   void checkpoint();
   nlohmann::json summary() const;
@@ -78,18 +78,25 @@ class VortexRun {
 
  private:
   void reinitialise();
+  Index step_count(double checkpoint_dt);  // the steps to time.t_end, and dt_
   // physics.spreading = reinit: sigma^2 += spread on every core, then reinitialise (the diffusion of the lumped
   // intervals: at an interval's start 2 nu T / 2 for the T ahead, at its end the rest of 2 nu tau for the tau it took).
   void diffuse_and_reinitialise(double spread);
   void end_interval();    // its second half: the diffusion still owed for the interval that just ended
-  void start_interval();  // its first half, for the interval ahead (up to reinit.every steps, not past the end)
+  void start_interval();  // its first half, for the interval ahead (to the next reinitialisation or the end)
   bool lumped() const { return c_.spreading == Spreading::reinit && c_.nu > 0; }
+  // The sigma^2 an open interval still owes for the time it has run (0 while its first half is ahead of its time):
+  // rows, snapshots and a stopped run's last row report the particles with it applied to a copy of their cores,
+  // the state a run ending the interval here would have before its reinitialisation.
+  double pending_spread() const;
+  Particles with_pending_spread() const;
   // What after_step() does once the run reaches `step` (due() is their union).
   bool reinit_due(Index step) const;
   bool record_due(Index step) const;
   bool snapshot_due(Index step) const;
   bool checkpoint_due() const;
   void fetch_particles();  // the device stepper's particles into p_, when they moved since
+  void measure(const Particles& p);  // record()'s row of these particles
   std::vector<std::string> columns() const;
 
   VortexConfig c_;
@@ -105,8 +112,7 @@ class VortexRun {
   std::optional<TurbulenceStatistics> statistics_;
   Invariants initial_, last_;
   hit::Statistics turbulence0_, turbulence_;
-  Index interval_start_ = 0;    // the step of the last reinitialisation (or the start)
-  double interval_spread_ = 0;  // the sigma^2 spread applied at its start (physics.spreading = reinit)
+  SpreadingInterval interval_;  // physics.spreading = reinit: the interval under way (checkpoint.hpp)
   CgResult initial_cg_, last_cg_;
   int reinits_ = 0, cg_worst_iterations_ = 0;
   double cg_worst_residual_ = 0;

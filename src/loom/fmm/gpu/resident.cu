@@ -13,6 +13,7 @@
 #include <thrust/transform_reduce.h>
 
 #include <algorithm>
+#include <cmath>
 #include <span>
 #include <string>
 #include <vector>
@@ -56,6 +57,7 @@ struct ResidentLists {
   Array<int> m2l_targets, p2p_targets;
   gpu::TreeView view;
   double seconds = 0;
+  double p2p_interactions = 0;  // body pairs of the near field, sum over P2P pairs of the two leaves' counts
   void count(BusTraffic& bus) const {
     for (const auto* a : {&lists.m2l_offset, &lists.p2p_offset}) count_copies(bus, *a);
     for (const auto* a : {&lists.m2l_source, &lists.p2p_source, &m2l_targets, &p2p_targets}) count_copies(bus, *a);
@@ -73,6 +75,11 @@ struct LeafSize {
   LOOM_HOST_DEVICE int operator()(int c) const { return static_cast<int>(cells[c].count); }
 };
 
+// The work of one kernel's first evaluation after a build, the rebuild rule's reference (< 0: not yet measured).
+struct FreshWork {
+  double p2p = -1, m2l = -1;
+};
+
 }  // namespace
 
 struct ResidentEvaluator::State {
@@ -83,7 +90,10 @@ struct ResidentEvaluator::State {
   std::unique_ptr<gpu::BackendTree> tree;
   ResidentLists laplace, biot_savart;
   double growth = 1;
-  int builds = 0;
+  int builds = 0, refits = 0;
+  FreshWork fresh_laplace, fresh_biot_savart;
+  double work_ratio = 1;
+  double built_leaf_radius = 0;  // the largest leaf radius of the last build
   double build_seconds = 0;
   Timings time;
   Statistics stats;
@@ -149,6 +159,17 @@ void apply_budget(State& s, Index n) {
   s.o.tree_on_backend = false;
 }
 
+// The largest radius of the tree's leaves (one value read back).
+double largest_leaf_radius(State& s) {
+  const gpu::BackendTree& t = *s.tree;
+  const core::Where w = gpu::side(s.b());
+  const Cell* cells = t.cells.read(w);
+  const int* leaves = t.leaves.read(w);
+  if (s.b() == Backend::cuda) s.bus.add(sizeof(double));
+  return core::parallel_max(s.b(), static_cast<Index>(t.leaves.size()),
+                            [=] LOOM_HOST_DEVICE(Index k) { return cells[leaves[k]].radius; });
+}
+
 void build(State& s, const Vec3d* x, Index n) {
   core::Stopwatch watch(s.b());
   watch.start();
@@ -156,7 +177,10 @@ void build(State& s, const Vec3d* x, Index n) {
   s.count_tree(s.bus);
   s.drop_lists();
   s.tree = std::make_unique<gpu::BackendTree>(gpu::build_tree(s.b(), x, n, s.o.ncrit));
+  s.built_leaf_radius = largest_leaf_radius(s);
   s.growth = 1;
+  s.fresh_laplace = s.fresh_biot_savart = FreshWork{};
+  s.work_ratio = 1;
   ++s.builds;
   s.host_stale = true;
   s.build_seconds = watch.stop();
@@ -195,6 +219,18 @@ void make_view(State& s, ResidentLists& r) {
   v.period = s.o.periodic ? s.o.period : 0.0;
 }
 
+// As tree/traversal.hpp's p2p_interactions, on the device (integer-valued terms: exact below 2^53).
+double device_p2p_interactions(const gpu::BackendTree& t, const gpu::BackendLists& l) {
+  const Cell* cells = t.cells.read(dev);
+  const Index* offset = l.p2p_offset.read(dev);
+  const int* source = l.p2p_source.read(dev);
+  return core::parallel_sum(Backend::cuda, t.cell_count(), [=] LOOM_HOST_DEVICE(Index c) {
+    double sources = 0;
+    for (Index k = offset[c]; k < offset[c + 1]; ++k) sources += double(cells[source[k]].count);
+    return sources * double(cells[c].count);
+  });
+}
+
 // Kernel lists for the tree, traversed again when stale (guarded: when the cells' largest core radii changed).
 ResidentLists& lists_for(State& s, ResidentLists& r, const double* sigma) {
   Array<double> cell_sigma;
@@ -218,6 +254,8 @@ ResidentLists& lists_for(State& s, ResidentLists& r, const double* sigma) {
   r.lists = gpu::traverse_tree(*s.tree, t);
   r.cell_sigma = std::move(cell_sigma);
   make_view(s, r);
+  r.p2p_interactions = device_p2p_interactions(*s.tree, r.lists);
+  s.bus.add(sizeof(double));  // the sum
   r.valid = true;
   r.seconds = watch.stop();
   return r;
@@ -311,6 +349,16 @@ void set_stats(State& s, const ResidentLists& r) {
   s.stats.levels = t.levels();
   s.stats.m2l_pairs = r.lists.m2l_count;
   s.stats.p2p_pairs = r.lists.p2p_count;
+  s.stats.p2p_interactions = r.p2p_interactions;
+}
+
+double ratio(double now, double fresh) { return fresh > 0 ? now / fresh : (now > 0 ? HUGE_VAL : 1.0); }
+
+// The rebuild rule's measure (resident.hpp's work_ratio), after an evaluation whose stats are set.
+void note_work(State& s, FreshWork& fresh) {
+  const double p2p = s.stats.p2p_interactions, m2l = double(s.stats.m2l_pairs);
+  if (fresh.p2p < 0) fresh = {p2p, m2l};
+  s.work_ratio = std::max(ratio(p2p, fresh.p2p), ratio(m2l, fresh.m2l));
 }
 
 // The CPU form: fmm::Evaluator over the tree's host form (set again after each build or re-fit).
@@ -354,7 +402,9 @@ const Options& ResidentEvaluator::options() const { return s_->o; }
 const Timings& ResidentEvaluator::time() const { return s_->time; }
 const Statistics& ResidentEvaluator::stats() const { return s_->stats; }
 double ResidentEvaluator::growth() const { return s_->growth; }
+double ResidentEvaluator::work_ratio() const { return s_->work_ratio; }
 int ResidentEvaluator::builds() const { return s_->builds; }
+int ResidentEvaluator::refits() const { return s_->refits; }
 
 BusTraffic ResidentEvaluator::bus() const {
   BusTraffic b = s_->bus;
@@ -369,19 +419,27 @@ void ResidentEvaluator::set_positions(const Vec3d* x, Index n) {
   build(*s_, x, n);
 }
 
-bool ResidentEvaluator::move_positions(const Vec3d* x, double max_growth) {
+// The rule decides on the last evaluation's work: a traversal of the re-fitted tree would cost what the rule saves.
+bool ResidentEvaluator::move_positions(const Vec3d* x, double max_cost) {
   State& s = *s_;
   LOOM_REQUIRE(s.tree != nullptr, "fmm::ResidentEvaluator::move_positions: set_positions first");
   check_inside_box(s, x, s.n());
+  if (max_cost < 1 || s.work_ratio > max_cost) {
+    build(s, x, s.n());
+    return true;
+  }
   core::Stopwatch watch(s.b());
   watch.start();
   const double g = gpu::refit(*s.tree, x);
   if (s.b() == Backend::cuda) s.bus.add(sizeof(double));  // the largest growth
   s.growth *= std::max(g, 1.0);
-  if (s.growth > max_growth) {
+  // A leaf past twice the build's largest (a body that jumped, or a wrap the re-fit did not see): the lists would
+  // pair it with cells all over the box, past the memory a fresh tree's need; rebuilt before any traversal.
+  if (largest_leaf_radius(s) > 2 * s.built_leaf_radius) {
     build(s, x, s.n());
     return true;
   }
+  ++s.refits;
   s.drop_lists();
   s.host_stale = true;
   s.build_seconds = watch.stop();
@@ -399,6 +457,7 @@ void ResidentEvaluator::laplace(const double* charges, double* potential, Vec3d*
     std::copy(s.laplace_result.gradient.begin(), s.laplace_result.gradient.end(), gradient);
     s.time = s.laplace_result.time;
     s.stats = s.laplace_result.stats;
+    note_work(s, s.fresh_laplace);
     return;
   }
   core::Stopwatch call(Backend::cuda), watch(Backend::cuda);
@@ -418,6 +477,7 @@ void ResidentEvaluator::laplace(const double* charges, double* potential, Vec3d*
   count_copies(s.bus, q);
   count_copies(s.bus, out);
   set_stats(s, r);
+  note_work(s, s.fresh_laplace);
   s.time.call = call.stop();
 }
 
@@ -433,6 +493,7 @@ void ResidentEvaluator::biot_savart(const Vec3d* alpha, const double* sigma, Vec
     std::copy(s.biot_savart_result.stretching.begin(), s.biot_savart_result.stretching.end(), stretching);
     s.time = s.biot_savart_result.time;
     s.stats = s.biot_savart_result.stats;
+    note_work(s, s.fresh_biot_savart);
     return;
   }
   core::Stopwatch call(Backend::cuda), watch(Backend::cuda);
@@ -453,6 +514,7 @@ void ResidentEvaluator::biot_savart(const Vec3d* alpha, const double* sigma, Vec
   s.time.transfer += watch.stop();
   for (const auto* arr : {&a, &sg, &out}) count_copies(s.bus, *arr);
   set_stats(s, r);
+  note_work(s, s.fresh_biot_savart);
   s.time.call = call.stop();
 }
 

@@ -26,7 +26,9 @@ const Timings& ResidentEvaluator::time() const { throw Error("fmm: no resident e
 const Statistics& ResidentEvaluator::stats() const { throw Error("fmm: no resident evaluator"); }
 BusTraffic ResidentEvaluator::bus() const { return {}; }
 double ResidentEvaluator::growth() const { return 1; }
+double ResidentEvaluator::work_ratio() const { return 1; }
 int ResidentEvaluator::builds() const { return 0; }
+int ResidentEvaluator::refits() const { return 0; }
 
 namespace gpu {
 detail::BoxMoments box_moments_on(core::Backend, const Options&, Index, const Vec3d*, const double*, int) {
