@@ -98,8 +98,9 @@ TEST(FmmRanksCost, RepeatedStepsMoveClusteredBodiesOnce) {
   const Bodies b = distribute(make_bodies(Distribution::plummer, 20000, 1, 83));
   RankBodies mine = RankBodies::from_rows(rows_of(b, 0, static_cast<Index>(b.x.size())), 1);
   RankFmm fmm(c);
-  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost& cost) {
-    evaluate_bodies(fmm, Options{}, bodies, report, cost);
+  RankResults results;
+  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost* cost) {
+    evaluate_bodies(fmm, Options{}, bodies, results, report, cost);
   };
   const CostRates rates{1e-9, 2e-7, 0};
   const Step first = rebalanced_step(c, mine, 1.002, rates, evaluate);

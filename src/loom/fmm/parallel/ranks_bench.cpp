@@ -42,9 +42,10 @@ int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std:
   mine = partition_and_move(comm, mine);
   double partition = partition_timer.seconds();
   std::vector<Step> samples;
-  RankFmm fmm(comm);  // its buffers kept from one evaluation to the next, as a time stepper's
-  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost& cost) {
-    evaluate_bodies(fmm, b.options, bodies, report, cost);
+  RankFmm fmm(comm);  // its buffers and the results kept from one evaluation to the next, as a time stepper's
+  RankResults results;
+  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost* cost) {
+    evaluate_bodies(fmm, b.options, bodies, results, report, cost);
   };
   for (int k = 0; k < b.warmup + b.repeats; ++k) {
     Step s = rebalanced_step(comm, mine, b.repartition_threshold, {}, evaluate);
