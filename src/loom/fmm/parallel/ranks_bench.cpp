@@ -39,7 +39,7 @@ int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std:
   RankBodies mine = scatter_from_root(comm, generate_on_root(comm, b, ncomp));
   const double scatter = comm.max(scatter_timer.seconds());
   core::WallTimer partition_timer;
-  mine = partition_and_move(comm, mine);
+  if (comm.size() > 1) mine = partition_and_move(comm, mine);  // one rank: nothing to split
   double partition = partition_timer.seconds();
   std::vector<Step> samples;
   RankFmm fmm(comm);  // its buffers and the results kept from one evaluation to the next, as a time stepper's
