@@ -121,7 +121,7 @@ TEST(FmmRanksCost, RepeatedStepsMoveClusteredBodiesOnce) {
 TEST(FmmRanksCost, StepsOnKeptResultsEqualFreshCalls) {
   // evaluate_bodies reads the Biot-Savart strengths in place and fills results kept from step to step: each
   // step's velocities and stretchings equal a fresh call's with the strengths copied into Vec3d (CPU: exactly);
-  // on one rank a step measures no costs and moves nothing
+  // on one rank a step measures no costs and moves nothing, on several it measures them
   const auto c = world();
   const Bodies b = distribute(make_bodies(Distribution::plummer, 6000, 3, 85));
   RankBodies mine = RankBodies::from_rows(rows_of(b, 0, static_cast<Index>(b.x.size())), 3);
@@ -144,7 +144,7 @@ TEST(FmmRanksCost, StepsOnKeptResultsEqualFreshCalls) {
       EXPECT_EQ(s.report.cost, 0.0);
       EXPECT_EQ(s.imbalance, 1.0);
     } else {
-      EXPECT_GT(s.imbalance, 1.0);  // measured
+      EXPECT_GT(s.report.cost, 0.0);  // the costs measured (their stopwatch ran)
     }
   }
 }
