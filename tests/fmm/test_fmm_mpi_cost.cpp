@@ -98,8 +98,9 @@ TEST(FmmRanksCost, RepeatedStepsMoveClusteredBodiesOnce) {
   const Bodies b = distribute(make_bodies(Distribution::plummer, 20000, 1, 83));
   RankBodies mine = RankBodies::from_rows(rows_of(b, 0, static_cast<Index>(b.x.size())), 1);
   RankFmm fmm(c);
-  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost& cost) {
-    evaluate_bodies(fmm, Options{}, bodies, report, cost);
+  RankResults results;
+  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost* cost) {
+    evaluate_bodies(fmm, Options{}, bodies, results, report, cost);
   };
   const CostRates rates{1e-9, 2e-7, 0};
   const Step first = rebalanced_step(c, mine, 1.002, rates, evaluate);
@@ -115,6 +116,37 @@ TEST(FmmRanksCost, RepeatedStepsMoveClusteredBodiesOnce) {
   }
   EXPECT_TRUE(first.repartitioned);
   EXPECT_LT(second.imbalance, first.imbalance - 0.25 * (first.imbalance - 1));
+}
+
+TEST(FmmRanksCost, StepsOnKeptResultsEqualFreshCalls) {
+  // evaluate_bodies reads the Biot-Savart strengths in place and fills results kept from step to step: each
+  // step's velocities and stretchings equal a fresh call's with the strengths copied into Vec3d (CPU: exactly);
+  // on one rank a step measures no costs and moves nothing, on several it measures them
+  const auto c = world();
+  const Bodies b = distribute(make_bodies(Distribution::plummer, 6000, 3, 85));
+  RankBodies mine = RankBodies::from_rows(rows_of(b, 0, static_cast<Index>(b.x.size())), 3);
+  RankFmm fmm(c);
+  RankResults kept;
+  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost* cost) {
+    evaluate_bodies(fmm, Options{}, bodies, kept, report, cost);
+  };
+  for (int step = 0; step < 2; ++step) {
+    const Step s = rebalanced_step(c, mine, 1e9, {}, evaluate);
+    const BiotSavartResult fresh = biot_savart(c, Options{}, mine.x, vectors(mine.strength), mine.sigma);
+    ASSERT_EQ(kept.biot_savart.velocity.size(), mine.x.size());
+    for (std::size_t i = 0; i < mine.x.size(); ++i)
+      for (int d = 0; d < 3; ++d) {
+        ASSERT_EQ(kept.biot_savart.velocity[i][d], fresh.velocity[i][d]) << "step " << step << ", body " << i;
+        ASSERT_EQ(kept.biot_savart.stretching[i][d], fresh.stretching[i][d]) << "step " << step << ", body " << i;
+      }
+    EXPECT_FALSE(s.repartitioned);
+    if (c.size() == 1) {
+      EXPECT_EQ(s.report.cost, 0.0);
+      EXPECT_EQ(s.imbalance, 1.0);
+    } else {
+      EXPECT_GT(s.report.cost, 0.0);  // the costs measured (their stopwatch ran)
+    }
+  }
 }
 
 }  // namespace

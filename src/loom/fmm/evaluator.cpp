@@ -19,6 +19,7 @@ struct Evaluator::State {
   Options o;
   detail::TreeData t;
   double build_seconds = 0;
+  double build_host_seconds = 0;  // of build_seconds, the backend tree's host copy adopted (Timings::build_host)
   detail::ListCache cache;
   std::unique_ptr<detail::PassEngine> engine;  // over o and t (a State never moves)
   std::unique_ptr<gpu::BackendTree> backend_tree;  // Options::tree_on_backend: the tree as built there
@@ -109,7 +110,9 @@ void set_backend_tree(Evaluator::State& s, std::span<const Vec3d> positions, int
     }
     return gpu::to_host_lists(gpu::traverse_tree(*tree, o));
   });
+  core::WallTimer host;
   adopt_tree(s, gpu::to_host_tree(*s.backend_tree));
+  s.build_host_seconds = host.seconds();
 }
 
 }  // namespace
@@ -140,6 +143,7 @@ void Evaluator::set_positions(std::span<const Vec3d> positions, int root_rounds)
                "fmm::Evaluator::set_positions: root_rounds needs Options::tree_on_backend");
   if (s_->o.periodic) check_inside_box(s_->o, positions);
   core::WallTimer timer;
+  s_->build_host_seconds = 0;
   if (s_->o.tree_on_backend) {
     set_backend_tree(*s_, positions, root_rounds);
   } else {
@@ -150,6 +154,7 @@ void Evaluator::set_positions(std::span<const Vec3d> positions, int root_rounds)
 
 void Evaluator::set_tree(Tree tree) {
   s_->backend_tree.reset();
+  s_->build_host_seconds = 0;
   s_->cache.set_traverser({});
   adopt_tree(*s_, std::move(tree));
 }
@@ -166,6 +171,7 @@ void Evaluator::laplace(std::span<const double> charges, LaplaceResult& r, detai
   CallTimer call(s.o.backend);
   r.time = Timings{};
   r.time.build = s.build_seconds;
+  r.time.build_host = s.build_host_seconds;
   auto& lists = s.cache.lists<LaplaceKernel>(s.o, s.t.tree, {});
   r.time.traversal = lists.traversal_seconds;
   const Index n = s.n();
@@ -197,6 +203,7 @@ void Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<const double
   CallTimer call(s.o.backend);
   r.time = Timings{};
   r.time.build = s.build_seconds;
+  r.time.build_host = s.build_host_seconds;
   core::WallTimer up;
   auto strength = s.engine->to_tree_order(doubles(alpha), 3, 3);
   auto sigma_tree = s.engine->to_tree_order(sigma, 1, 1);

@@ -56,9 +56,11 @@ int default_m2l_block(int order, int ncomp);
 // again. The four phases are device time on the GPU; transfer is the strengths' upload and the results'
 // download and reordering (on the GPU the reordering runs on the device; Biot-Savart's host pass over the core
 // radii overlaps the upload and is counted with it); call is the wall time of the whole evaluation call (everything but
-// the build).
+// the build). build_host is the part of build that Options::tree_on_backend spends on the host: the tree copied
+// there and its arrays adopted (not a phase of its own: inside build).
 struct Timings {
   double build = 0, upward = 0, traversal = 0, m2l = 0, p2p = 0, downward = 0, transfer = 0, call = 0;
+  double build_host = 0;
   double evaluation() const { return upward + m2l + p2p + downward; }
   double total() const { return build + upward + traversal + m2l + p2p + downward + transfer; }
 };

@@ -154,7 +154,8 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
          std::span<const double> strength, std::span<const double> sigma, RankReport& report, BodyCost* cost,
          Local&& local) {
   core::WallTimer tree_timer;
-  Evaluator e(local_options(o));
+  std::optional<Evaluator> evaluator(std::in_place, local_options(o));  // released at the end, timed
+  Evaluator& e = *evaluator;
   // a rank's domain is often elongated; its cells need not be: the root cut into near-cubic pieces
   if (o.tree_on_backend) {
     e.set_positions(x, cubic_root_rounds(x));
@@ -231,11 +232,16 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
   report.let_bodies_received = static_cast<Index>(b.let.x.size());
   report.remote_pairs = received.counts();
   report.bodies = static_cast<Index>(x.size());
+  report.tree_host = report.local_time.build_host;
   if (cost) {
     core::WallTimer cost_timer;
     measure_cost(comm, e.tree(), std::move(work), report, *cost);
     report.cost = cost_timer.seconds();
   }
+  core::WallTimer release_timer;
+  writer.reset();
+  evaluator.reset();
+  report.release = release_timer.seconds();
 }
 
 }  // namespace
@@ -258,25 +264,40 @@ double RankFmm::kept_bytes() const {
 
 LaplaceResult RankFmm::laplace(const Options& o, std::span<const Vec3d> x, std::span<const double> charges,
                                RankReport* report, BodyCost* cost) {
+  LaplaceResult result;
+  laplace(o, x, charges, result, report, cost);
+  return result;
+}
+
+BiotSavartResult RankFmm::biot_savart(const Options& o, std::span<const Vec3d> x, std::span<const Vec3d> alpha,
+                                      std::span<const double> sigma, RankReport* report, BodyCost* cost) {
+  BiotSavartResult result;
+  biot_savart(o, x, alpha, sigma, result, report, cost);
+  return result;
+}
+
+void RankFmm::laplace(const Options& o, std::span<const Vec3d> x, std::span<const double> charges,
+                      LaplaceResult& result, RankReport* report, BodyCost* cost) {
+  core::WallTimer whole;
   RankReport own;
   RankReport& r = report ? *report : own;
   r = RankReport{};
-  LaplaceResult result;
   run<LaplaceKernel>(comm_, *b_, o, x, charges, {}, r, cost,
                      [&](Evaluator& e, ReceivedSources<LaplaceKernel>& received) {
                        if (!x.empty()) e.laplace(charges, result, &received);
                        r.local_stats = result.stats;
                        return result.time;
                      });
-  return result;
+  r.total = whole.seconds();
 }
 
-BiotSavartResult RankFmm::biot_savart(const Options& o, std::span<const Vec3d> x, std::span<const Vec3d> alpha,
-                                      std::span<const double> sigma, RankReport* report, BodyCost* cost) {
+void RankFmm::biot_savart(const Options& o, std::span<const Vec3d> x, std::span<const Vec3d> alpha,
+                          std::span<const double> sigma, BiotSavartResult& result, RankReport* report,
+                          BodyCost* cost) {
+  core::WallTimer whole;
   RankReport own;
   RankReport& r = report ? *report : own;
   r = RankReport{};
-  BiotSavartResult result;
   const std::span<const double> strength(alpha.empty() ? nullptr : &alpha[0].x, 3 * alpha.size());
   run<BiotSavartKernel>(comm_, *b_, o, x, strength, sigma, r, cost,
                         [&](Evaluator& e, ReceivedSources<BiotSavartKernel>& received) {
@@ -284,7 +305,7 @@ BiotSavartResult RankFmm::biot_savart(const Options& o, std::span<const Vec3d> x
                           r.local_stats = result.stats;
                           return result.time;
                         });
-  return result;
+  r.total = whole.seconds();
 }
 
 LaplaceResult laplace(const comm::Communicator& comm, const Options& o, std::span<const Vec3d> x,

@@ -30,8 +30,10 @@
 namespace loom::fmm::parallel {
 
 // One rank's view of one evaluation: seconds per phase, and what it sent and received.
+// The named phases add up to `total` but for what no stopwatch holds (unnamed(), printed so that it shows).
 struct RankReport {
   double tree = 0;           // the local tree (and its host arrays for the passes)
+  double tree_host = 0;      // of tree, with the tree built on the backend: its host copy adopted (Timings::build_host)
   double let_build = 0;      // the LETs' work on the rank's thread: patches, selection walk, sent multipoles gathered
   double let_write = 0;      // the writing of the LETs, on the writer's thread (behind the local FMM)
   double let_wait = 0;       // the rank's thread waiting for the writer after the local P2P: the writing not hidden
@@ -39,12 +41,17 @@ struct RankReport {
   double local = 0;          // the local FMM without its tree (its phases in local_time)
   double remote = 0;         // the received cells' field: parsing, walk, far and near parts (remote_time)
   double cost = 0;           // every body's cost for the next partitioning, when asked
+  double release = 0;        // the local evaluator's memory given back at the call's end
+  double total = 0;          // the whole call, as its caller sees it
   ReceivedTimes remote_time;
   Timings local_time;
   Statistics local_stats;  // the local FMM's pairs and direct interactions (remote_pairs: the received ones)
   Index bodies = 0, let_cells_sent = 0, let_bodies_sent = 0, let_cells_received = 0, let_bodies_received = 0;
   double let_doubles_sent = 0;
   LetFieldCounts remote_pairs;
+  double unnamed() const {
+    return total - (tree + let_build + communication + local + remote + cost + release);
+  }
 };
 
 // A rank's evaluations, its buffers kept between them (above). Each call is collective over the communicator:
@@ -61,6 +68,13 @@ class RankFmm {
                         RankReport* report = nullptr, BodyCost* cost = nullptr);
   BiotSavartResult biot_savart(const Options& options, std::span<const Vec3d> x, std::span<const Vec3d> alpha,
                                std::span<const double> sigma, RankReport* report = nullptr, BodyCost* cost = nullptr);
+  // The same into the caller's result, whose vectors are kept when they have the size already (a time stepper's
+  // or a benchmark's next call faults no fresh pages in for them).
+  void laplace(const Options& options, std::span<const Vec3d> x, std::span<const double> charges,
+               LaplaceResult& result, RankReport* report = nullptr, BodyCost* cost = nullptr);
+  void biot_savart(const Options& options, std::span<const Vec3d> x, std::span<const Vec3d> alpha,
+                   std::span<const double> sigma, BiotSavartResult& result, RankReport* report = nullptr,
+                   BodyCost* cost = nullptr);
   // The bytes its kept buffers hold now.
   double kept_bytes() const;
   const comm::Communicator& communicator() const { return comm_; }

@@ -39,12 +39,13 @@ int run_bench_on_ranks(const comm::Communicator& comm, const RanksBench& b, std:
   RankBodies mine = scatter_from_root(comm, generate_on_root(comm, b, ncomp));
   const double scatter = comm.max(scatter_timer.seconds());
   core::WallTimer partition_timer;
-  mine = partition_and_move(comm, mine);
+  if (comm.size() > 1) mine = partition_and_move(comm, mine);  // one rank: nothing to split
   double partition = partition_timer.seconds();
   std::vector<Step> samples;
-  RankFmm fmm(comm);  // its buffers kept from one evaluation to the next, as a time stepper's
-  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost& cost) {
-    evaluate_bodies(fmm, b.options, bodies, report, cost);
+  RankFmm fmm(comm);  // its buffers and the results kept from one evaluation to the next, as a time stepper's
+  RankResults results;
+  const Evaluate evaluate = [&](const RankBodies& bodies, RankReport& report, BodyCost* cost) {
+    evaluate_bodies(fmm, b.options, bodies, results, report, cost);
   };
   for (int k = 0; k < b.warmup + b.repeats; ++k) {
     Step s = rebalanced_step(comm, mine, b.repartition_threshold, {}, evaluate);

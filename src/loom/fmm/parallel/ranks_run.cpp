@@ -113,8 +113,8 @@ int run_fmm_on_ranks(const comm::Communicator& comm, const FmmConfig& config, st
   if (config.repeat == 1) {
     evaluate(fmm, run, mine, report, nullptr);
   } else {  // each evaluation measures the costs that the next partitioning weighs
-    const Evaluate step = [&](const RankBodies& bodies, RankReport& r, BodyCost& cost) {
-      evaluate(fmm, run, bodies, r, &cost);
+    const Evaluate step = [&](const RankBodies& bodies, RankReport& r, BodyCost* cost) {
+      evaluate(fmm, run, bodies, r, cost);
     };
     for (int k = 0; k < config.repeat; ++k)
       steps.push_back(rebalanced_step(comm, mine, config.repartition_threshold, {}, step));

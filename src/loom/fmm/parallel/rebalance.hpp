@@ -23,17 +23,25 @@ struct Step {
   RankReport report;
 };
 
-// Evaluates this rank's bodies with the distributed FMM (its report and costs filled in).
-using Evaluate = std::function<void(const RankBodies&, RankReport&, BodyCost&)>;
+// Evaluates this rank's bodies with the distributed FMM (its report filled in, and the costs when not null).
+using Evaluate = std::function<void(const RankBodies&, RankReport&, BodyCost*)>;
 
 // Collective: one evaluation of `mine` (costs at `rates`; zero: measured), then the repartitioning when the
-// imbalance exceeds `threshold` (mine is replaced by the moved bodies).
+// imbalance exceeds `threshold` (mine is replaced by the moved bodies). On one rank there is nothing to balance:
+// no costs are measured, nothing is partitioned (imbalance 1).
 Step rebalanced_step(const comm::Communicator& comm, RankBodies& mine, double threshold, const CostRates& rates,
                      const Evaluate& evaluate);
 
+// The results of the ranks' evaluations, kept by the caller from one to the next (RankFmm's kept results).
+struct RankResults {
+  LaplaceResult laplace;
+  BiotSavartResult biot_savart;
+};
+
 // The distributed FMM of `mine` (Laplace for one strength per body, Biot-Savart for three), on `fmm`'s kept
-// buffers.
-void evaluate_bodies(RankFmm& fmm, const Options& o, const RankBodies& mine, RankReport& report, BodyCost& cost);
+// buffers, into `results`; the costs when `cost` is not null.
+void evaluate_bodies(RankFmm& fmm, const Options& o, const RankBodies& mine, RankResults& results,
+                     RankReport& report, BodyCost* cost);
 
 // On rank 0: one line per step (step time, cost imbalance, repartitioned); returns them as JSON arrays
 // step_seconds, cost_imbalance, repartitioned.
