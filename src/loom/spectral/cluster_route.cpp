@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "loom/core/error.hpp"
-#include "loom/spectral/cluster_mma.hpp"
+#include "loom/spectral/cluster_strips.hpp"
 
 namespace loom::spectral {
 
@@ -157,12 +157,9 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
                                                const ClusterOptions& options) {
-  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial] = options;
+  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial, strips] = options;
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
-  LOOM_REQUIRE((threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1),
-               "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
-  LOOM_REQUIRE(!tensor_cores || (threads == 256 && per_sm == 2),
-               "cluster route: the tensor-core products run 256 threads per block, 2 blocks per SM");
+  LOOM_REQUIRE(cluster::valid_launch(threads, per_sm, tensor_cores, strips), cluster::launch_rule);
   LOOM_REQUIRE(blocks >= 1 && blocks <= cluster::max_blocks, "cluster route: 1 to 8 blocks per cluster");
   LOOM_REQUIRE(!shared_radial || tensor_cores, "cluster route: d_r from shared memory with the tensor cores");
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
@@ -178,6 +175,7 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   p.tensor_cores = tensor_cores;
   p.padded = padded;
   p.shared_radial = shared_radial;
+  p.strips = strips;
   p.groups = static_cast<int>(o.group_q.size()) - 1;
   for (int g = 0; g < p.groups; ++g) p.max_group = std::max(p.max_group, o.group_q[g + 1] - o.group_q[g]);
   split_groups(p, o.group_q);

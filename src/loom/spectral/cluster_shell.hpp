@@ -20,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 
 #include "loom/core/host_device.hpp"
 #include "loom/spectral/shell_separable.hpp"
@@ -32,6 +33,10 @@
 namespace loom::spectral::cluster {
 
 constexpr int max_blocks = 8;  // thread blocks per cluster at most (the portable maximum)
+// Plan::stamps per block: the global timer at the start, the clock at the start and after each of the kernel's
+// phases (load and half sums, the cluster wait, forward, per-q with the inverse matrices' load, inverse, radial
+// and chain rule), the global timer at the end.
+constexpr int stamp_phases = 7, stamp_slots = stamp_phases + 2;
 
 struct Plan {
   static constexpr bool fixed = false;  // the plan is its own (run-time) extents
@@ -52,6 +57,11 @@ struct Plan {
   // the radial derivative from the block's own input in shared memory (cluster_mma.hpp radial_mma) instead of
   // 10 global loads per point: the blocks split the lines by whole theta columns (all r of each theta)
   bool shared_radial = false;
+  // the tensor-core products in strips (cluster_strips.hpp: a warp's A fragments and row addresses once for
+  // several column tiles); the kernel is built for 3 or 4 blocks per SM (per_sm)
+  bool strips = false;
+  // per-block clock stamps of the kernel's phases when not null (cluster::stamp_slots per block; the device only)
+  unsigned long long* stamps = nullptr;
   int groups = 0;      // matrix groups: q' in [group_q[g], group_q[g + 1]) share A_{t,g}
   // (b past blocks: groups and n_phi, so an owner search over max_blocks never picks them)
   int group_start[max_blocks + 1] = {};
@@ -85,6 +95,17 @@ struct Plan {
   }
 };
 
+// The launches the kernel is built for: 256 threads with 2 or 4 blocks per SM or 512 with 1 (register tiles), 256
+// with 2 (tensor cores one tile per warp) or 3 (in strips).
+constexpr bool valid_launch(int threads, int per_sm, bool tensor_cores, bool strips) {
+  if (strips) return tensor_cores && threads == 256 && (per_sm == 3 || per_sm == 4);
+  if (tensor_cores) return threads == 256 && per_sm == 2;
+  return (threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1);
+}
+constexpr const char* launch_rule =
+    "cluster route: 256 threads per block with 2 or 4 blocks per SM or 512 with 1; the tensor cores 256 with 2, "
+    "in strips 256 with 3 or 4";
+
 // A row stride of at least n doubles that makes the rows of an 8 x 4 (or 4 x 8) fragment of 64-bit loads hit
 // distinct banks: a half-warp reads 4 rows of 4 consecutive doubles (or 4 consecutive rows of 4), so the stride
 // must be 4 mod 8 (4 rows then start 4, 8 or 12 doubles apart of 16 double-wide banks).
@@ -117,6 +138,12 @@ using Production2Padded = Fixed<10, 19, 38, 2, 24, 6, true>;
 using Production1Padded5 = Fixed<10, 19, 38, 1, 38, 10, true, 5>;
 // the same with the lines split by whole theta columns (3 or 4 of 19 per block) and d_r from shared memory
 using Production1Padded5Radial = Fixed<10, 19, 38, 1, 40, 10, true, 5, true>;
+// one component on clusters of 7 blocks (350 blocks: with about 62 KB each, three fit an SM, so one wave on
+// 132 SMs holds them all where the GPCs place the clusters)
+using Production1Padded7 = Fixed<10, 19, 38, 1, 28, 8, true, 7>;
+// one component on clusters of 6 blocks, natural rows (300 blocks of about 70 KB: three per SM; padded rows would
+// not fit three)
+using Production1Natural6 = Fixed<10, 19, 38, 1, 32, 8, false, 6>;
 
 // Each lane's register tile (rows x columns) of the three products: wide for two blocks per SM (128 registers),
 // narrow for four (64 registers; twice the tasks, so a block of one component still has one per thread).
@@ -126,8 +153,18 @@ struct Wide {
 struct Narrow {
   static constexpr int forward_m = 2, forward_n = 2, per_q_m = 2, per_q_n = 5, inverse_m = 2, inverse_n = 4;
 };
-// The products as 8 x 8 tiles of FP64 tensor-core MMA (m8n8k4), one tile per warp (cluster_mma.hpp).
+// The products as 8 x 8 tiles of FP64 tensor-core MMA (m8n8k4), one tile per warp (cluster_mma.hpp), or in strips
+// of tiles that share a warp's A fragments (cluster_strips.hpp; at fixed extents).
+// PerSm: the blocks per SM the strips' kernel is built for (3: 85 registers, 4: 64).
 struct Mma {};
+template <int PerSm>
+struct MmaStrips {
+  static constexpr int per_sm = PerSm;
+};
+template <class T>
+constexpr bool is_strips = false;
+template <int PerSm>
+constexpr bool is_strips<MmaStrips<PerSm>> = true;
 
 // g(the first of Es that matches p, else p itself).
 template <class G>
@@ -145,6 +182,21 @@ void first_match(const Plan& p, const G& g) {
 // with the fixed instances its variants use: fewer kernels to compile).
 template <class F>
 void with_extents(const Plan& p, const F& f) {
+  if (p.tensor_cores && p.strips) {  // strips at fixed extents only; else one tile per warp
+    bool fixed = false;
+    const auto strips = [&](const auto& e, auto tiles) {
+      if constexpr (std::decay_t<decltype(e)>::fixed) {
+        f(e, tiles);
+        fixed = true;
+      }
+    };
+    if (p.per_sm == 4)
+      first_match<Production1>(p, [&](const auto& e) { strips(e, MmaStrips<4>{}); });
+    else
+      first_match<Production2Padded, Production2, Production1Padded7, Production1Natural6>(
+          p, [&](const auto& e) { strips(e, MmaStrips<3>{}); });
+    if (fixed) return;
+  }
   if (p.tensor_cores)
     return first_match<Production2, Production1, Production2Padded, Production1Padded, Production1Padded5,
                        Production1Padded5Radial>(p, [&](const auto& e) { f(e, Mma{}); });
@@ -157,6 +209,13 @@ inline bool runs_fixed(const Plan& p) {
   bool fixed = false;
   with_extents(p, [&](const auto& e, auto) { fixed = std::decay_t<decltype(e)>::fixed; });
   return fixed;
+}
+
+// Whether the plan runs the products in strips (a compiled strips instance matches it).
+inline bool runs_strips(const Plan& p) {
+  bool strips = false;
+  with_extents(p, [&](const auto&, auto tiles) { strips = is_strips<decltype(tiles)>; });
+  return strips;
 }
 
 template <class E>
