@@ -5,7 +5,8 @@
 #   1. builds spectral_cluster_timing and test_spectral_gpu; runs the cluster cases of test_spectral_gpu (every strip instance against the FFT reference);
 #   2. `spectral_cluster_timing REPEATS strips`: each variant one call and per call of 20, the dense
 #      strided-batched cuBLAS baseline by the same stopwatch, the empty launch of each variant's shape (the floor
-#      of a single call), the phases of one stamped call per block; the summary table last.
+#      of a single call), the phases of one stamped call per block; the summary table last;
+#   3. when ncu is on the PATH: one launch per variant (`strips-once`): instructions, cycles, shared wavefronts.
 # GPU_REPEATS (default 20). Files in $OUT (or gpu-check-out/spectral-strips/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -26,5 +27,33 @@ printf '%-32s %s\n' test_spectral_gpu "$(timeout 120 "$build/tests/spectral/test
   grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is|tensor' | head -30 | tr '\n' ' ')"
 timeout 150 "$build/tests/spectral/spectral_cluster_timing" "$repeats" strips > "$out/strips.txt" 2>&1 ||
   echo "spectral_cluster_timing failed: $(tail -3 "$out/strips.txt")"
+if command -v ncu > /dev/null; then  # one launch per variant, in the order of the summary: instructions, cycles
+  timeout 90 ncu --kernel-name regex:cluster_kernel --csv --metrics \
+gpu__time_duration.sum,sm__cycles_active.avg,sm__cycles_elapsed.avg,smsp__inst_executed.sum,\
+l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,\
+sm__ops_path_tensor_src_fp64.sum,sm__warps_active.avg.pct_of_peak_sustained_active \
+    "$build/tests/spectral/spectral_cluster_timing" 1 strips-once > "$out/ncu.csv" 2> "$out/ncu.err" ||
+    echo "ncu failed: $(grep -i error "$out/ncu.err" "$out/ncu.csv" | head -3)"
+  python3 - "$out/ncu.csv" <<'PY'
+import csv, sys
+rows = [l for l in open(sys.argv[1]).read().splitlines() if l.startswith('"')]
+launches = {}
+for r in csv.DictReader(rows):
+    try:
+        launches.setdefault(int(r["ID"]), {})[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+    except (KeyError, ValueError):
+        pass
+names = [("gpu__time_duration.sum", "ncu us", 1e-3), ("smsp__inst_executed.sum", "inst M", 1e-6),
+         ("sm__cycles_active.avg", "active k", 1e-3), ("sm__cycles_elapsed.avg", "elapsed k", 1e-3),
+         ("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum", "shared M", 1e-6),
+         ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "confl M", 1e-6),
+         ("sm__ops_path_tensor_src_fp64.sum", "dmma ops M", 1e-6),
+         ("sm__warps_active.avg.pct_of_peak_sustained_active", "warps %", 1)]
+print("== ncu, one launch per variant (order of the summary) ==")
+print(" ".join(f"{n:>10}" for _, n, _ in names))
+for k in sorted(launches):
+    print(" ".join(f"{launches[k].get(m, float('nan')) * s:>10.2f}" for m, _, s in names))
+PY
+fi
 cat "$out/strips.txt"
 echo "total $(( $(date +%s) - t0 )) s"

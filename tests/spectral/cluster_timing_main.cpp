@@ -14,7 +14,8 @@
 // shared memory (gpu::cluster_floor), one call and of 20, the floor a single call cannot go below; then one call
 // with clock stamps per block and phase (Plan::stamps): each phase's median and largest cycles over the blocks,
 // and the blocks' spread of start and end on the global timer. A summary table is printed last.
-// Usage: spectral_cluster_timing [repeats] [once|quick|strips]
+// `strips-once`: the strips' variants one call each (for a profiler).
+// Usage: spectral_cluster_timing [repeats] [once|quick|strips|strips-once]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -109,11 +110,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "spectral_cluster_timing: repeats '%s' is not a positive integer\n", argv[1]);
     return 2;
   }
-  const bool once = argc > 2 && std::strcmp(argv[2], "once") == 0;
+  const bool strips_once = argc > 2 && std::strcmp(argv[2], "strips-once") == 0;
+  const bool once = strips_once || (argc > 2 && std::strcmp(argv[2], "once") == 0);
   const bool quick = argc > 2 && std::strcmp(argv[2], "quick") == 0;
-  const bool strips = argc > 2 && std::strcmp(argv[2], "strips") == 0;
+  const bool strips = strips_once || (argc > 2 && std::strcmp(argv[2], "strips") == 0);
   if (argc > 2 && !once && !quick && !strips) {
-    std::fprintf(stderr, "spectral_cluster_timing: second argument '%s' is not 'once', 'quick' or 'strips'\n",
+    std::fprintf(stderr,
+                 "spectral_cluster_timing: second argument '%s' is not 'once', 'quick', 'strips' or 'strips-once'\n",
                  argv[2]);
     return 2;
   }
