@@ -148,14 +148,15 @@ int main(int argc, char** argv) {
       Variant{1, 256, 2, true, true, true, 5, true}};
   // the twelfth session's default, then the strips: 2 per cluster of 8 (200 blocks), padded and not; 1 per
   // cluster of 7 (350 blocks, three per SM) and of 6 (300, three per SM, natural rows); 1 per cluster of 8 (400
-  // blocks, four per SM, natural rows)
+  // blocks, four per SM, natural rows); 2 per cluster of 8 on blocks of 512 threads (200 blocks, 16 warps each)
   const std::vector<Variant> strip_variants{
       Variant{2, 256, 2, true, true, true},
       Variant{2, 256, 3, true, true, true, 8, false, true},
       Variant{2, 256, 3, true, true, false, 8, false, true},
       Variant{1, 256, 3, true, true, true, 7, false, true},
       Variant{1, 256, 3, true, true, false, 6, false, true},
-      Variant{1, 256, 4, true, true, false, 8, false, true}};
+      Variant{1, 256, 4, true, true, false, 8, false, true},
+      Variant{2, 512, 2, true, true, true, 8, false, true}};
   const std::vector<Variant> all_variants{
       Variant{2, 256, 2, true},
       Variant{2, 256, 2, false},
@@ -234,7 +235,8 @@ int main(int argc, char** argv) {
     stamped.stamps = reinterpret_cast<unsigned long long*>(stamps.read_write(core::Where::device));
     gpu::cluster_gradient(stamped, map, jacobian);
     Row row{std::string("G") + std::to_string(g) + " " + (strips_run ? "strips" : v.tensor_cores ? "mma" : "fma") +
-                (v.padded ? " pad" : "") + " /" + std::to_string(v.blocks) + " " + std::to_string(blocks) + "b/" +
+                (v.padded ? " pad" : "") + (v.threads == 512 ? " 512" : "") + " /" + std::to_string(v.blocks) + " " +
+                std::to_string(blocks) + "b/" +
                 std::to_string(held),
             median[0] * 1e6, median[1] * 1e6, floor[0] * 1e6, floor[1] * 1e6, {}};
     row.stamps.resize(stamps.size());

@@ -45,12 +45,14 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
     // clusters of 5 and 3 blocks (SpEC's shell with one component per cluster of 5: a fixed instance); d_r from
     // shared memory (lines by whole theta columns, some blocks without any on the small shells); the tensor-core
     // products in strips (cluster_strips.hpp: fixed instances at 10 x 19 for two per cluster of 8, one per
-    // cluster of 7 or 6 for three blocks per SM, one per cluster of 8 for four; one tile per warp elsewhere)
+    // cluster of 7 or 6 for three blocks per SM, one per cluster of 8 for four, two per cluster of 8 on blocks of
+    // 512 threads; one tile per warp elsewhere)
     struct Variant {
       int per_cluster, per_sm;
       bool tensor_cores, padded;
       int blocks = cluster::max_blocks;
       bool shared_radial = false, strips = false;
+      int threads = 256;
     };
     for (const Variant v : {Variant{1, 2, false, false}, Variant{2, 2, false, false}, Variant{3, 2, false, false},
                             Variant{1, 4, false, false}, Variant{2, 4, false, false}, Variant{2, 2, false, true},
@@ -61,9 +63,11 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
                             Variant{2, 2, true, false, 3, true},  Variant{2, 3, true, true, 8, false, true},
                             Variant{2, 3, true, false, 8, false, true}, Variant{1, 3, true, true, 7, false, true},
                             Variant{1, 3, true, false, 6, false, true}, Variant{1, 4, true, false, 8, false, true},
-                            Variant{3, 3, true, true, 8, false, true}, Variant{1, 3, true, true, 5, false, true}}) {
+                            Variant{3, 3, true, true, 8, false, true}, Variant{1, 3, true, true, 5, false, true},
+                            Variant{2, 2, true, true, 8, false, true, 512}}) {
       const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30,
-                                        {256, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial, v.strips});
+                                        {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
+                                         v.strips});
       ASSERT_TRUE(c);
       const auto& plan = c->plan(core::Where::host);
       // a compiled fixed instance here, else the plan's
@@ -87,7 +91,7 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
       cpu::cluster_gradient(plan, host_map(f.tensors, &out), ij.read(core::Where::host));
       for (std::size_t t = 0; t < out.size(); ++t)
         EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12)
-            << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm
+            << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm << " threads " << v.threads
             << (v.tensor_cores ? " tensor cores" : "") << (v.padded ? " padded" : "") << " blocks " << v.blocks
             << (v.shared_radial ? " shared d_r" : "") << (v.strips ? " strips" : "") << " tensor " << t;
     }

@@ -139,7 +139,7 @@ void with_kernel(const cluster::Plan& p, const Use& use) {
   } else if constexpr (std::is_same_v<T, cluster::Mma>) {
     go(cluster_kernel<256, 2, E, T>, 256, allow_shared<256, 2, E, T>);
   } else if constexpr (cluster::is_strips<T>) {
-    go(cluster_kernel<256, T::per_sm, E, T>, 256, allow_shared<256, T::per_sm, E, T>);
+    go(cluster_kernel<T::threads, T::per_sm, E, T>, T::threads, allow_shared<T::threads, T::per_sm, E, T>);
   } else {
     if (p.threads == 512) return go(cluster_kernel<512, 1, E, T>, 512, allow_shared<512, 1, E, T>);
     go(cluster_kernel<256, 2, E, T>, 256, allow_shared<256, 2, E, T>);

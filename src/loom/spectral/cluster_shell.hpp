@@ -58,7 +58,7 @@ struct Plan {
   // 10 global loads per point: the blocks split the lines by whole theta columns (all r of each theta)
   bool shared_radial = false;
   // the tensor-core products in strips (cluster_strips.hpp: a warp's A fragments and row addresses once for
-  // several column tiles); the kernel is built for 3 or 4 blocks per SM (per_sm)
+  // several column tiles); the kernel is built for 256 threads and 3 or 4 blocks per SM, or 512 and 2
   bool strips = false;
   // per-block clock stamps of the kernel's phases when not null (cluster::stamp_slots per block; the device only)
   unsigned long long* stamps = nullptr;
@@ -98,13 +98,14 @@ struct Plan {
 // The launches the kernel is built for: 256 threads with 2 or 4 blocks per SM or 512 with 1 (register tiles), 256
 // with 2 (tensor cores one tile per warp) or 3 (in strips).
 constexpr bool valid_launch(int threads, int per_sm, bool tensor_cores, bool strips) {
-  if (strips) return tensor_cores && threads == 256 && (per_sm == 3 || per_sm == 4);
+  if (strips)
+    return tensor_cores && ((threads == 256 && (per_sm == 3 || per_sm == 4)) || (threads == 512 && per_sm == 2));
   if (tensor_cores) return threads == 256 && per_sm == 2;
   return (threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1);
 }
 constexpr const char* launch_rule =
     "cluster route: 256 threads per block with 2 or 4 blocks per SM or 512 with 1; the tensor cores 256 with 2, "
-    "in strips 256 with 3 or 4";
+    "in strips 256 with 3 or 4 or 512 with 2";
 
 // A row stride of at least n doubles that makes the rows of an 8 x 4 (or 4 x 8) fragment of 64-bit loads hit
 // distinct banks: a half-warp reads 4 rows of 4 consecutive doubles (or 4 consecutive rows of 4), so the stride
@@ -155,16 +156,17 @@ struct Narrow {
 };
 // The products as 8 x 8 tiles of FP64 tensor-core MMA (m8n8k4), one tile per warp (cluster_mma.hpp), or in strips
 // of tiles that share a warp's A fragments (cluster_strips.hpp; at fixed extents).
-// PerSm: the blocks per SM the strips' kernel is built for (3: 85 registers, 4: 64).
+// Threads and PerSm: the block size and the blocks per SM the strips' kernel is built for (256 threads with 3: 85
+// registers, with 4: 64; 512 threads with 2: 64).
 struct Mma {};
-template <int PerSm>
+template <int Threads, int PerSm>
 struct MmaStrips {
-  static constexpr int per_sm = PerSm;
+  static constexpr int threads = Threads, per_sm = PerSm;
 };
 template <class T>
 constexpr bool is_strips = false;
-template <int PerSm>
-constexpr bool is_strips<MmaStrips<PerSm>> = true;
+template <int Threads, int PerSm>
+constexpr bool is_strips<MmaStrips<Threads, PerSm>> = true;
 
 // g(the first of Es that matches p, else p itself).
 template <class G>
@@ -190,11 +192,13 @@ void with_extents(const Plan& p, const F& f) {
         fixed = true;
       }
     };
-    if (p.per_sm == 4)
-      first_match<Production1>(p, [&](const auto& e) { strips(e, MmaStrips<4>{}); });
+    if (p.threads == 512)
+      first_match<Production2Padded>(p, [&](const auto& e) { strips(e, MmaStrips<512, 2>{}); });
+    else if (p.per_sm == 4)
+      first_match<Production1>(p, [&](const auto& e) { strips(e, MmaStrips<256, 4>{}); });
     else
       first_match<Production2Padded, Production2, Production1Padded7, Production1Natural6>(
-          p, [&](const auto& e) { strips(e, MmaStrips<3>{}); });
+          p, [&](const auto& e) { strips(e, MmaStrips<256, 3>{}); });
     if (fixed) return;
   }
   if (p.tensor_cores)

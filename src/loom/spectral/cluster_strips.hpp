@@ -208,7 +208,7 @@ LOOM_HOST_DEVICE void inverse_strips(const E& e, const Plan& p, int b, double* s
 template <class T>
 constexpr bool on_tensor_cores = std::is_same_v<T, Mma> || is_strips<T>;
 template <class T, class E>
-constexpr bool in_strips = is_strips<T>&& E::fixed;
+constexpr bool in_strips = (is_strips<T> && E::fixed);
 
 template <class T, class E, class PeerMap>
 LOOM_HOST_DEVICE void forward_step(const E& e, const Plan& p, int b, const PeerMap& peers, double* shared,
