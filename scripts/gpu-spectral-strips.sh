@@ -6,7 +6,8 @@
 #   2. `spectral_cluster_timing REPEATS strips`: each variant one call and per call of 20, the dense
 #      strided-batched cuBLAS baseline by the same stopwatch, the empty launch of each variant's shape (the floor
 #      of a single call), the phases of one stamped call per block; the summary table last;
-#   3. when ncu is on the PATH: one launch per variant (`strips-once`): instructions, cycles, shared wavefronts.
+#   3. when ncu is on the PATH: one launch per variant (`strips-once`): instructions, cycles, shared wavefronts;
+#   4. `loom spectral` rows (the strategy's default variant, dense cuBLAS), one call and per call of 20.
 # GPU_REPEATS (default 20). Files in $OUT (or gpu-check-out/spectral-strips/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ repeats=${GPU_REPEATS:-20}
 t0=$(date +%s)
 git log -1 --format='tree %h %s' | cut -c1-90
 scripts/configure-gpu-build.sh "$build" "$out/configure.log" --if-missing || exit 1
-if ! cmake --build "$build" -j "$(nproc)" --target spectral_cluster_timing test_spectral_gpu > "$out/build.log" 2>&1; then
+if ! cmake --build "$build" -j "$(nproc)" --target loom spectral_cluster_timing test_spectral_gpu > "$out/build.log" 2>&1; then
   grep -E "error|FAILED" "$out/build.log" | head -40
   exit 1
 fi
@@ -28,7 +29,7 @@ printf '%-32s %s\n' test_spectral_gpu "$(timeout 120 "$build/tests/spectral/test
 timeout 150 "$build/tests/spectral/spectral_cluster_timing" "$repeats" strips > "$out/strips.txt" 2>&1 ||
   echo "spectral_cluster_timing failed: $(tail -3 "$out/strips.txt")"
 if command -v ncu > /dev/null; then  # one launch per variant, in the order of the summary: instructions, cycles
-  timeout 90 ncu --kernel-name regex:cluster_kernel --csv --metrics \
+  timeout 60 ncu --kernel-name regex:cluster_kernel --csv --metrics \
 gpu__time_duration.sum,sm__cycles_active.avg,sm__cycles_elapsed.avg,smsp__inst_executed.sum,\
 l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,\
 sm__ops_path_tensor_src_fp64.sum,sm__warps_active.avg.pct_of_peak_sustained_active \
@@ -55,5 +56,17 @@ for k in sorted(launches):
     print(" ".join(f"{launches[k].get(m, float('nan')) * s:>10.2f}" for m, _, s in names))
 PY
 fi
+# what a user gets (`loom spectral`: the strategy's default variant of the cluster route, and dense cuBLAS)
+row() {  # name strategy angular calls
+  timeout 60 "$build/bin/loom" spectral --extents 10,19,38 --radii 1.62,6 --tensor aa,iaa,aa --backend cuda \
+    --strategy "$2" --angular "$3" --repeats "$repeats" --calls "$4" > "$out/$1.txt" 2>&1 ||
+    echo "row $1 failed: $(tail -1 "$out/$1.txt")"
+  printf '%-12s %s\n' "$1" "$(grep -iE 'backend|median|error' "$out/$1.txt" | head -3 | tr '\n' ' ' | cut -c1-150)"
+}
+echo "== loom spectral (the strategy's default variant and dense cuBLAS) =="
+row cluster-1 cluster separable 1
+row cluster-20 cluster separable 20
+row dense-1 batched dense 1
+row dense-20 batched dense 20
 cat "$out/strips.txt"
 echo "total $(( $(date +%s) - t0 )) s"

@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
     int components, threads, per_sm;
     bool fixed, tensor_cores = false, padded = false;
     int blocks = cluster::max_blocks;
-    bool shared_radial = false, strips = false;
+    bool shared_radial = false, strips = false, prefetch = false;
   };
   // the tenth and eleventh sessions' variants first (the default first), then the register tiles padded, then
   // the tensor-core tiles, then clusters of 5 blocks (250 blocks: two on nearly every SM), then d_r from shared
@@ -146,17 +146,16 @@ int main(int argc, char** argv) {
   const std::vector<Variant> quick_variants{
       Variant{2, 256, 2, true}, Variant{2, 256, 2, true, true, true}, Variant{1, 256, 2, true, true, true, 5},
       Variant{1, 256, 2, true, true, true, 5, true}};
-  // the twelfth session's default, then the strips: 2 per cluster of 8 (200 blocks), padded and not; 1 per
-  // cluster of 7 (350 blocks, three per SM) and of 6 (300, three per SM, natural rows); 1 per cluster of 8 (400
-  // blocks, four per SM, natural rows); 2 per cluster of 8 on blocks of 512 threads (200 blocks, 16 warps each)
+  // the thirteenth session's default (2 per cluster of 8 in strips on blocks of 512 threads, padded) and the
+  // runner-up (1 per cluster of 8 in strips, four blocks per SM, natural rows), each without and with the inverse
+  // Jacobian prefetched into L2 at the start; the twelfth session's default last (the session's first call
+  // also timed 2 per cluster of 8 in strips on 256 threads and 1 per cluster of 7 and of 6, at 05bf838)
   const std::vector<Variant> strip_variants{
-      Variant{2, 256, 2, true, true, true},
-      Variant{2, 256, 3, true, true, true, 8, false, true},
-      Variant{2, 256, 3, true, true, false, 8, false, true},
-      Variant{1, 256, 3, true, true, true, 7, false, true},
-      Variant{1, 256, 3, true, true, false, 6, false, true},
+      Variant{2, 512, 2, true, true, true, 8, false, true},
+      Variant{2, 512, 2, true, true, true, 8, false, true, true},
       Variant{1, 256, 4, true, true, false, 8, false, true},
-      Variant{2, 512, 2, true, true, true, 8, false, true}};
+      Variant{1, 256, 4, true, true, false, 8, false, true, true},
+      Variant{2, 256, 2, true, true, true}};
   const std::vector<Variant> all_variants{
       Variant{2, 256, 2, true},
       Variant{2, 256, 2, false},
@@ -197,7 +196,7 @@ int main(int argc, char** argv) {
     const int g = v.components;
     const auto c = ClusterShell::make(*route, g, 227 * 1024,
                                       {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
-                                       v.strips});
+                                       v.strips, v.prefetch});
     if (!c) {
       std::printf("%-10d %8d does not fit\n", g, v.threads);
       continue;
@@ -235,7 +234,8 @@ int main(int argc, char** argv) {
     stamped.stamps = reinterpret_cast<unsigned long long*>(stamps.read_write(core::Where::device));
     gpu::cluster_gradient(stamped, map, jacobian);
     Row row{std::string("G") + std::to_string(g) + " " + (strips_run ? "strips" : v.tensor_cores ? "mma" : "fma") +
-                (v.padded ? " pad" : "") + (v.threads == 512 ? " 512" : "") + " /" + std::to_string(v.blocks) + " " +
+                (v.padded ? " pad" : "") + (v.threads == 512 ? " 512" : "") + (v.prefetch ? " pf" : "") + " /" +
+                std::to_string(v.blocks) + " " +
                 std::to_string(blocks) + "b/" +
                 std::to_string(held),
             median[0] * 1e6, median[1] * 1e6, floor[0] * 1e6, floor[1] * 1e6, {}};

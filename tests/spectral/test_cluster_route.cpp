@@ -180,9 +180,9 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
   }
 }
 
-// The strategy's variant: the tensor cores with padded rows, two components per cluster of 8, for the 50 GH
-// components on SpEC's shell (a compiled fixed instance runs it); the register tiles where the tensor-core
-// variant would run at run-time extents (6 x 7 x 14) and for fewer than 33 components.
+// The strategy's variant: the tensor cores in strips with padded rows, two components per cluster of 8 on blocks
+// of 512 threads, for the 50 GH components on SpEC's shell (a compiled strips instance runs it); the register
+// tiles where no tensor-core variant has a compiled instance (6 x 7 x 14) and for fewer than 33 components.
 TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
   struct Case {
     int n_r, n_theta;
@@ -201,6 +201,8 @@ TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
     EXPECT_EQ(p.padded, k.tensor_cores);
     EXPECT_EQ(p.components, k.components);
     EXPECT_EQ(cluster::runs_fixed(p), k.n_r == 10) << "compiled fixed extents at 10x19x38 only";
+    EXPECT_EQ(cluster::runs_strips(p), k.tensor_cores);
+    EXPECT_EQ(p.threads, k.tensor_cores ? 512 : 256);
   }
 }
 

@@ -184,6 +184,7 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
     int blocks = cluster::max_blocks;
     bool shared_radial = false, strips = false;
     int threads = 256;
+    bool prefetch = false;
   };
   for (const int n_theta : {19, 7}) {
     Shell s(n_theta == 19 ? 10 : 6, n_theta, 1.62, 6);
@@ -200,12 +201,13 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
                             Variant{2, true, true, 8, true}, Variant{2, true, true, 8, false, true},
                             Variant{2, true, false, 8, false, true}, Variant{1, true, true, 7, false, true},
                             Variant{1, true, false, 6, false, true}, Variant{1, true, false, 8, false, true},
-                            Variant{2, true, true, 8, false, true, 512}}) {
+                            Variant{2, true, true, 8, false, true, 512},
+                            Variant{2, true, true, 8, false, true, 512, true}}) {
       // strips: 3 blocks per SM, 4 for one per cluster of 8, 2 of 512 threads
       const int per_sm = !v.strips || v.threads == 512 ? 2 : v.per_cluster == 1 && v.blocks == 8 ? 4 : 3;
       const auto c = ClusterShell::make(*route, v.per_cluster, 227 * 1024,
                                         {v.threads, per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
-                                         v.strips});
+                                         v.strips, v.prefetch});
       ASSERT_TRUE(c);
       auto out = gh::outputs(f, 3);
       for (auto& o : out) {
@@ -217,7 +219,8 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
         EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12)
             << n_theta << " G " << v.per_cluster << (v.tensor_cores ? " tensor cores" : "")
             << (v.padded ? " padded" : "") << " blocks " << v.blocks << (v.shared_radial ? " shared d_r" : "")
-            << (v.strips ? " strips" : "") << " threads " << v.threads << " tensor " << t;
+            << (v.strips ? " strips" : "") << " threads " << v.threads << (v.prefetch ? " prefetch" : "")
+            << " tensor " << t;
     }
   }
 }

@@ -157,7 +157,7 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
                                                const ClusterOptions& options) {
-  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial, strips] = options;
+  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial, strips, prefetch_jacobian] = options;
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
   LOOM_REQUIRE(cluster::valid_launch(threads, per_sm, tensor_cores, strips), cluster::launch_rule);
   LOOM_REQUIRE(blocks >= 1 && blocks <= cluster::max_blocks, "cluster route: 1 to 8 blocks per cluster");
@@ -176,6 +176,7 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   p.padded = padded;
   p.shared_radial = shared_radial;
   p.strips = strips;
+  p.prefetch_jacobian = prefetch_jacobian;
   p.groups = static_cast<int>(o.group_q.size()) - 1;
   for (int g = 0; g < p.groups; ++g) p.max_group = std::max(p.max_group, o.group_q[g + 1] - o.group_q[g]);
   split_groups(p, o.group_q);
@@ -244,7 +245,12 @@ struct Candidate {
   ClusterOptions options;
 };
 const Candidate tensor_core_variants[] = {
-    {2, {.tensor_cores = true, .padded = true}},  // twelfth session: 35.65 us one call, 30.74 in a stream
+    // thirteenth session (10x19x38, 50 components, same run): 31.23 us one call, 27.51 in a stream
+    {2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true}},
+    // 32.37 / 28.34
+    {1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true}},
+    // the twelfth session's: 36.75 / 31.76 in the same run
+    {2, {.tensor_cores = true, .padded = true}},
 };
 
 bool runs_as_asked(const cluster::Plan& p) { return cluster::runs_fixed(p) && (!p.strips || cluster::runs_strips(p)); }

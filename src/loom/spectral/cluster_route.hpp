@@ -25,6 +25,7 @@ struct ClusterOptions {
   int blocks = cluster::max_blocks;
   bool shared_radial = false;
   bool strips = false;
+  bool prefetch_jacobian = false;  // the block's inverse Jacobian into L2 at the start
 };
 
 class ClusterShell {
@@ -45,9 +46,10 @@ class ClusterShell {
   static ClusterOptions default_options();
   static int components_for(Index total);
   // The route the strategy runs for a call of `total` components: for 33 or more, two components per cluster
-  // of 8 on the tensor cores with padded rows (the fastest variant measured, docs/performance.md, twelfth
-  // session) when it fits and runs at compiled fixed extents; else default_options() with components_for(total)
-  // (or fewer components where that does not fit). None when nothing fits.
+  // of 8 on the tensor cores in strips with padded rows on blocks of 512 threads (the fastest variant measured,
+  // docs/performance.md, thirteenth session), then the next fastest, where it fits and a compiled fixed instance
+  // runs it; else default_options() with components_for(total) (or fewer components where that does not fit).
+  // None when nothing fits.
   static std::optional<ClusterShell> make_default(const sweep::Separable& host, Index total, Index max_shared);
 
   // The plan with the matrices on side w (uploaded on the first device call).

@@ -61,6 +61,7 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const sweep::Compo
   // every block of the cluster has started before any stores into its shared memory
   asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
   cluster::load(e, p, map, c0, b, shared, lanes);
+  cluster::prefetch_jacobian(e, p, jacobian, b, lanes);
   cluster::stage_wait();
   __syncthreads();
   cluster::half_sums(e, p, b, shared, lanes);

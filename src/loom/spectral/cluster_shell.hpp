@@ -60,6 +60,9 @@ struct Plan {
   // the tensor-core products in strips (cluster_strips.hpp: a warp's A fragments and row addresses once for
   // several column tiles); the kernel is built for 256 threads and 3 or 4 blocks per SM, or 512 and 2
   bool strips = false;
+  // the inverse Jacobian of the block's points prefetched into L2 at the start (the chain rule's loads at the
+  // end then wait on L2, not DRAM)
+  bool prefetch_jacobian = false;
   // per-block clock stamps of the kernel's phases when not null (cluster::stamp_slots per block; the device only)
   unsigned long long* stamps = nullptr;
   int groups = 0;      // matrix groups: q' in [group_q[g], group_q[g + 1]) share A_{t,g}
@@ -339,6 +342,25 @@ LOOM_HOST_DEVICE void load(const E& e, const Plan& p, const sweep::ComponentMap&
         stage_one(u + phi * e.lines + l, x + phi * e.ld_line + l);
     }
   }
+}
+
+// Step 0a (with p.prefetch_jacobian, the device only): the inverse Jacobian of the block's points asked into L2,
+// one prefetch per 128-byte line of each of its 9 x n_phi ranges of the block's lines (clamped into the range).
+template <class E>
+LOOM_HOST_DEVICE void prefetch_jacobian(const E& e, const Plan& p, const double* jacobian, int b,
+                                        sweep::Lanes lanes) {
+#if defined(__CUDA_ARCH__)
+  if (!p.prefetch_jacobian || jacobian == nullptr) return;
+  constexpr int line = 16;  // doubles per 128 bytes
+  const int l0 = line_start(e, b), nl = line_start(e, b + 1) - l0, per_range = ceil_div(nl, line) + 1;
+  for (int v = lanes.lane; v < 9 * e.n_phi * per_range; v += lanes.count) {
+    const int k = v % per_range, range = v / per_range, phi = range % e.n_phi, i = range / e.n_phi;
+    const double* at = jacobian + i * p.points + Index{phi} * e.lines + l0 + std::min(k * line, nl - 1);
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(at));
+  }
+#else
+  (void)e, (void)p, (void)jacobian, (void)b, (void)lanes;
+#endif
 }
 
 // Step 0b: the phi half-sums in place, X[c][s][j][l'] = raw(j) + sigma_s raw(j + half) (s = 0: sigma +1,
