@@ -148,13 +148,16 @@ int main(int argc, char** argv) {
       Variant{1, 256, 2, true, true, true, 5, true}};
   // the thirteenth session's default (2 per cluster of 8 in strips on blocks of 512 threads, padded) and the
   // runner-up (1 per cluster of 8 in strips, four blocks per SM, natural rows), each without and with the inverse
-  // Jacobian prefetched into L2 at the start; the twelfth session's default last (the session's first call
+  // Jacobian prefetched into L2 at the start; 2 per cluster of 5 and of 4 on blocks of 1024 threads, one block
+  // per SM (125 and 100 blocks); the twelfth session's default last (the session's first call
   // also timed 2 per cluster of 8 in strips on 256 threads and 1 per cluster of 7 and of 6, at 05bf838)
   const std::vector<Variant> strip_variants{
       Variant{2, 512, 2, true, true, true, 8, false, true},
       Variant{2, 512, 2, true, true, true, 8, false, true, true},
       Variant{1, 256, 4, true, true, false, 8, false, true},
       Variant{1, 256, 4, true, true, false, 8, false, true, true},
+      Variant{2, 1024, 1, true, true, true, 5, false, true},
+      Variant{2, 1024, 1, true, true, true, 4, false, true},
       Variant{2, 256, 2, true, true, true}};
   const std::vector<Variant> all_variants{
       Variant{2, 256, 2, true},
@@ -233,11 +236,10 @@ int main(int argc, char** argv) {
     auto stamped = plan;
     stamped.stamps = reinterpret_cast<unsigned long long*>(stamps.read_write(core::Where::device));
     gpu::cluster_gradient(stamped, map, jacobian);
+    const std::string threads = v.threads > 256 ? " " + std::to_string(v.threads) : "";
     Row row{std::string("G") + std::to_string(g) + " " + (strips_run ? "strips" : v.tensor_cores ? "mma" : "fma") +
-                (v.padded ? " pad" : "") + (v.threads == 512 ? " 512" : "") + (v.prefetch ? " pf" : "") + " /" +
-                std::to_string(v.blocks) + " " +
-                std::to_string(blocks) + "b/" +
-                std::to_string(held),
+                (v.padded ? " pad" : "") + threads + (v.prefetch ? " pf" : "") + " /" + std::to_string(v.blocks) +
+                " " + std::to_string(blocks) + "b/" + std::to_string(held),
             median[0] * 1e6, median[1] * 1e6, floor[0] * 1e6, floor[1] * 1e6, {}};
     row.stamps.resize(stamps.size());
     std::memcpy(row.stamps.data(), stamps.read(core::Where::host), stamps.size() * sizeof(double));

@@ -46,7 +46,7 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
     // shared memory (lines by whole theta columns, some blocks without any on the small shells); the tensor-core
     // products in strips (cluster_strips.hpp: fixed instances at 10 x 19 for two per cluster of 8, one per
     // cluster of 7 or 6 for three blocks per SM, one per cluster of 8 for four, two per cluster of 8 on blocks of
-    // 512 threads; one tile per warp elsewhere)
+    // 512 threads, two per cluster of 5 or 4 on blocks of 1024; one tile per warp elsewhere)
     struct Variant {
       int per_cluster, per_sm;
       bool tensor_cores, padded;
@@ -64,15 +64,17 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
                             Variant{2, 3, true, false, 8, false, true}, Variant{1, 3, true, true, 7, false, true},
                             Variant{1, 3, true, false, 6, false, true}, Variant{1, 4, true, false, 8, false, true},
                             Variant{3, 3, true, true, 8, false, true}, Variant{1, 3, true, true, 5, false, true},
-                            Variant{2, 2, true, true, 8, false, true, 512}}) {
+                            Variant{2, 2, true, true, 8, false, true, 512},
+                            Variant{2, 1, true, true, 5, false, true, 1024},
+                            Variant{2, 1, true, true, 4, false, true, 1024}}) {
       const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30,
                                         {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
                                          v.strips});
       ASSERT_TRUE(c);
       const auto& plan = c->plan(core::Where::host);
       // a compiled fixed instance here, else the plan's
-      if (k.n_r == 10 && v.strips) {  // no strips instance for 3 per cluster nor for clusters of 5
-        EXPECT_EQ(cluster::runs_strips(plan), v.per_cluster < 3 && v.blocks != 5)
+      if (k.n_r == 10 && v.strips) {  // no strips instance for 3 per cluster nor for 1 per cluster of 5
+        EXPECT_EQ(cluster::runs_strips(plan), v.per_cluster < 3 && (v.blocks != 5 || v.threads == 1024))
             << v.per_cluster << " per cluster of " << v.blocks;
         EXPECT_EQ(cluster::Production1Padded7::matches(plan), v.blocks == 7);
         EXPECT_EQ(cluster::Production1Natural6::matches(plan), v.blocks == 6);

@@ -202,9 +202,14 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
                             Variant{2, true, false, 8, false, true}, Variant{1, true, true, 7, false, true},
                             Variant{1, true, false, 6, false, true}, Variant{1, true, false, 8, false, true},
                             Variant{2, true, true, 8, false, true, 512},
-                            Variant{2, true, true, 8, false, true, 512, true}}) {
-      // strips: 3 blocks per SM, 4 for one per cluster of 8, 2 of 512 threads
-      const int per_sm = !v.strips || v.threads == 512 ? 2 : v.per_cluster == 1 && v.blocks == 8 ? 4 : 3;
+                            Variant{2, true, true, 8, false, true, 512, true},
+                            Variant{2, true, true, 5, false, true, 1024},
+                            Variant{2, true, true, 4, false, true, 1024}}) {
+      // strips: 3 blocks per SM, 4 for one per cluster of 8, 2 of 512 threads, 1 of 1024
+      const int per_sm = v.threads == 1024                   ? 1
+                         : !v.strips || v.threads == 512     ? 2
+                         : v.per_cluster == 1 && v.blocks == 8 ? 4
+                                                               : 3;
       const auto c = ClusterShell::make(*route, v.per_cluster, 227 * 1024,
                                         {v.threads, per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
                                          v.strips, v.prefetch});

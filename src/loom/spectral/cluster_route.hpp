@@ -17,8 +17,8 @@ namespace loom::spectral {
 // or 512 with 1), the products on the FP64 tensor cores (256 threads, 2 per SM) or as register tiles, the shared
 // rows padded against bank conflicts or not, `blocks` (1..8) blocks per cluster, the radial derivative from
 // the blocks' own input in shared memory (lines split by whole theta columns; with the tensor cores) or not, the
-// tensor-core products in strips (cluster_strips.hpp; kernels for 256 threads and 3 or 4 blocks per SM, or 512
-// threads and 2) or one tile per warp.
+// tensor-core products in strips (cluster_strips.hpp; kernels for 256 threads and 3 or 4 blocks per SM, 512
+// threads and 2, or 1024 and 1) or one tile per warp.
 struct ClusterOptions {
   int threads = 256, per_sm = 2;
   bool tensor_cores = false, padded = false;

@@ -58,7 +58,7 @@ struct Plan {
   // 10 global loads per point: the blocks split the lines by whole theta columns (all r of each theta)
   bool shared_radial = false;
   // the tensor-core products in strips (cluster_strips.hpp: a warp's A fragments and row addresses once for
-  // several column tiles); the kernel is built for 256 threads and 3 or 4 blocks per SM, or 512 and 2
+  // several column tiles); the kernel is built for 256 threads and 3 or 4 blocks per SM, 512 and 2, or 1024 and 1
   bool strips = false;
   // the inverse Jacobian of the block's points prefetched into L2 at the start (the chain rule's loads at the
   // end then wait on L2, not DRAM)
@@ -102,13 +102,14 @@ struct Plan {
 // with 2 (tensor cores one tile per warp) or 3 (in strips).
 constexpr bool valid_launch(int threads, int per_sm, bool tensor_cores, bool strips) {
   if (strips)
-    return tensor_cores && ((threads == 256 && (per_sm == 3 || per_sm == 4)) || (threads == 512 && per_sm == 2));
+    return tensor_cores && ((threads == 256 && (per_sm == 3 || per_sm == 4)) || (threads == 512 && per_sm == 2) ||
+                            (threads == 1024 && per_sm == 1));
   if (tensor_cores) return threads == 256 && per_sm == 2;
   return (threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1);
 }
 constexpr const char* launch_rule =
     "cluster route: 256 threads per block with 2 or 4 blocks per SM or 512 with 1; the tensor cores 256 with 2, "
-    "in strips 256 with 3 or 4 or 512 with 2";
+    "in strips 256 with 3 or 4, 512 with 2 or 1024 with 1";
 
 // A row stride of at least n doubles that makes the rows of an 8 x 4 (or 4 x 8) fragment of 64-bit loads hit
 // distinct banks: a half-warp reads 4 rows of 4 consecutive doubles (or 4 consecutive rows of 4), so the stride
@@ -148,6 +149,10 @@ using Production1Padded7 = Fixed<10, 19, 38, 1, 28, 8, true, 7>;
 // one component on clusters of 6 blocks, natural rows (300 blocks of about 70 KB: three per SM; padded rows would
 // not fit three)
 using Production1Natural6 = Fixed<10, 19, 38, 1, 32, 8, false, 6>;
+// two components per cluster of 5 or 4 blocks of 1024 threads, one block per SM (125 or 100 blocks: no SM holds
+// two while others hold one; 150-180 KB each)
+using Production2Padded5 = Fixed<10, 19, 38, 2, 38, 10, true, 5>;
+using Production2Padded4 = Fixed<10, 19, 38, 2, 48, 12, true, 4>;
 
 // Each lane's register tile (rows x columns) of the three products: wide for two blocks per SM (128 registers),
 // narrow for four (64 registers; twice the tasks, so a block of one component still has one per thread).
@@ -160,7 +165,7 @@ struct Narrow {
 // The products as 8 x 8 tiles of FP64 tensor-core MMA (m8n8k4), one tile per warp (cluster_mma.hpp), or in strips
 // of tiles that share a warp's A fragments (cluster_strips.hpp; at fixed extents).
 // Threads and PerSm: the block size and the blocks per SM the strips' kernel is built for (256 threads with 3: 85
-// registers, with 4: 64; 512 threads with 2: 64).
+// registers, with 4: 64; 512 threads with 2 and 1024 with 1: 64).
 struct Mma {};
 template <int Threads, int PerSm>
 struct MmaStrips {
@@ -195,7 +200,9 @@ void with_extents(const Plan& p, const F& f) {
         fixed = true;
       }
     };
-    if (p.threads == 512)
+    if (p.threads == 1024)
+      first_match<Production2Padded5, Production2Padded4>(p, [&](const auto& e) { strips(e, MmaStrips<1024, 1>{}); });
+    else if (p.threads == 512)
       first_match<Production2Padded>(p, [&](const auto& e) { strips(e, MmaStrips<512, 2>{}); });
     else if (p.per_sm == 4)
       first_match<Production1>(p, [&](const auto& e) { strips(e, MmaStrips<256, 4>{}); });
