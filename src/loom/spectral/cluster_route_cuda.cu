@@ -201,9 +201,11 @@ void cluster_floor(const cluster::Plan& p, Index components) {
                                          static_cast<int>(bytes)));
     allowed = bytes;
   }
-  Launch l(p, clusters, p.threads);
-  LOOM_CUDA_CHECK(cudaLaunchKernelEx(&l.config, empty_cluster_kernel));
-  LOOM_CUDA_CHECK_LAUNCH();
+  with_plan_kernel(p, [&](auto, int threads) {  // the threads the gradient's kernel for the plan runs
+    Launch l(p, clusters, threads);
+    LOOM_CUDA_CHECK(cudaLaunchKernelEx(&l.config, empty_cluster_kernel));
+    LOOM_CUDA_CHECK_LAUNCH();
+  });
 }
 
 int max_active_clusters(const cluster::Plan& p) {

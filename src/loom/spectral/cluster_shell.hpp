@@ -99,7 +99,7 @@ struct Plan {
 };
 
 // The launches the kernel is built for: 256 threads with 2 or 4 blocks per SM or 512 with 1 (register tiles), 256
-// with 2 (tensor cores one tile per warp) or 3 (in strips).
+// with 2 (tensor cores one tile per warp), 256 with 3 or 4, 512 with 2 or 1024 with 1 (in strips).
 constexpr bool valid_launch(int threads, int per_sm, bool tensor_cores, bool strips) {
   if (strips)
     return tensor_cores && ((threads == 256 && (per_sm == 3 || per_sm == 4)) || (threads == 512 && per_sm == 2) ||
@@ -143,11 +143,11 @@ using Production2Padded = Fixed<10, 19, 38, 2, 24, 6, true>;
 using Production1Padded5 = Fixed<10, 19, 38, 1, 38, 10, true, 5>;
 // the same with the lines split by whole theta columns (3 or 4 of 19 per block) and d_r from shared memory
 using Production1Padded5Radial = Fixed<10, 19, 38, 1, 40, 10, true, 5, true>;
-// one component on clusters of 7 blocks (350 blocks: with about 62 KB each, three fit an SM, so one wave on
-// 132 SMs holds them all where the GPCs place the clusters)
+// one component on clusters of 7 blocks (350 blocks of 60 KB, three per SM; the H200 holds only 329 of them at
+// once, a cluster staying in one GPC: a second wave)
 using Production1Padded7 = Fixed<10, 19, 38, 1, 28, 8, true, 7>;
-// one component on clusters of 6 blocks, natural rows (300 blocks of about 70 KB: three per SM; padded rows would
-// not fit three)
+// one component on clusters of 6 blocks, natural rows (300 blocks of 68 KB: three per SM; padded rows would not
+// fit three)
 using Production1Natural6 = Fixed<10, 19, 38, 1, 32, 8, false, 6>;
 // two components per cluster of 5 or 4 blocks of 1024 threads, one block per SM (125 or 100 blocks: no SM holds
 // two while others hold one; 150-180 KB each)

@@ -2,9 +2,9 @@
 // session"): a warp takes one row tile (8 rows) of a product and up to 3 column tiles beside it, loads its
 // lane's A fragments once for all of them (k fixed at compile time: the fixed instances only), computes the
 // row-dependent part of each store's address once (the owner block of a Fourier coefficient, the row's base), and
-// runs the tiles' MMA chains side by side. The tile-per-warp form (cluster_mma.hpp) spent ~230 instructions per
-// tile of 5 MMA on per-lane addresses, clamps and owner searches (ncu, twelfth session); here those are paid once
-// per strip. The host runs the same lanes' operand code one warp at a time and sums the MMA as written, so the
+// runs the tiles' MMA chains side by side. The tile-per-warp form (cluster_mma.hpp) pays each lane's addresses,
+// clamps and owner searches per tile of 5 MMA; here once per strip (measured on the H200: the kernel's
+// instructions -20%, docs/performance.md, thirteenth session). The host runs the same lanes' operand code one warp at a time and sums the MMA as written, so the
 // CPU tests check the strips' addresses, clamps and stores against the FFT reference.
 #pragma once
 
