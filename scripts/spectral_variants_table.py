@@ -39,7 +39,7 @@ def variants(out):
         if f[0] == "dense":
             dense = (float(f[9]), float(f[10]), f[13])
             continue
-        products = {"yes": "mma", "r": "mma+dr", "no": "fma"}.get(f[1], f[1])
+        products = {"yes": "mma", "r": "mma+dr", "no": "fma", "s": "strips"}.get(f[1], f[1])
         rows.append({"label": f"G{f[0]} {products}{' pad' if f[2] == 'yes' else ''}"
                               f" {f[4]}/SM {f[5]} {f[7]}b/{f[8]}", "one": float(f[9]), "stream": float(f[10]),
                      "error": f[13]})

@@ -43,12 +43,16 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
     // 3 does not divide the 50 components: the last cluster is partial; 4 blocks per SM: the narrow tiles;
     // the tensor-core tiles (cluster_mma.hpp) with natural and padded strides, the register tiles padded
     // clusters of 5 and 3 blocks (SpEC's shell with one component per cluster of 5: a fixed instance); d_r from
-    // shared memory (lines by whole theta columns, some blocks without any on the small shells)
+    // shared memory (lines by whole theta columns, some blocks without any on the small shells); the tensor-core
+    // products in strips (cluster_strips.hpp: fixed instances at 10 x 19 for two per cluster of 8, one per
+    // cluster of 7 or 6 for three blocks per SM, one per cluster of 8 for four, two per cluster of 8 on blocks of
+    // 512 threads, two per cluster of 5 or 4 on blocks of 1024; one tile per warp elsewhere)
     struct Variant {
       int per_cluster, per_sm;
       bool tensor_cores, padded;
       int blocks = cluster::max_blocks;
-      bool shared_radial = false;
+      bool shared_radial = false, strips = false;
+      int threads = 256;
     };
     for (const Variant v : {Variant{1, 2, false, false}, Variant{2, 2, false, false}, Variant{3, 2, false, false},
                             Variant{1, 4, false, false}, Variant{2, 4, false, false}, Variant{2, 2, false, true},
@@ -56,13 +60,25 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
                             Variant{2, 2, true, true}, Variant{3, 2, true, true}, Variant{1, 2, true, true, 5},
                             Variant{2, 2, false, false, 3}, Variant{3, 2, true, true, 5},
                             Variant{1, 2, true, true, 5, true}, Variant{2, 2, true, true, 8, true},
-                            Variant{2, 2, true, false, 3, true}}) {
+                            Variant{2, 2, true, false, 3, true},  Variant{2, 3, true, true, 8, false, true},
+                            Variant{2, 3, true, false, 8, false, true}, Variant{1, 3, true, true, 7, false, true},
+                            Variant{1, 3, true, false, 6, false, true}, Variant{1, 4, true, false, 8, false, true},
+                            Variant{3, 3, true, true, 8, false, true}, Variant{1, 3, true, true, 5, false, true},
+                            Variant{2, 2, true, true, 8, false, true, 512},
+                            Variant{2, 1, true, true, 5, false, true, 1024},
+                            Variant{2, 1, true, true, 4, false, true, 1024}}) {
       const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30,
-                                        {256, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial});
+                                        {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
+                                         v.strips});
       ASSERT_TRUE(c);
       const auto& plan = c->plan(core::Where::host);
       // a compiled fixed instance here, else the plan's
-      if (k.n_r == 10 && v.per_cluster < 3 && v.blocks != 3 && (v.blocks == 5 || !v.shared_radial)) {
+      if (k.n_r == 10 && v.strips) {  // no strips instance for 3 per cluster nor for 1 per cluster of 5
+        EXPECT_EQ(cluster::runs_strips(plan), v.per_cluster < 3 && (v.blocks != 5 || v.threads == 1024))
+            << v.per_cluster << " per cluster of " << v.blocks;
+        EXPECT_EQ(cluster::Production1Padded7::matches(plan), v.blocks == 7);
+        EXPECT_EQ(cluster::Production1Natural6::matches(plan), v.blocks == 6);
+      } else if (k.n_r == 10 && v.per_cluster < 3 && v.blocks != 3 && (v.blocks == 5 || !v.shared_radial)) {
         const bool fixed = v.blocks == 5      ? (v.shared_radial ? cluster::Production1Padded5Radial::matches(plan)
                                                                  : cluster::Production1Padded5::matches(plan))
                            : v.padded ? cluster::Production1Padded::matches(plan) || cluster::Production2Padded::matches(plan)
@@ -77,10 +93,9 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
       cpu::cluster_gradient(plan, host_map(f.tensors, &out), ij.read(core::Where::host));
       for (std::size_t t = 0; t < out.size(); ++t)
         EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12)
-            << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm
+            << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm << " threads " << v.threads
             << (v.tensor_cores ? " tensor cores" : "") << (v.padded ? " padded" : "") << " blocks " << v.blocks
-            << (v.shared_radial ? " shared d_r" : "")
-            << " tensor " << t;
+            << (v.shared_radial ? " shared d_r" : "") << (v.strips ? " strips" : "") << " tensor " << t;
     }
   }
 }
@@ -130,9 +145,10 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
     Shell s(k.n_r, k.n_theta, 1.5, 4);
     const Differentiator d(s, AngularMethod::separable);
     OperatorCache cache;
-    // clusters of 8 and of 5 blocks, lines split evenly or by whole theta columns
+    // clusters of 8, 5 and 7 blocks, lines split evenly or by whole theta columns
     for (const auto& [blocks, columns] : {std::pair{cluster::max_blocks, false}, std::pair{5, false},
-                                          std::pair{5, true}, std::pair{cluster::max_blocks, true}}) {
+                                          std::pair{7, false}, std::pair{5, true},
+                                          std::pair{cluster::max_blocks, true}}) {
       const ClusterOptions options{.tensor_cores = columns, .blocks = blocks, .shared_radial = columns};
       const auto c = ClusterShell::make(host_route(d, cache), 1, Index{1} << 30, options);
       ASSERT_TRUE(c);
@@ -166,9 +182,9 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
   }
 }
 
-// The strategy's variant: the tensor cores with padded rows, two components per cluster of 8, for the 50 GH
-// components on SpEC's shell (a compiled fixed instance runs it); the register tiles where the tensor-core
-// variant would run at run-time extents (6 x 7 x 14) and for fewer than 33 components.
+// The strategy's variant: the tensor cores in strips with padded rows, two components per cluster of 8 on blocks
+// of 512 threads, for the 50 GH components on SpEC's shell (a compiled strips instance runs it); the register
+// tiles where no tensor-core variant has a compiled instance (6 x 7 x 14) and for fewer than 33 components.
 TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
   struct Case {
     int n_r, n_theta;
@@ -187,6 +203,8 @@ TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
     EXPECT_EQ(p.padded, k.tensor_cores);
     EXPECT_EQ(p.components, k.components);
     EXPECT_EQ(cluster::runs_fixed(p), k.n_r == 10) << "compiled fixed extents at 10x19x38 only";
+    EXPECT_EQ(cluster::runs_strips(p), k.tensor_cores);
+    EXPECT_EQ(p.threads, k.tensor_cores ? 512 : 256);
   }
 }
 

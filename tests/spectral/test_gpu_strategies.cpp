@@ -173,7 +173,8 @@ TEST(SpectralGpuClusterRoute, EqualsTheReferencePerTensor) {
 // The tensor-core products (cluster_mma.hpp: the instruction's own fragment layout, which the CPU form only
 // emulates) and the padded shared rows, each kernel instance on the device against the FFT reference per
 // tensor: the 50 GH components on SpEC's production shell (fixed extents, two and one per cluster) and on
-// 6 x 7 x 14 (the plan's extents); outputs set to NaN on the device first.
+// 6 x 7 x 14 (the plan's extents); the products in strips (cluster_strips.hpp); outputs set to NaN on the device
+// first.
 TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
   if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
   if (!gpu::clusters_available()) GTEST_SKIP() << "no thread-block clusters on this device or build";
@@ -181,7 +182,9 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
     int per_cluster;
     bool tensor_cores, padded;
     int blocks = cluster::max_blocks;
-    bool shared_radial = false;
+    bool shared_radial = false, strips = false;
+    int threads = 256;
+    bool prefetch = false;
   };
   for (const int n_theta : {19, 7}) {
     Shell s(n_theta == 19 ? 10 : 6, n_theta, 1.62, 6);
@@ -195,9 +198,21 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
     ASSERT_TRUE(route);
     for (const Variant v : {Variant{2, true, true}, Variant{1, true, true}, Variant{2, true, false},
                             Variant{2, false, true}, Variant{1, true, true, 5}, Variant{1, true, true, 5, true},
-                            Variant{2, true, true, 8, true}}) {
+                            Variant{2, true, true, 8, true}, Variant{2, true, true, 8, false, true},
+                            Variant{2, true, false, 8, false, true}, Variant{1, true, true, 7, false, true},
+                            Variant{1, true, false, 6, false, true}, Variant{1, true, false, 8, false, true},
+                            Variant{2, true, true, 8, false, true, 512},
+                            Variant{2, true, true, 8, false, true, 512, true},
+                            Variant{2, true, true, 5, false, true, 1024},
+                            Variant{2, true, true, 4, false, true, 1024}}) {
+      // strips: 3 blocks per SM, 4 for one per cluster of 8, 2 of 512 threads, 1 of 1024
+      const int per_sm = v.threads == 1024                   ? 1
+                         : !v.strips || v.threads == 512     ? 2
+                         : v.per_cluster == 1 && v.blocks == 8 ? 4
+                                                               : 3;
       const auto c = ClusterShell::make(*route, v.per_cluster, 227 * 1024,
-                                        {256, 2, v.tensor_cores, v.padded, v.blocks, v.shared_radial});
+                                        {v.threads, per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
+                                         v.strips, v.prefetch});
       ASSERT_TRUE(c);
       auto out = gh::outputs(f, 3);
       for (auto& o : out) {
@@ -209,6 +224,7 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
         EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12)
             << n_theta << " G " << v.per_cluster << (v.tensor_cores ? " tensor cores" : "")
             << (v.padded ? " padded" : "") << " blocks " << v.blocks << (v.shared_radial ? " shared d_r" : "")
+            << (v.strips ? " strips" : "") << " threads " << v.threads << (v.prefetch ? " prefetch" : "")
             << " tensor " << t;
     }
   }

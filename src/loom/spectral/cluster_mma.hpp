@@ -218,32 +218,4 @@ LOOM_HOST_DEVICE void radial_mma(const E& e, const Plan& p, int b, double* share
   }
 }
 
-// The three products by the tiles T: the lanes' register tiles (cluster_shell.hpp) or the tensor cores (with
-// the radial derivative of the half sums alongside the forward DFT when the plan asks for it).
-template <class T, class E, class PeerMap>
-LOOM_HOST_DEVICE void forward_step(const E& e, const Plan& p, int b, const PeerMap& peers, double* shared,
-                                   sweep::Lanes lanes) {
-  if constexpr (std::is_same_v<T, Mma>) {
-    forward_mma(e, p, b, peers, shared, lanes);
-    radial_mma(e, p, b, shared, lanes);
-  } else {
-    forward<T>(e, p, b, peers, shared, lanes);
-  }
-}
-template <class T, class E, class PeerMap>
-LOOM_HOST_DEVICE void per_q_step(const E& e, const Plan& p, int b, const PeerMap& peers, double* shared,
-                                 sweep::Lanes lanes) {
-  if constexpr (std::is_same_v<T, Mma>)
-    per_q_mma(e, p, b, peers, shared, lanes);
-  else
-    per_q<T>(e, p, b, peers, shared, lanes);
-}
-template <class T, class E>
-LOOM_HOST_DEVICE void inverse_step(const E& e, const Plan& p, int b, double* shared, sweep::Lanes lanes) {
-  if constexpr (std::is_same_v<T, Mma>)
-    inverse_mma(e, p, b, shared, lanes);
-  else
-    inverse<T>(e, p, b, shared, lanes);
-}
-
 }  // namespace loom::spectral::cluster

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "loom/core/error.hpp"
-#include "loom/spectral/cluster_mma.hpp"
+#include "loom/spectral/cluster_strips.hpp"
 
 namespace loom::spectral {
 
@@ -157,12 +157,9 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
                                                const ClusterOptions& options) {
-  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial] = options;
+  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial, strips, prefetch_jacobian] = options;
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
-  LOOM_REQUIRE((threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1),
-               "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
-  LOOM_REQUIRE(!tensor_cores || (threads == 256 && per_sm == 2),
-               "cluster route: the tensor-core products run 256 threads per block, 2 blocks per SM");
+  LOOM_REQUIRE(cluster::valid_launch(threads, per_sm, tensor_cores, strips), cluster::launch_rule);
   LOOM_REQUIRE(blocks >= 1 && blocks <= cluster::max_blocks, "cluster route: 1 to 8 blocks per cluster");
   LOOM_REQUIRE(!shared_radial || tensor_cores, "cluster route: d_r from shared memory with the tensor cores");
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
@@ -178,6 +175,8 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   p.tensor_cores = tensor_cores;
   p.padded = padded;
   p.shared_radial = shared_radial;
+  p.strips = strips;
+  p.prefetch_jacobian = prefetch_jacobian;
   p.groups = static_cast<int>(o.group_q.size()) - 1;
   for (int g = 0; g < p.groups; ++g) p.max_group = std::max(p.max_group, o.group_q[g + 1] - o.group_q[g]);
   split_groups(p, o.group_q);
@@ -236,12 +235,34 @@ ClusterOptions ClusterShell::default_options() { return {}; }
 
 int ClusterShell::components_for(Index total) { return total >= 33 ? 2 : 1; }
 
+namespace {
+
+// The tensor-core variants the strategy tries for 33 or more components, the fastest measured on the H200 first
+// (docs/performance.md): one is taken where it fits and a compiled instance runs it as asked (fixed extents; the
+// strips where it asks for them).
+struct Candidate {
+  int components;
+  ClusterOptions options;
+};
+const Candidate tensor_core_variants[] = {
+    // thirteenth session (10x19x38, 50 components, same run): 31.23 us one call, 27.51 in a stream
+    {2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true}},
+    // 32.37 / 28.34
+    {1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true}},
+    // the twelfth session's: 36.75 / 31.76 in the same run
+    {2, {.tensor_cores = true, .padded = true}},
+};
+
+bool runs_as_asked(const cluster::Plan& p) { return cluster::runs_fixed(p) && (!p.strips || cluster::runs_strips(p)); }
+
+}  // namespace
+
 std::optional<ClusterShell> ClusterShell::make_default(const sweep::Separable& s, Index total, Index max_shared) {
-  if (total >= 33) {
-    const ClusterOptions tensor_cores{.tensor_cores = true, .padded = true};
-    auto made = make(s, 2, max_shared, tensor_cores);
-    if (made && cluster::runs_fixed(made->plan(core::Where::host))) return made;
-  }
+  if (total >= 33)
+    for (const Candidate& c : tensor_core_variants) {
+      auto made = make(s, c.components, max_shared, c.options);
+      if (made && runs_as_asked(made->plan(core::Where::host))) return made;
+    }
   for (int g = components_for(total); g >= 1; --g)
     if (auto made = make(s, g, max_shared, default_options())) return made;
   return std::nullopt;

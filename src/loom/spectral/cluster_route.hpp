@@ -16,12 +16,16 @@ namespace loom::spectral {
 // How the route runs: `threads` per block and a kernel built for `per_sm` blocks per SM (256 threads with 2 or 4,
 // or 512 with 1), the products on the FP64 tensor cores (256 threads, 2 per SM) or as register tiles, the shared
 // rows padded against bank conflicts or not, `blocks` (1..8) blocks per cluster, the radial derivative from
-// the blocks' own input in shared memory (lines split by whole theta columns; with the tensor cores) or not.
+// the blocks' own input in shared memory (lines split by whole theta columns; with the tensor cores) or not, the
+// tensor-core products in strips (cluster_strips.hpp; kernels for 256 threads and 3 or 4 blocks per SM, 512
+// threads and 2, or 1024 and 1) or one tile per warp.
 struct ClusterOptions {
   int threads = 256, per_sm = 2;
   bool tensor_cores = false, padded = false;
   int blocks = cluster::max_blocks;
   bool shared_radial = false;
+  bool strips = false;
+  bool prefetch_jacobian = false;  // the block's inverse Jacobian into L2 at the start
 };
 
 class ClusterShell {
@@ -42,9 +46,10 @@ class ClusterShell {
   static ClusterOptions default_options();
   static int components_for(Index total);
   // The route the strategy runs for a call of `total` components: for 33 or more, two components per cluster
-  // of 8 on the tensor cores with padded rows (the fastest variant measured, docs/performance.md, twelfth
-  // session) when it fits and runs at compiled fixed extents; else default_options() with components_for(total)
-  // (or fewer components where that does not fit). None when nothing fits.
+  // of 8 on the tensor cores in strips with padded rows on blocks of 512 threads (the fastest variant measured,
+  // docs/performance.md, thirteenth session), then the next fastest, where it fits and a compiled fixed instance
+  // runs it; else default_options() with components_for(total) (or fewer components where that does not fit).
+  // None when nothing fits.
   static std::optional<ClusterShell> make_default(const sweep::Separable& host, Index total, Index max_shared);
 
   // The plan with the matrices on side w (uploaded on the first device call).
@@ -77,6 +82,9 @@ bool clusters_available();
 void disable_clusters(bool disabled);
 // One launch: map.components() / p.components clusters (rounded up) of p.blocks blocks. Device pointers.
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
+// An empty kernel launched as cluster_gradient launches the plan (same grid, clusters, threads and dynamic shared
+// memory): the fixed cost of the launch, which the gradient's single call cannot go below.
+void cluster_floor(const cluster::Plan& p, Index components);
 // How many of the plan's clusters the device holds at once (cudaOccupancyMaxActiveClusters; 0 where clusters do
 // not run): fewer than the call's clusters means a second wave.
 int max_active_clusters(const cluster::Plan& p);

@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "loom/core/cuda_check.cuh"
-#include "loom/spectral/cluster_mma.hpp"
+#include "loom/spectral/cluster_strips.hpp"
 #include "loom/spectral/cluster_route.hpp"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -30,6 +30,21 @@ struct DevicePeers {
 };
 #endif
 
+// With p.stamps: thread 0's clock at the block's phase k (slot 1 + k), after a block barrier so the phase is the
+// whole block's; the global timer at the start (slot 0) and the end (slot stamp_slots - 1).
+__device__ void stamp(const cluster::Plan& p, int k) {
+  if (p.stamps == nullptr) return;
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  unsigned long long* at = p.stamps + blockIdx.x * cluster::stamp_slots;
+  unsigned long long now = 0;
+  if (k == 0 || k == cluster::stamp_phases - 1) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    at[k == 0 ? 0 : cluster::stamp_slots - 1] = now;
+  }
+  at[1 + k] = clock64();
+}
+
 // The steps of one block (the kernel's body) with extents e (the plan's, or fixed at compile time) and register
 // tiles T.
 template <class T, class E>
@@ -42,25 +57,33 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const sweep::Compo
   const DevicePeers peers{shared};
   const Index c0 = Index{blockIdx.x / e.blocks} * e.components;
   const sweep::Lanes lanes{static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};
+  stamp(p, 0);
   // every block of the cluster has started before any stores into its shared memory
   asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
   cluster::load(e, p, map, c0, b, shared, lanes);
+  cluster::prefetch_jacobian(e, p, jacobian, b, lanes);
   cluster::stage_wait();
   __syncthreads();
   cluster::half_sums(e, p, b, shared, lanes);
   __syncthreads();
+  stamp(p, 1);
   asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
+  stamp(p, 2);
   cluster::forward_step<T>(e, p, b, peers, shared, lanes);
   group.sync();  // every block's Y is complete
+  stamp(p, 3);
   cluster::per_q_step<T>(e, p, b, peers, shared, lanes);
   __syncthreads();  // this block's per-q matrices are dead: the inverse matrices take their place
   cluster::load_inverse(e, p, shared, lanes);
   group.sync();  // every block's Z is complete (and no block stores into another any more)
   cluster::stage_wait();
   __syncthreads();
+  stamp(p, 4);
   cluster::inverse_step<T>(e, p, b, shared, lanes);
   __syncthreads();
+  stamp(p, 5);
   cluster::radial_chain(e, p, map, c0, jacobian, b, shared, lanes);
+  stamp(p, 6);
 #else
   (void)e, (void)p, (void)map, (void)jacobian;
 #endif
@@ -116,6 +139,8 @@ void with_kernel(const cluster::Plan& p, const Use& use) {
     go(cluster_kernel<256, 4, E, T>, 256, allow_shared<256, 4, E, T>);
   } else if constexpr (std::is_same_v<T, cluster::Mma>) {
     go(cluster_kernel<256, 2, E, T>, 256, allow_shared<256, 2, E, T>);
+  } else if constexpr (cluster::is_strips<T>) {
+    go(cluster_kernel<T::threads, T::per_sm, E, T>, T::threads, allow_shared<T::threads, T::per_sm, E, T>);
   } else {
     if (p.threads == 512) return go(cluster_kernel<512, 1, E, T>, 512, allow_shared<512, 1, E, T>);
     go(cluster_kernel<256, 2, E, T>, 256, allow_shared<256, 2, E, T>);
@@ -153,14 +178,32 @@ bool clusters_available() {
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
   const Index clusters = (map.components() + p.components - 1) / p.components;
   if (clusters == 0) return;
-  LOOM_REQUIRE((p.threads == 256 && (p.per_sm == 2 || p.per_sm == 4)) || (p.threads == 512 && p.per_sm == 1),
-               "cluster route: 256 threads per block with 2 or 4 blocks per SM, or 512 with 1");
-  LOOM_REQUIRE(!p.tensor_cores || (p.threads == 256 && p.per_sm == 2),
-               "cluster route: the tensor-core products run 256 threads per block, 2 blocks per SM");
+  LOOM_REQUIRE(cluster::valid_launch(p.threads, p.per_sm, p.tensor_cores, p.strips), cluster::launch_rule);
   LOOM_REQUIRE(clusters_available(), "cluster route: needs an sm_90 device and a build for it");
   with_plan_kernel(p, [&](auto kernel, int threads) {
     Launch l(p, clusters, threads);
     LOOM_CUDA_CHECK(cudaLaunchKernelEx(&l.config, kernel, p, map, jacobian));
+    LOOM_CUDA_CHECK_LAUNCH();
+  });
+}
+
+namespace {
+__global__ void empty_cluster_kernel() {}
+}  // namespace
+
+void cluster_floor(const cluster::Plan& p, Index components) {
+  const Index clusters = (components + p.components - 1) / p.components;
+  if (clusters == 0) return;
+  static Index allowed = 48 * 1024;
+  const Index bytes = Index{p.shared} * Index{sizeof(double)};
+  if (bytes > allowed) {
+    LOOM_CUDA_CHECK(cudaFuncSetAttribute(empty_cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(bytes)));
+    allowed = bytes;
+  }
+  with_plan_kernel(p, [&](auto, int threads) {  // the threads the gradient's kernel for the plan runs
+    Launch l(p, clusters, threads);
+    LOOM_CUDA_CHECK(cudaLaunchKernelEx(&l.config, empty_cluster_kernel));
     LOOM_CUDA_CHECK_LAUNCH();
   });
 }

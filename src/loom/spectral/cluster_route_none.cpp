@@ -11,6 +11,10 @@ void cluster_gradient(const cluster::Plan&, const sweep::ComponentMap&, const do
   throw Error("spectral: this build has no CUDA (the cluster route's device side)");
 }
 
+void cluster_floor(const cluster::Plan&, Index) {
+  throw Error("spectral: this build has no CUDA (the cluster route's device side)");
+}
+
 int max_active_clusters(const cluster::Plan&) { return 0; }
 
 }  // namespace loom::spectral::gpu

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <algorithm>
+#include <type_traits>
 
 #include "loom/core/host_device.hpp"
 #include "loom/spectral/shell_separable.hpp"
@@ -32,6 +33,10 @@
 namespace loom::spectral::cluster {
 
 constexpr int max_blocks = 8;  // thread blocks per cluster at most (the portable maximum)
+// Plan::stamps per block: the global timer at the start, the clock at the start and after each of the kernel's
+// phases (load and half sums, the cluster wait, forward, per-q with the inverse matrices' load, inverse, radial
+// and chain rule), the global timer at the end.
+constexpr int stamp_phases = 7, stamp_slots = stamp_phases + 2;
 
 struct Plan {
   static constexpr bool fixed = false;  // the plan is its own (run-time) extents
@@ -52,6 +57,14 @@ struct Plan {
   // the radial derivative from the block's own input in shared memory (cluster_mma.hpp radial_mma) instead of
   // 10 global loads per point: the blocks split the lines by whole theta columns (all r of each theta)
   bool shared_radial = false;
+  // the tensor-core products in strips (cluster_strips.hpp: a warp's A fragments and row addresses once for
+  // several column tiles); the kernel is built for 256 threads and 3 or 4 blocks per SM, 512 and 2, or 1024 and 1
+  bool strips = false;
+  // the inverse Jacobian of the block's points prefetched into L2 at the start (the chain rule's loads at the
+  // end then wait on L2, not DRAM)
+  bool prefetch_jacobian = false;
+  // per-block clock stamps of the kernel's phases when not null (cluster::stamp_slots per block; the device only)
+  unsigned long long* stamps = nullptr;
   int groups = 0;      // matrix groups: q' in [group_q[g], group_q[g + 1]) share A_{t,g}
   // (b past blocks: groups and n_phi, so an owner search over max_blocks never picks them)
   int group_start[max_blocks + 1] = {};
@@ -85,6 +98,19 @@ struct Plan {
   }
 };
 
+// The launches the kernel is built for: 256 threads with 2 or 4 blocks per SM or 512 with 1 (register tiles), 256
+// with 2 (tensor cores one tile per warp), 256 with 3 or 4, 512 with 2 or 1024 with 1 (in strips).
+constexpr bool valid_launch(int threads, int per_sm, bool tensor_cores, bool strips) {
+  if (strips)
+    return tensor_cores && ((threads == 256 && (per_sm == 3 || per_sm == 4)) || (threads == 512 && per_sm == 2) ||
+                            (threads == 1024 && per_sm == 1));
+  if (tensor_cores) return threads == 256 && per_sm == 2;
+  return (threads == 256 && (per_sm == 2 || per_sm == 4)) || (threads == 512 && per_sm == 1);
+}
+constexpr const char* launch_rule =
+    "cluster route: 256 threads per block with 2 or 4 blocks per SM or 512 with 1; the tensor cores 256 with 2, "
+    "in strips 256 with 3 or 4, 512 with 2 or 1024 with 1";
+
 // A row stride of at least n doubles that makes the rows of an 8 x 4 (or 4 x 8) fragment of 64-bit loads hit
 // distinct banks: a half-warp reads 4 rows of 4 consecutive doubles (or 4 consecutive rows of 4), so the stride
 // must be 4 mod 8 (4 rows then start 4, 8 or 12 doubles apart of 16 double-wide banks).
@@ -117,6 +143,16 @@ using Production2Padded = Fixed<10, 19, 38, 2, 24, 6, true>;
 using Production1Padded5 = Fixed<10, 19, 38, 1, 38, 10, true, 5>;
 // the same with the lines split by whole theta columns (3 or 4 of 19 per block) and d_r from shared memory
 using Production1Padded5Radial = Fixed<10, 19, 38, 1, 40, 10, true, 5, true>;
+// one component on clusters of 7 blocks (350 blocks of 60 KB, three per SM; the H200 holds only 329 of them at
+// once, a cluster staying in one GPC: a second wave)
+using Production1Padded7 = Fixed<10, 19, 38, 1, 28, 8, true, 7>;
+// one component on clusters of 6 blocks, natural rows (300 blocks of 68 KB: three per SM; padded rows would not
+// fit three)
+using Production1Natural6 = Fixed<10, 19, 38, 1, 32, 8, false, 6>;
+// two components per cluster of 5 or 4 blocks of 1024 threads, one block per SM (125 or 100 blocks: no SM holds
+// two while others hold one; 150-180 KB each)
+using Production2Padded5 = Fixed<10, 19, 38, 2, 38, 10, true, 5>;
+using Production2Padded4 = Fixed<10, 19, 38, 2, 48, 12, true, 4>;
 
 // Each lane's register tile (rows x columns) of the three products: wide for two blocks per SM (128 registers),
 // narrow for four (64 registers; twice the tasks, so a block of one component still has one per thread).
@@ -126,8 +162,19 @@ struct Wide {
 struct Narrow {
   static constexpr int forward_m = 2, forward_n = 2, per_q_m = 2, per_q_n = 5, inverse_m = 2, inverse_n = 4;
 };
-// The products as 8 x 8 tiles of FP64 tensor-core MMA (m8n8k4), one tile per warp (cluster_mma.hpp).
+// The products as 8 x 8 tiles of FP64 tensor-core MMA (m8n8k4), one tile per warp (cluster_mma.hpp), or in strips
+// of tiles that share a warp's A fragments (cluster_strips.hpp; at fixed extents).
+// Threads and PerSm: the block size and the blocks per SM the strips' kernel is built for (256 threads with 3: 85
+// registers, with 4: 64; 512 threads with 2 and 1024 with 1: 64).
 struct Mma {};
+template <int Threads, int PerSm>
+struct MmaStrips {
+  static constexpr int threads = Threads, per_sm = PerSm;
+};
+template <class T>
+constexpr bool is_strips = false;
+template <int Threads, int PerSm>
+constexpr bool is_strips<MmaStrips<Threads, PerSm>> = true;
 
 // g(the first of Es that matches p, else p itself).
 template <class G>
@@ -145,6 +192,25 @@ void first_match(const Plan& p, const G& g) {
 // with the fixed instances its variants use: fewer kernels to compile).
 template <class F>
 void with_extents(const Plan& p, const F& f) {
+  if (p.tensor_cores && p.strips) {  // strips at fixed extents only; else one tile per warp
+    bool fixed = false;
+    const auto strips = [&](const auto& e, auto tiles) {
+      if constexpr (std::decay_t<decltype(e)>::fixed) {
+        f(e, tiles);
+        fixed = true;
+      }
+    };
+    if (p.threads == 1024)
+      first_match<Production2Padded5, Production2Padded4>(p, [&](const auto& e) { strips(e, MmaStrips<1024, 1>{}); });
+    else if (p.threads == 512)
+      first_match<Production2Padded>(p, [&](const auto& e) { strips(e, MmaStrips<512, 2>{}); });
+    else if (p.per_sm == 4)
+      first_match<Production1>(p, [&](const auto& e) { strips(e, MmaStrips<256, 4>{}); });
+    else
+      first_match<Production2Padded, Production2, Production1Padded7, Production1Natural6>(
+          p, [&](const auto& e) { strips(e, MmaStrips<256, 3>{}); });
+    if (fixed) return;
+  }
   if (p.tensor_cores)
     return first_match<Production2, Production1, Production2Padded, Production1Padded, Production1Padded5,
                        Production1Padded5Radial>(p, [&](const auto& e) { f(e, Mma{}); });
@@ -157,6 +223,13 @@ inline bool runs_fixed(const Plan& p) {
   bool fixed = false;
   with_extents(p, [&](const auto& e, auto) { fixed = std::decay_t<decltype(e)>::fixed; });
   return fixed;
+}
+
+// Whether the plan runs the products in strips (a compiled strips instance matches it).
+inline bool runs_strips(const Plan& p) {
+  bool strips = false;
+  with_extents(p, [&](const auto&, auto tiles) { strips = is_strips<decltype(tiles)>; });
+  return strips;
 }
 
 template <class E>
@@ -276,6 +349,25 @@ LOOM_HOST_DEVICE void load(const E& e, const Plan& p, const sweep::ComponentMap&
         stage_one(u + phi * e.lines + l, x + phi * e.ld_line + l);
     }
   }
+}
+
+// Step 0a (with p.prefetch_jacobian, the device only): the inverse Jacobian of the block's points asked into L2,
+// one prefetch per 128-byte line of each of its 9 x n_phi ranges of the block's lines (clamped into the range).
+template <class E>
+LOOM_HOST_DEVICE void prefetch_jacobian(const E& e, const Plan& p, const double* jacobian, int b,
+                                        sweep::Lanes lanes) {
+#if defined(__CUDA_ARCH__)
+  if (!p.prefetch_jacobian || jacobian == nullptr) return;
+  constexpr int line = 16;  // doubles per 128 bytes
+  const int l0 = line_start(e, b), nl = line_start(e, b + 1) - l0, per_range = ceil_div(nl, line) + 1;
+  for (int v = lanes.lane; v < 9 * e.n_phi * per_range; v += lanes.count) {
+    const int k = v % per_range, range = v / per_range, phi = range % e.n_phi, i = range / e.n_phi;
+    const double* at = jacobian + i * p.points + Index{phi} * e.lines + l0 + std::min(k * line, nl - 1);
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(at));
+  }
+#else
+  (void)e, (void)p, (void)jacobian, (void)b, (void)lanes;
+#endif
 }
 
 // Step 0b: the phi half-sums in place, X[c][s][j][l'] = raw(j) + sigma_s raw(j + half) (s = 0: sigma +1,
