@@ -430,7 +430,7 @@ bool ResidentEvaluator::move_positions(const Vec3d* x, double max_cost) {
   }
   core::Stopwatch watch(s.b());
   watch.start();
-  const double g = gpu::refit(*s.tree, x);
+  const double g = gpu::refit(*s.tree, x, s.o.periodic ? s.o.period : 0.0);
   if (s.b() == Backend::cuda) s.bus.add(sizeof(double));  // the largest growth
   s.growth *= std::max(g, 1.0);
   // A leaf past twice the build's largest (a body that jumped, or a wrap the re-fit did not see): the lists would
