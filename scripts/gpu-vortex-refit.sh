@@ -14,6 +14,7 @@ mkdir -p "$out"
 build=${BUILD_DIR:-build-gpu}
 loom="$build/bin/loom"
 costs=${REFIT_COSTS:-0 1.05}
+runs=${RUN_DIR:-$build/refit-runs}
 t0=$(date +%s)
 scripts/configure-gpu-build.sh "$build" "$out/configure.log" --if-missing || exit 1
 if ! cmake --build "$build" -j "$(nproc)" --target loom test_fmm_resident_gpu > "$out/build.log" 2>&1; then
@@ -29,8 +30,10 @@ for c in $costs; do
     --initial.k_peak 3 --physics.nu 0.0074 --time.t_end "${REFIT_T_END:-0.4}" --time.dt 0.02 --backend cuda --quiet \
     --output.fields false --output.overwrite true --output.plots false --output.every 10 \
     --output.checkpoint_every 0 --reinit.every 5 --fmm.order 8 --fmm.theta 0.6 \
-    --fmm.rebuild_cost "$c" --output.dir "$out/cost-$c" > "$out/cost-$c.log" 2>&1
+    --fmm.rebuild_cost "$c" --output.dir "$runs/cost-$c" > "$out/cost-$c.log" 2>&1
   echo "rebuild_cost $c: rc $? ($(( $(date +%s) - t0 )) s since the start)"
+  mkdir -p "$out/cost-$c"  # $OUT keeps the small files only (the run directory holds snapshots)
+  cp "$runs/cost-$c/summary.json" "$runs/cost-$c/series.csv" "$out/cost-$c/" 2> /dev/null
 done
 /usr/bin/python3 - "$out" $costs << 'PYEOF'
 import csv, json, sys
