@@ -50,6 +50,9 @@ class ResidentEvaluator {
   // on a re-fitted tree did more than max_cost times the work of the first evaluation after the last build
   // (work_ratio(); max_cost < 1: rebuilt every call), or when the re-fit left a leaf wider than twice the build's
   // widest (a body that jumped: its lists, and their memory, would grow without bound). Returns whether it rebuilt.
+  // Periodic: x wrapped into the box; the tree holds a body that crossed a face at its image beside its leaf
+  // (gpu::refit), which leaves the sums unchanged for a neutral box (sum q = 0, sum alpha = 0) only; rebuilt when
+  // that put a body more than a tenth of the period outside the box (the far images' accuracy).
   bool move_positions(const Vec3d* x, double max_cost);
 
   // All pointers on the backend's side, n elements each (the caller's order).

@@ -52,9 +52,13 @@ void time_device_steps(Particles& p, const fmm::Options& f, const Domain& domain
   stepper.upload(p);
   for (int s = 0; s < o.warmup; ++s) stepper.step(o.dt);
   stepper.take_times();
-  for (int s = 0; s < o.steps; ++s) stepper.step(o.dt);
-  const DeviceStepTimes d = stepper.take_times();
   const double steps = o.steps;
+  for (int s = 0; s < o.steps; ++s) {
+    stepper.step(o.dt);
+    t.p2p_interactions += stepper.fmm().stats().p2p_interactions / steps;
+    t.m2l_pairs += double(stepper.fmm().stats().m2l_pairs) / steps;
+  }
+  const DeviceStepTimes d = stepper.take_times();
   t.tree = d.tree / steps;
   t.lists = d.lists / steps;
   t.fmm = d.fmm / steps;
@@ -131,7 +135,8 @@ nlohmann::json to_json(const std::vector<StepTiming>& rows) {
                  {"update_s", r.update},   {"reinit_s", r.reinit},     {"reinit_iterations", r.reinit_iterations},
                  {"reinit_every", r.reinit_every}, {"step_s", r.step()}, {"memory_bytes", r.memory_bytes},
                  {"on_device", r.on_device},       {"tree_builds", r.tree_builds},
-                 {"refits", r.refits}});
+                 {"refits", r.refits},             {"p2p_interactions", r.p2p_interactions},
+                 {"m2l_pairs", r.m2l_pairs}});
   return j;
 }
 

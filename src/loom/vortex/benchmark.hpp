@@ -36,6 +36,7 @@ struct StepTiming {
   int reinit_every = 0;
   bool on_device = false;   // stepped by the device stepper (particles resident where the FMM runs)
   int tree_builds = 0, refits = 0;  // the device stepper's trees and re-fits over the warm-up and timed steps
+  double p2p_interactions = 0, m2l_pairs = 0;  // the device stepper: per step's last evaluation, mean over timed steps
   double step() const { return tree + lists + fmm + update + (reinit_every > 0 ? reinit / reinit_every : 0.0); }
 };
 

@@ -39,6 +39,14 @@ void advance_particles(core::Backend b, Index n, Update u, Vec3d* xo, Vec3d* ao,
   });
 }
 
+// neutral.hpp's strengths where the particles live: out_i = alpha_i - (1/n) sum_j alpha_j.
+void subtract_mean_on(core::Backend b, Index n, const Vec3d* alpha, Vec3d* out) {
+  Vec3d mean{};
+  for (int c = 0; c < 3; ++c)
+    mean[c] = core::parallel_sum(b, n, [=] LOOM_HOST_DEVICE(Index i) { return alpha[i][c]; }) / static_cast<double>(n);
+  core::parallel_for(b, n, [=] LOOM_HOST_DEVICE(Index i) { out[i] = alpha[i] - mean; });
+}
+
 template <class T>
 std::vector<T> to_vector(const core::Array<T>& a) {
   const auto s = a.host();
@@ -102,7 +110,13 @@ void DeviceStepper::rates(const core::Array<Vec3d>& x, const core::Array<Vec3d>&
     out.stretching = core::Array<Vec3d>(x.size());
   }
   core::WallTimer call;
-  fmm_.biot_savart(alpha.read(w), sigma.read(w), out.velocity.write(w), out.stretching.write(w));
+  const Vec3d* a = alpha.read(w);
+  if (fmm_.options().periodic) {  // the sums of a neutral box (neutral.hpp)
+    if (neutral_.size() != alpha.size()) neutral_ = core::Array<Vec3d>(alpha.size());
+    subtract_mean_on(fmm_.options().backend, size(), a, neutral_.write(w));
+    a = neutral_.read(w);
+  }
+  fmm_.biot_savart(a, sigma.read(w), out.velocity.write(w), out.stretching.write(w));
   const double lists = fmm_.time().traversal;
   times_.lists += lists;
   times_.fmm += call.seconds() - lists;

@@ -1,6 +1,7 @@
 // The vortex method stepped where the FMM runs (issue 21): the particles (x, alpha, sigma) and the rates live on
 // the backend's side (the GPU for the CUDA backend) between steps; each step evaluates the Biot-Savart velocity
-// and classical stretching with the resident FMM (fmm/resident.hpp), whose tree is re-fitted to the moved
+// and classical stretching with the resident FMM (fmm/resident.hpp; periodic: of the strengths less their mean,
+// neutral.hpp), whose tree is re-fitted to the moved
 // particles and rebuilt once an evaluation on a re-fitted tree did more than `max_cost` times the work of the first
 // after the last build (fmm::ResidentEvaluator::move_positions); the AB2 update
 // (started by the midpoint rule, as Integrator) runs as one loop over the particles with update.hpp's formulas,
@@ -64,6 +65,7 @@ class DeviceStepper {
   Domain domain_;
   core::Array<Vec3d> x_, alpha_;
   core::Array<double> sigma_;
+  core::Array<Vec3d> neutral_;  // periodic: the strengths the FMM sees, less their mean (neutral.hpp)
   Stage now_, previous_, mid_;
   bool have_previous_ = false, have_tree_ = false;
   DeviceStepTimes times_;

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <iostream>
+#include <span>
+#include <vector>
 
 #include "loom/core/error.hpp"
 #include "loom/core/timer.hpp"
@@ -11,6 +13,7 @@
 #include "loom/fmm/parallel/rank_bodies.hpp"
 #include "loom/io/run_end.hpp"
 #include "loom/io/stop_signal.hpp"
+#include "loom/vortex/neutral.hpp"
 #include "loom/vortex/run.hpp"
 
 namespace loom::vortex {
@@ -97,11 +100,20 @@ void gather(const comm::Communicator& comm, const Share& s, const Rates& own, Pa
   }
 }
 
-// The rates of this rank's particles by the FMM over the ranks; its phases added to `times`.
-void rates_on_ranks(fmm::parallel::RankFmm& fmm, const fmm::Options& o, const Particles& q, Rates& out,
-                    StepTimes& times) {
+// The rates of this rank's particles by the FMM over the ranks (periodic: of the strengths less the mean over
+// every rank's particles, neutral.hpp); its phases added to `times`.
+void rates_on_ranks(const comm::Communicator& comm, fmm::parallel::RankFmm& fmm, const fmm::Options& o,
+                    const Particles& q, Rates& out, StepTimes& times, std::vector<Vec3d>& neutral) {
+  std::span<const Vec3d> alpha = q.alpha;
+  if (o.periodic) {
+    const Vec3d mine = static_cast<double>(q.size()) * mean_strength(q.alpha);
+    std::array<double, 4> total{mine.x, mine.y, mine.z, static_cast<double>(q.size())};
+    comm.sum_in_rank_order(total);
+    subtract_mean(q.alpha, (1.0 / total[3]) * Vec3d{total[0], total[1], total[2]}, neutral);
+    alpha = neutral;
+  }
   fmm::parallel::RankReport report;
-  fmm::BiotSavartResult r = fmm.biot_savart(o, q.x, q.alpha, q.sigma, &report);
+  fmm::BiotSavartResult r = fmm.biot_savart(o, q.x, alpha, q.sigma, &report);
   out.velocity = std::move(r.velocity);
   out.stretching = std::move(r.stretching);
   times.tree += report.tree + report.let_build + report.let_wait;  // let_write: behind the local FMM
@@ -172,13 +184,15 @@ int run_vortex_on_ranks(const comm::Communicator& comm, const io::Parameters& pa
   integrator.set_previous(mine.previous);
   StepTimes spent;
   fmm::parallel::RankFmm fmm(comm);  // its LET buffers kept from one rate evaluation to the next
+  std::vector<Vec3d> neutral;        // periodic: the strengths less their mean
   int stop = 0;
   const io::StopPolling polling;  // a first SIGINT/SIGTERM ends the run after its step, on every rank alike
   Index step = run.steps();
   while (step < run.last_step() && stop == 0) {
     core::WallTimer timer;
     StepTimes t;
-    integrator.step(mine.p, run.dt(), [&](const Particles& q, Rates& out) { rates_on_ranks(fmm, ranks_fmm, q, out, t); });
+    integrator.step(mine.p, run.dt(), [&](const Particles& q, Rates& out) { rates_on_ranks(comm, fmm, ranks_fmm, q, out, t, neutral);
+    });
     t.update = timer.seconds() - t.tree - t.lists - t.fmm;
     add(spent, t);
     ++step;

@@ -1,8 +1,10 @@
 #include "loom/vortex/rates.hpp"
 
 #include <algorithm>
+#include <span>
 
 #include "loom/core/timer.hpp"
+#include "loom/vortex/neutral.hpp"
 
 namespace loom::vortex {
 
@@ -13,11 +15,16 @@ void RateEvaluator::evaluate(const Particles& p, Rates& out) {
   evaluator_.set_positions(p.x);
   times_.tree += tree.seconds();
   core::WallTimer call;
-  evaluator_.biot_savart(p.alpha, p.sigma, result_);
+  std::span<const Vec3d> sums = p.alpha;
+  if (options().periodic) {  // the sums of a neutral box (neutral.hpp)
+    subtract_mean(p.alpha, mean_strength(p.alpha), neutral_);
+    sums = neutral_;
+  }
+  evaluator_.biot_savart(sums, p.sigma, result_);
   out.velocity = result_.velocity;
   out.stretching = result_.stretching;
-  if (form_ == StretchingForm::transpose) {
-    const std::vector<Vec3d> omega = evaluator_.gaussian_sum(p.alpha, p.sigma);
+  if (form_ == StretchingForm::transpose) {  // omega = curl u: of the same strengths as u
+    const std::vector<Vec3d> omega = evaluator_.gaussian_sum(sums, p.sigma);
     for (std::size_t i = 0; i < omega.size(); ++i) out.stretching[i] += fmm::cross(p.alpha[i], omega[i]);
   }
   const double lists = result_.time.traversal;  // traversed afresh: the positions changed
@@ -28,6 +35,7 @@ void RateEvaluator::evaluate(const Particles& p, Rates& out) {
 std::vector<Vec3d> RateEvaluator::velocity_at(const Particles& p, const std::vector<Vec3d>& points) {
   Particles all = p;
   all.x.insert(all.x.end(), points.begin(), points.end());
+  if (options().periodic) subtract_mean(p.alpha, mean_strength(p.alpha), all.alpha);  // the particles' mean
   all.alpha.resize(all.x.size(), Vec3d{});
   // a zero strength's core radius changes no sum; the smallest keeps the far-field guard as it is
   const double sigma = p.sigma.empty() ? 1.0 : *std::min_element(p.sigma.begin(), p.sigma.end());

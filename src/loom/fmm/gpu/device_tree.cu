@@ -433,13 +433,22 @@ BackendTree build(Policy policy, Backend b, const Vec3d* positions, Index n, int
 }
 
 template <class Policy>
-double refit_cells(Policy policy, BackendTree& t, const Vec3d* positions) {
+double refit_cells(Policy policy, BackendTree& t, const Vec3d* positions, double period) {
   const Backend b = t.backend;
   const core::Where w = side(b);
   {
     const Index* o = t.order.read(w);
+    const Cell* cells = t.cells.read(w);
+    const int* leaf = t.leaf_of_body.read(w);
     Vec3d* x = t.pos.write(w);
-    core::parallel_for(b, t.n, [=] LOOM_HOST_DEVICE(Index i) { x[i] = positions[o[i]]; });
+    core::parallel_for(b, t.n, [=] LOOM_HOST_DEVICE(Index i) {
+      Vec3d v = positions[o[i]];
+      if (period > 0) {
+        const Vec3d c = cells[leaf[i]].center;
+        for (int d = 0; d < 3; ++d) v[d] -= period * round((v[d] - c[d]) / period);
+      }
+      x[i] = v;
+    });
   }
   Array<double> growth(static_cast<std::size_t>(t.cell_count()));
   Builder<Policy> builder(policy, b, t.n, t.ncrit);
@@ -466,9 +475,9 @@ double refit_cells(Policy policy, BackendTree& t, const Vec3d* positions) {
 
 }  // namespace
 
-double refit(BackendTree& tree, const Vec3d* positions) {
-  if (tree.backend == Backend::cpu) return refit_cells(thrust::host, tree, positions);
-  return refit_cells(device_policy(), tree, positions);
+double refit(BackendTree& tree, const Vec3d* positions, double period) {
+  if (tree.backend == Backend::cpu) return refit_cells(thrust::host, tree, positions, period);
+  return refit_cells(device_policy(), tree, positions, period);
 }
 
 BackendTree build_tree(Backend backend, const Vec3d* positions, Index n, int ncrit, int root_rounds) {

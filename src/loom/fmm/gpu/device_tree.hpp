@@ -47,8 +47,12 @@ BackendTree build_tree(core::Backend backend, const Vec3d* positions, Index n, i
 // its bodies) and the FMM over it stays as accurate (the MAC reads the fitted radii); only the work grows as the
 // cells spread. Returns the largest ratio of a cell's new radius to its old one: the caller rebuilds when it
 // passes its limit (a cell that grew by a factor g pairs through the MAC with cells g times farther, its P2P and
-// M2L lists growing about as g^3).
-double refit(BackendTree& tree, const Vec3d* positions);
+// M2L lists growing about as g^3). period > 0: the periodic box's, into which the caller wraps its bodies; the
+// tree's copy keeps each body at its image nearest its leaf's last centre, so a body that crossed a face stays
+// beside its leaf instead of spreading it over the box. The periodic sums of a neutral box do not depend on the
+// image a body is held at (the tinfoil term follows the dipole); those of a box with a net strength do (the
+// rotation of vortex/neutral.hpp), as do the image levels' truncation, relative (L / image cube)^2.
+double refit(BackendTree& tree, const Vec3d* positions, double period = 0);
 
 // a[0 .. count) (count + 1 elements on the backend's side) -> its exclusive prefix sums, a[count] = the total,
 // which is returned (read on the host).

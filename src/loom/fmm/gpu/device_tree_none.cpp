@@ -9,7 +9,7 @@ namespace {
 }  // namespace
 
 BackendTree build_tree(core::Backend, const Vec3d*, Index, int, int) { refuse(); }
-double refit(BackendTree&, const Vec3d*) { refuse(); }
+double refit(BackendTree&, const Vec3d*, double) { refuse(); }
 Index exclusive_scan_on(core::Backend, core::Array<Index>&, Index) { refuse(); }
 Tree to_host_tree(const BackendTree&) { refuse(); }
 BackendLists traverse_tree(const BackendTree&, const TraversalOptions&) { refuse(); }
