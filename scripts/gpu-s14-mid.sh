@@ -15,8 +15,9 @@ cmake --build build-gpu -j 16 --target loom spectral_batch_timing test_spectral_
 echo "build $(( $(date +%s) - t0 )) s"
 left() { echo $(( budget - ($(date +%s) - t0) )); }
 declare -A cmd_of=([spec9]="env GPU_REPEATS=20 scripts/gpu-spectral-batch.sh" [vort9]="scripts/gpu-vortex-refit.sh"
-                   [fmm10]="scripts/gpu-fmm10.sh" [vort9short]="env REFIT_T_END=0.2 scripts/gpu-vortex-refit.sh")
-declare -A need_of=([spec9]=120 [vort9]=170 [fmm10]=110 [vort9short]=100)
+                   [fmm10]="scripts/gpu-fmm10.sh" [spec9quick]="env GPU_QUICK=1 GPU_REPEATS=20 scripts/gpu-spectral-batch.sh"
+                   [vort9short]="env REFIT_T_END=0.2 scripts/gpu-vortex-refit.sh")
+declare -A need_of=([spec9]=120 [vort9]=170 [fmm10]=110 [spec9quick]=90 [vort9short]=100)
 for name in "$@"; do
   if (( $(left) < ${need_of[$name]} )); then echo "=== $name skipped ($(left) s left)"; continue; fi
   echo "=== $name ($(( $(date +%s) - t0 )) s)"; mkdir -p "$out/$name"
