@@ -41,6 +41,7 @@ struct Options {
   // constant from the second moment), giving Ewald's sums with tinfoil boundary. Periodic sums assume a
   // neutral system (sum q = 0; for Biot-Savart sum alpha = 0).
   bool tinfoil = true;
+  bool operator==(const Options&) const = default;
 };
 
 // Checks the options (order in [1, max_order], theta in (0, 1), ncrit >= 1, ...); throws UsageError.
@@ -122,6 +123,16 @@ class Evaluator {
   // A new expansion order, or GPU precision, keeping the tree and the interaction lists (they depend on neither).
   void set_order(int order);
   void set_precision(Precision precision);
+
+  // Options::tree_on_backend on the CUDA backend: whether the interaction lists are also copied to the host, for
+  // the extra sources that read them (detail::ExtraSources::after_upward: the ranks' body costs). Off by default:
+  // the lists then go from the traversal to the passes on the device as they are, never through the host.
+  void set_host_lists(bool host_lists);
+  // Options::tree_on_backend on the CUDA backend: whether the tree's host form (tree()) holds its bodies' order and
+  // positions, from the next set_positions on. On by default; off, tree() holds the cells alone
+  // (Tree::cells_only) and the bodies never cross to the host, for a caller that reads only the cells (the FMM
+  // over ranks on one rank). The passes read the bodies on the device either way.
+  void set_host_bodies(bool host_bodies);
 
   const Tree& tree() const;
   const Options& options() const;

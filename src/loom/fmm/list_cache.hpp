@@ -43,9 +43,11 @@ class ListCache {
   CachedLists& lists(const Options& o, const Tree& tree, std::vector<double> cell_sigma) {
     return lists(K::id, K::guarded, o, tree, std::move(cell_sigma));
   }
-  void clear();  // the positions changed
-  // Where the lists come from (default: traverse() of the host tree with itself).
-  using Traverser = std::function<InteractionLists(const TraversalOptions&)>;
+  void clear();  // the positions changed: every entry dropped, its memory given back
+  // Where the lists come from (default: traverse() of the host tree with itself, and their statistics()): a
+  // traverser fills the entry's lists and stats, and its staged copy when it made that itself (then the host
+  // lists may stay empty: the engine reads the staged ones).
+  using Traverser = std::function<void(const TraversalOptions&, CachedLists&)>;
   void set_traverser(Traverser t) { traverser_ = std::move(t); }
 
  private:

@@ -24,8 +24,21 @@ struct BackendLists {
 // options.source_sigma, when set, points to the cells' largest core radii on the tree's side (cell_max_sigma).
 BackendLists traverse_tree(const BackendTree& tree, const TraversalOptions& options);
 
-// The largest core radius of each cell's bodies; sigma per body in the caller's order, on the tree's side.
-core::Array<double> cell_max_sigma(const BackendTree& tree, const double* sigma);
+// The largest core radius of each cell's bodies; sigma per body in the caller's order (tree_order: in the tree's),
+// on the tree's side.
+core::Array<double> cell_max_sigma(const BackendTree& tree, const double* sigma, bool tree_order = false);
+
+// The target cells of one list (those with pairs: offset[c + 1] > offset[c], cell_count + 1 offsets), ascending,
+// made where the lists are (a stream compaction); count: how many (the first count entries of cells are valid).
+struct PairTargets {
+  core::Array<int> cells;
+  int count = 0;
+};
+PairTargets pair_targets(core::Backend backend, const core::Array<Index>& offset, int cell_count);
+
+// As tree/traversal.hpp's p2p_interactions (the near field's body pairs), summed where the lists are
+// (integer-valued terms: exact below 2^53).
+double p2p_interactions(const BackendTree& tree, const BackendLists& lists);
 
 InteractionLists to_host_lists(const BackendLists& lists);
 
