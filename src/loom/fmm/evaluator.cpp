@@ -98,6 +98,15 @@ void adopt_tree(Evaluator::State& s, Tree tree) {
   s.cache.clear();
 }
 
+// The caller's values in an array on the backend's side (on the GPU one copy across PCIe, no host copy first).
+template <class T>
+core::Array<T> backend_array(core::Backend b, std::span<const T> values) {
+  if (b != core::Backend::cuda) return core::Array<T>::from(values);
+  core::Array<T> a(values.size());
+  if (!values.empty()) cuda::copy_host_to_device(a.write(core::Where::device), values.data(), a.bytes());
+  return a;
+}
+
 // A backend array's values in a host vector (one copy across PCIe from the device).
 template <class T>
 std::vector<T> host_vector(core::Backend b, const core::Array<T>& a) {
@@ -176,7 +185,7 @@ void traverse_backend_tree(Evaluator::State& s, const TraversalOptions& t, detai
 // passes' bookkeeping, and the lists traversed there.
 void set_backend_tree(Evaluator::State& s, std::span<const Vec3d> positions, int root_rounds) {
   const core::Backend b = s.o.backend;
-  const core::Array<Vec3d> bodies = core::Array<Vec3d>::from(positions);
+  const core::Array<Vec3d> bodies = backend_array(b, positions);
   s.backend_tree = std::make_unique<gpu::BackendTree>(
       gpu::build_tree(b, bodies.read(gpu::side(b)), static_cast<Index>(positions.size()), s.o.ncrit, root_rounds));
   Evaluator::State* state = &s;  // a State never moves
