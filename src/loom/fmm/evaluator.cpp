@@ -25,6 +25,7 @@ struct Evaluator::State {
   std::unique_ptr<gpu::BackendTree> backend_tree;  // Options::tree_on_backend: the tree as built there
   bool host_lists = false;                         // set_host_lists
   bool host_bodies = true;                         // set_host_bodies
+  bool list_work = false;                          // set_list_work
   Index n() const { return t.n(); }
 };
 
@@ -173,6 +174,7 @@ void traverse_backend_tree(Evaluator::State& s, const TraversalOptions& t, detai
   gpu::BackendLists lists = gpu::traverse_tree(tree, o);
   if (b == core::Backend::cuda && !s.host_lists) {
     e.stats = backend_statistics(s.t.tree, tree, lists);
+    if (s.list_work) gpu::cell_work(tree, lists, e.work.m2l, e.work.sources);
     e.staged = s.engine->staged_lists(std::move(lists));
     LOOM_REQUIRE(e.staged != nullptr, "fmm::Evaluator: the CUDA engine stages backend lists");
   } else {
@@ -234,6 +236,15 @@ void Evaluator::set_order(int order) {
 }
 void Evaluator::set_precision(Precision precision) { s_->o.precision = precision; }
 void Evaluator::set_host_bodies(bool host_bodies) { s_->host_bodies = host_bodies; }
+void Evaluator::set_list_work(bool list_work) {
+  if (list_work == s_->list_work) return;
+  s_->list_work = list_work;
+  s_->cache.clear();
+}
+const ListWork* Evaluator::list_work(Kernel k) const {
+  const detail::CachedLists* e = s_->cache.valid_entry(k);
+  return e && !e->work.m2l.empty() ? &e->work : nullptr;
+}
 void Evaluator::set_host_lists(bool host_lists) {
   if (host_lists == s_->host_lists) return;
   s_->host_lists = host_lists;

@@ -91,6 +91,12 @@ namespace detail {
 class ExtraSources;
 }
 
+// Per cell of a tree, the work of one kernel's interaction lists: the M2L pairs into it, and the sources each of
+// its bodies meets by P2P (the source cells' body counts summed).
+struct ListWork {
+  std::vector<double> m2l, sources;
+};
+
 // An FMM over one set of bodies (sources and targets). The tree is built once by set_positions() and reused
 // by every evaluation until the positions change (the vortex method reinitialises onto the same lattice).
 class Evaluator {
@@ -133,6 +139,11 @@ class Evaluator {
   // (Tree::cells_only) and the bodies never cross to the host, for a caller that reads only the cells (the FMM
   // over ranks on one rank). The passes read the bodies on the device either way.
   void set_host_bodies(bool host_bodies);
+  // Options::tree_on_backend on the CUDA backend without host lists: whether each traversal also counts its
+  // lists' work per cell on the device (list_work), for the ranks' body costs. Off by default.
+  void set_list_work(bool list_work);
+  // The work of kernel k's lists as the last evaluation used them, when counted (set_list_work); else null.
+  const ListWork* list_work(Kernel k) const;
 
   const Tree& tree() const;
   const Options& options() const;

@@ -12,6 +12,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
 
+#include <algorithm>
 #include <bit>
 #include <span>
 #include <vector>
@@ -232,6 +233,29 @@ double p2p_interactions(const BackendTree& t, const BackendLists& l) {
     for (Index k = offset[c]; k < offset[c + 1]; ++k) sources += double(cells[source[k]].count);
     return sources * double(cells[c].count);
   });
+}
+
+void cell_work(const BackendTree& t, const BackendLists& l, std::vector<double>& m2l, std::vector<double>& sources) {
+  const auto cells = static_cast<std::size_t>(t.cell_count());
+  m2l.assign(cells, 0.0);
+  sources.assign(cells, 0.0);
+  if (cells == 0) return;
+  const core::Where where = side(t.backend);
+  Array<double> work(2 * cells);
+  double* w = work.write(where);
+  const Cell* c = t.cells.read(where);
+  const Index *m2l_offset = l.m2l_offset.read(where), *p2p_offset = l.p2p_offset.read(where);
+  const int* source = l.p2p_source.read(where);
+  const auto n = static_cast<Index>(cells);
+  core::parallel_for(t.backend, n, [=] LOOM_HOST_DEVICE(Index k) {
+    double s = 0;
+    for (Index j = p2p_offset[k]; j < p2p_offset[k + 1]; ++j) s += double(c[source[j]].count);
+    w[k] = double(m2l_offset[k + 1] - m2l_offset[k]);
+    w[n + k] = s;
+  });
+  const double* h = work.read(core::Where::host);
+  std::copy_n(h, cells, m2l.data());
+  std::copy_n(h + cells, cells, sources.data());
 }
 
 InteractionLists to_host_lists(const BackendLists& l) {

@@ -40,6 +40,12 @@ PairTargets pair_targets(core::Backend backend, const core::Array<Index>& offset
 // (integer-valued terms: exact below 2^53).
 double p2p_interactions(const BackendTree& tree, const BackendLists& lists);
 
+// Per cell, counted where the lists are and read back: the M2L pairs into it (m2l) and the sources each of its
+// bodies meets by P2P (sources: the P2P source cells' body counts summed), as fmm/parallel/body_cost.hpp's
+// local_work counts them from host lists.
+void cell_work(const BackendTree& tree, const BackendLists& lists, std::vector<double>& m2l,
+               std::vector<double>& sources);
+
 InteractionLists to_host_lists(const BackendLists& lists);
 
 }  // namespace loom::fmm::gpu

@@ -16,6 +16,7 @@ BackendLists traverse_tree(const BackendTree&, const TraversalOptions&) { refuse
 core::Array<double> cell_max_sigma(const BackendTree&, const double*, bool) { refuse(); }
 PairTargets pair_targets(core::Backend, const core::Array<Index>&, int) { refuse(); }
 double p2p_interactions(const BackendTree&, const BackendLists&) { refuse(); }
+void cell_work(const BackendTree&, const BackendLists&, std::vector<double>&, std::vector<double>&) { refuse(); }
 InteractionLists to_host_lists(const BackendLists&) { refuse(); }
 
 }  // namespace loom::fmm::gpu

@@ -171,7 +171,7 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
          Local&& local) {
   core::WallTimer tree_timer;
   Evaluator& e = kept_evaluator(b, local_options(o));
-  e.set_host_lists(cost != nullptr);  // the costs read the local lists' work on the host
+  e.set_list_work(cost != nullptr);  // the costs' local work counted where the lists are
   // the bodies' order and positions on the host for the LETs' bodies, the far images' moments and the costs;
   // a lone rank without them keeps its bodies on the device (a backend tree only)
   e.set_host_bodies(comm.size() > 1 || o.periodic || cost != nullptr);
@@ -218,7 +218,10 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
       const auto [m, slot] = sent_multipoles(o, K::ncomp, t.tree.cells().size(), multipoles, b);
       writer->multipoles_ready(m, slot);
     }
-    if (cost) work = local_work(e.tree(), lists);  // t.tree, or an empty tree's on a rank without bodies
+    if (cost) {  // counted on the device with the lists; else from the host lists (t.tree's, or an empty tree's)
+      const ListWork* counted = e.list_work(K::id);
+      work = counted ? CellWork{counted->m2l, counted->sources} : local_work(e.tree(), lists);
+    }
     handed = true;
     upward_seconds = timer.seconds();
   };
