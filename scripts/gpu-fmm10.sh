@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Issue 22, fourteenth session (branch fmm10), one H200 call (~70 s build + ~100 s of runs, under 3 minutes):
 # a GPU rank's local FMM nearer the resident path -- the evaluator kept between calls, the lists from the device
-# traversal straight to the passes (no host copy without costs), the cells' largest core radii on the device,
-# the backend tree's arrays taken over on the device, and on a lone rank its bodies never copied to the host.
+# traversal straight to the passes (the costs' work per cell counted there: no host copy of the lists), the
+# cells' largest core radii on the device, the backend tree's arrays taken over on the device, and on a lone
+# rank its bodies never copied to the host.
 #   1. GPU gtests: test_fmm_mpi *Gpu* on 2 ranks sharing the device and on 1 rank (the lone rank's path), both
-#      trees against one rank and a direct sum; test_fmm_gpu's backend-tree evaluator against the CPU.
+#      trees against one rank and a direct sum, the device-counted costs against the host's; test_fmm_gpu's
+#      backend-tree evaluator against the CPU.
 #   2. One rank at the paper's load, 1.68e7 Biot-Savart bodies, p 8, theta 0.6, device tree (fmm9: 3.860 s =
 #      tree 1.550 (host copy 1.129), local 1.981 (kernels 0.597, lists 0.724, transfer 0.657), release 0.220).
 #   3. The resident evaluator on 1.68e7 Biot-Savart bodies (same distribution and core radius, another seed),
