@@ -122,15 +122,15 @@ std::vector<T> host_vector(core::Backend b, const core::Array<T>& a) {
 }
 
 // Options::tree_on_backend: the backend tree's arrays taken over by the engine's (no round trip through the
-// host), its host form made from one copy of its cells and, with set_host_bodies (always on the CPU, whose
-// passes read the host tree), of its order and positions; the lists cached for another tree dropped. The
+// host), its host form made from one copy of its cells and, with set_host_bodies, of its order and positions
+// (no engine's passes read them: the CPU's read TreeData's arrays too); the lists cached for another tree dropped. The
 // backend tree keeps its cells and level offsets (the traversal's and the core radii's input).
 void adopt_backend_tree(Evaluator::State& s) {
   detail::TreeData& t = s.t;
   gpu::BackendTree& bt = *s.backend_tree;
   const core::Backend b = s.o.backend;
   std::vector<Cell> cells = host_vector(b, bt.cells);
-  if (s.host_bodies || b == core::Backend::cpu) {
+  if (s.host_bodies) {
     t.tree = Tree::from_cells(std::move(cells), bt.level_offsets, host_vector(b, bt.order), host_vector(b, bt.pos),
                               bt.ncrit);
   } else {

@@ -134,10 +134,10 @@ class Evaluator {
   // the extra sources that read them (detail::ExtraSources::after_upward: the ranks' body costs). Off by default:
   // the lists then go from the traversal to the passes on the device as they are, never through the host.
   void set_host_lists(bool host_lists);
-  // Options::tree_on_backend on the CUDA backend: whether the tree's host form (tree()) holds its bodies' order and
-  // positions, from the next set_positions on. On by default; off, tree() holds the cells alone
-  // (Tree::cells_only) and the bodies never cross to the host, for a caller that reads only the cells (the FMM
-  // over ranks on one rank). The passes read the bodies on the device either way.
+  // Options::tree_on_backend: whether the tree's host form (tree()) holds its bodies' order and positions, from
+  // the next set_positions on. On by default; off, tree() holds the cells alone (Tree::cells_only) and on the GPU
+  // the bodies never cross to the host, for a caller that reads only the cells (the FMM over ranks on one rank).
+  // The passes read the bodies from the engine's arrays either way.
   void set_host_bodies(bool host_bodies);
   // Options::tree_on_backend on the CUDA backend without host lists: whether each traversal also counts its
   // lists' work per cell on the device (list_work), for the ranks' body costs. Off by default.

@@ -84,7 +84,8 @@ LetPlans plan_all(const comm::Communicator& comm, const Tree& tree, std::span<co
                   const Options& o, int ncomp, std::vector<LetMessage>& messages, RankReport& report) {
   LetPlans plans;
   core::WallTimer gather;  // a collective: it waits for the slowest rank's tree
-  plans.patches = rank_patches(comm, tree);
+  // a lone rank sends nothing (and its tree may hold its cells alone: no bodies to bound the patches)
+  plans.patches = comm.size() > 1 ? rank_patches(comm, tree) : std::vector<std::vector<Patch>>(1);
   report.communication = gather.seconds();
   std::size_t k = 0;
   for (int r = 0; r < comm.size(); ++r) {
