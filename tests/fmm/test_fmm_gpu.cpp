@@ -160,6 +160,72 @@ TEST_F(FmmGpu, BiotSavartMatchesTheCpu) {
   EXPECT_LT(relative_l2_error(gpu_single.stretching, cpu.stretching), 5e-6);
 }
 
+// The work per cell counted on the device equals a count over the host traversal's lists of the same tree.
+void expect_work_of_host_lists(const Tree& tree, double theta, const ListWork& work) {
+  TraversalOptions t;
+  t.theta = theta;
+  const InteractionLists l = traverse(tree, tree, t);
+  const auto& cells = tree.cells();
+  ASSERT_EQ(work.m2l.size(), cells.size());
+  ASSERT_EQ(work.sources.size(), cells.size());
+  int wrong = 0;
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    double sources = 0;
+    for (Index k = l.p2p_offset[c]; k < l.p2p_offset[c + 1]; ++k)
+      sources += double(cells[static_cast<std::size_t>(l.p2p_source[static_cast<std::size_t>(k)])].count);
+    wrong += work.m2l[c] != double(l.m2l_offset[c + 1] - l.m2l_offset[c]) || work.sources[c] != sources;
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
+// Options::tree_on_backend on the GPU (the ranks' tree): the lists go from the traversal to the passes on the
+// device unless a host copy is asked for, and the tree's host form may hold the cells alone; in every form the
+// results equal the CPU's host-tree evaluation to rounding (double), with the same pair counts (the host
+// traversal's), also on a kept evaluator given new positions and new core radii (the lists traversed again).
+TEST_F(FmmGpu, BackendTreeEvaluatorEqualsTheCpu) {
+  const Index n = 20000;
+  const std::vector<std::vector<Vec3d>> positions = {make_positions(Distribution::plummer, n, 90),
+                                                     make_positions(Distribution::cube, n, 93)};
+  const auto q = make_uniform(n, -1, 1, 91);
+  const auto alpha = make_uniform_vectors(n, -1, 1, 92);
+  std::vector<double> sigma = make_uniform(n, 0.005, 0.02, 94), wider = sigma;
+  for (double& s : wider) s *= 1.5;  // other cells' largest radii: the guarded lists change
+  Evaluator cpu(on(core::Backend::cpu, false, 8, 32));
+  for (bool host_lists : {false, true})
+    for (bool host_bodies : {true, false}) {
+      SCOPED_TRACE("host lists " + std::to_string(host_lists) + ", host bodies " + std::to_string(host_bodies));
+      Options g = on(core::Backend::cuda, false, 8, 32);
+      g.tree_on_backend = true;
+      Evaluator gpu(g);
+      gpu.set_host_lists(host_lists);
+      gpu.set_host_bodies(host_bodies);
+      gpu.set_list_work(!host_lists);  // the ranks' costs without host lists
+      for (const auto& x : positions) {
+        cpu.set_positions(x);
+        gpu.set_positions(x);
+        EXPECT_EQ(gpu.tree().has_bodies(), host_bodies);
+        EXPECT_EQ(gpu.tree().size(), n);
+        const auto lc = cpu.laplace(q), lg = gpu.laplace(q);
+        EXPECT_LT(relative_l2_error(lg.potential, lc.potential), 1e-12);
+        EXPECT_LT(relative_l2_error(lg.gradient, lc.gradient), 1e-12);
+        EXPECT_EQ(lg.stats.m2l_pairs, lc.stats.m2l_pairs);
+        EXPECT_EQ(lg.stats.p2p_pairs, lc.stats.p2p_pairs);
+        EXPECT_EQ(lg.stats.p2p_interactions, lc.stats.p2p_interactions);
+        const ListWork* work = gpu.list_work(Kernel::laplace);
+        ASSERT_EQ(work != nullptr, !host_lists);
+        if (work) expect_work_of_host_lists(cpu.tree(), g.theta, *work);
+        for (const auto* s : {&sigma, &wider}) {
+          const auto bc = cpu.biot_savart(alpha, *s), bg = gpu.biot_savart(alpha, *s);
+          EXPECT_LT(relative_l2_error(bg.velocity, bc.velocity), 1e-12);
+          EXPECT_LT(relative_l2_error(bg.stretching, bc.stretching), 1e-12);
+          EXPECT_EQ(bg.stats.m2l_pairs, bc.stats.m2l_pairs);
+          EXPECT_EQ(bg.stats.p2p_pairs, bc.stats.p2p_pairs);
+          EXPECT_EQ(bg.stats.p2p_interactions, bc.stats.p2p_interactions);
+        }
+      }
+    }
+}
+
 TEST_F(FmmGpu, GaussianSumMatchesTheCpu) {
   const Index n = 30000;
   const auto x = make_positions(Distribution::plummer, n, 87);

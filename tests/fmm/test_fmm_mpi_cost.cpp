@@ -6,7 +6,9 @@
 // under the threshold nothing moves.
 #include <gtest/gtest.h>
 
+#include "backends.hpp"
 #include "fmm/mpi_bodies.hpp"
+#include "loom/comm/rank_device.hpp"
 #include "loom/fmm/parallel/cubic_tree.hpp"
 #include "loom/fmm/parallel/distributed.hpp"
 #include "loom/fmm/parallel/rebalance.hpp"
@@ -54,6 +56,34 @@ TEST(FmmRanksCost, CostsAddUpToTheCountedWork) {
   for (double v : evaluate_cost(mine, per_m2l)) m2l += v;
   EXPECT_NEAR(m2l, double(alone.stats.m2l_pairs + report.remote_pairs.m2l), 1e-9 * m2l + 1e-9);
   (void)c;
+}
+
+// The GPU ranks count their local lists' work on the device (no host copy of the lists); at given rates every
+// body's cost equals that of the same backend tree's code on the host (thrust's host system, host lists).
+TEST(FmmRanksCost, GpuCostsEqualTheBackendTreeOnTheHost) {
+  test::skip_unless_available(core::Backend::cuda);
+  if (IsSkipped()) return;
+  comm::select_rank_device(world());
+  Options host;
+  host.tree_on_backend = true;
+  Options gpu = host;
+  gpu.backend = core::Backend::cuda;
+  gpu.precision = Precision::double_;
+  for (int ncomp : {1, 3}) {
+    const Bodies mine = distribute(make_bodies(Distribution::plummer, 6000, ncomp, 83));
+    auto costs = [&](const Options& o) {
+      BodyCost cost{CostRates{1.0, 2.0, 3.0}, {}};
+      if (ncomp == 1)
+        laplace(world(), o, mine.x, mine.strength, nullptr, &cost);
+      else
+        biot_savart(world(), o, mine.x, vectors(mine.strength), mine.sigma, nullptr, &cost);
+      return cost.seconds;
+    };
+    const std::vector<double> a = costs(host), b = costs(gpu);
+    ASSERT_EQ(a.size(), mine.x.size());
+    ASSERT_EQ(b.size(), a.size());
+    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i], b[i]) << "body " << i << ", ncomp " << ncomp;
+  }
 }
 
 TEST(FmmRanksCost, WeightedPartitionLowersTheMeasuredImbalance) {

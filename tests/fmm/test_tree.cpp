@@ -79,6 +79,27 @@ TEST(Tree, StructureOnEachDistribution) {
   }
 }
 
+// The cells alone (fmm::Evaluator's host form when the bodies stay on the device): the same cells, levels and
+// leaves, the body count kept, no body arrays; a traversal of it gives the full tree's lists.
+TEST(Tree, CellsOnlyKeepsTheCellsAndTheCount) {
+  const auto x = make_positions(Distribution::plummer, 5000, 31);
+  const Tree full(x, 16);
+  std::vector<int> offsets;
+  for (int l = 0; l <= full.levels(); ++l) offsets.push_back(full.level_begin(l));
+  const Tree cells = Tree::cells_only(full.cells(), offsets, full.size(), full.ncrit());
+  EXPECT_TRUE(full.has_bodies());
+  EXPECT_FALSE(cells.has_bodies());
+  EXPECT_EQ(cells.size(), full.size());
+  EXPECT_EQ(cells.levels(), full.levels());
+  EXPECT_EQ(cells.leaves(), full.leaves());
+  EXPECT_TRUE(cells.order().empty() && cells.positions().empty() && cells.leaf_of_body().empty());
+  TraversalOptions t;
+  t.theta = 0.5;
+  const InteractionLists a = traverse(full, full, t), b = traverse(cells, cells, t);
+  EXPECT_EQ(a.m2l_source, b.m2l_source);
+  EXPECT_EQ(a.p2p_source, b.p2p_source);
+}
+
 TEST(Tree, CoincidentBodiesAndTinyInputs) {
   check_tree(std::vector<Vec3d>(100, Vec3d{0.5, 0.5, 0.5}), 8, true);  // all bodies at one point
   check_tree({Vec3d{0, 0, 0}}, 4, false);

@@ -23,6 +23,9 @@ struct Evaluator::State {
   detail::ListCache cache;
   std::unique_ptr<detail::PassEngine> engine;  // over o and t (a State never moves)
   std::unique_ptr<gpu::BackendTree> backend_tree;  // Options::tree_on_backend: the tree as built there
+  bool host_lists = false;                         // set_host_lists
+  bool host_bodies = true;                         // set_host_bodies
+  bool list_work = false;                          // set_list_work
   Index n() const { return t.n(); }
 };
 
@@ -62,6 +65,24 @@ void check_inside_box(const Options& o, std::span<const Vec3d> positions) {
     }
 }
 
+// For an engine that asks (the CPU's P2P), TreeData's split coordinates from its positions (tree order).
+void split_coordinates(Evaluator::State& s) {
+  detail::TreeData& t = s.t;
+  const Index n = s.n();
+  const bool split = s.engine->wants_split_coordinates();
+  t.px.resize(split ? static_cast<std::size_t>(n) : 0);
+  t.py.resize(t.px.size());
+  t.pz.resize(t.px.size());
+  if (!split) return;
+  const Vec3d* pos = t.pos.read(core::Where::host);
+#pragma omp parallel for schedule(static)
+  for (Index i = 0; i < n; ++i) {
+    t.px[static_cast<std::size_t>(i)] = pos[i].x;
+    t.py[static_cast<std::size_t>(i)] = pos[i].y;
+    t.pz[static_cast<std::size_t>(i)] = pos[i].z;
+  }
+}
+
 // The tree (built by whatever means) and its arrays for the engine; the lists cached for another tree dropped.
 void adopt_tree(Evaluator::State& s, Tree tree) {
   detail::TreeData& t = s.t;
@@ -71,48 +92,129 @@ void adopt_tree(Evaluator::State& s, Tree tree) {
   t.leaves = core::Array<int>::from(std::span<const int>(t.tree.leaves()));
   t.leaf_of_body = core::Array<int>::from(std::span<const int>(t.tree.leaf_of_body()));
   t.order = core::Array<Index>::from(std::span<const Index>(t.tree.order()));
-  const Index n = s.n();
-  t.pos = core::Array<Vec3d>(static_cast<std::size_t>(n));
-  Vec3d* pos = t.pos.write(core::Where::host);
-  const Vec3d* tree_pos = t.tree.positions().data();
-  const bool split = s.engine->wants_split_coordinates();
-  t.px.resize(split ? static_cast<std::size_t>(n) : 0);
-  t.py.resize(t.px.size());
-  t.pz.resize(t.px.size());
-#pragma omp parallel for schedule(static)
-  for (Index i = 0; i < n; ++i) {
-    pos[i] = tree_pos[i];
-    if (split) {
-      t.px[static_cast<std::size_t>(i)] = tree_pos[i].x;
-      t.py[static_cast<std::size_t>(i)] = tree_pos[i].y;
-      t.pz[static_cast<std::size_t>(i)] = tree_pos[i].z;
-    }
-  }
+  t.pos = core::Array<Vec3d>::from(std::span<const Vec3d>(t.tree.positions()));
+  split_coordinates(s);
   s.engine->tree_changed();
   s.build_seconds = timer.seconds();
   s.cache.clear();
 }
 
+// The caller's values in an array on the backend's side (on the GPU one copy across PCIe, no host copy first).
+template <class T>
+core::Array<T> backend_array(core::Backend b, std::span<const T> values) {
+  if (b != core::Backend::cuda) return core::Array<T>::from(values);
+  core::Array<T> a(values.size());
+  if (!values.empty()) cuda::copy_host_to_device(a.write(core::Where::device), values.data(), a.bytes());
+  return a;
+}
+
+// A backend array's values in a host vector (one copy across PCIe from the device).
+template <class T>
+std::vector<T> host_vector(core::Backend b, const core::Array<T>& a) {
+  std::vector<T> v(a.size());
+  if (v.empty()) return v;
+  if (b == core::Backend::cuda) {
+    cuda::copy_device_to_host(v.data(), a.read(core::Where::device), a.bytes());
+  } else {
+    std::copy_n(a.read(core::Where::host), a.size(), v.data());
+  }
+  return v;
+}
+
+// Options::tree_on_backend: the backend tree's arrays taken over by the engine's (no round trip through the
+// host), its host form made from one copy of its cells and, with set_host_bodies, of its order and positions
+// (no engine's passes read them: the CPU's read TreeData's arrays too); the lists cached for another tree dropped. The
+// backend tree keeps its cells and level offsets (the traversal's and the core radii's input).
+void adopt_backend_tree(Evaluator::State& s) {
+  detail::TreeData& t = s.t;
+  gpu::BackendTree& bt = *s.backend_tree;
+  const core::Backend b = s.o.backend;
+  std::vector<Cell> cells = host_vector(b, bt.cells);
+  if (s.host_bodies) {
+    t.tree = Tree::from_cells(std::move(cells), bt.level_offsets, host_vector(b, bt.order), host_vector(b, bt.pos),
+                              bt.ncrit);
+  } else {
+    t.tree = Tree::cells_only(std::move(cells), bt.level_offsets, bt.n, bt.ncrit);
+  }
+  t.cells = bt.cells.clone();
+  t.order = std::move(bt.order);
+  t.pos = std::move(bt.pos);
+  t.leaves = std::move(bt.leaves);
+  t.leaf_of_body = std::move(bt.leaf_of_body);
+  split_coordinates(s);
+  s.engine->tree_changed();
+  s.cache.clear();
+}
+
+// The statistics of lists traversed on the backend, counted there (no host copy of them).
+Statistics backend_statistics(const Tree& tree, const gpu::BackendTree& on_backend, const gpu::BackendLists& lists) {
+  Statistics s;
+  s.bodies = tree.size();
+  s.cells = static_cast<int>(tree.cells().size());
+  s.leaves = static_cast<int>(tree.leaves().size());
+  s.levels = tree.levels();
+  s.m2l_pairs = lists.m2l_count;
+  s.p2p_pairs = lists.p2p_count;
+  s.p2p_interactions = gpu::p2p_interactions(on_backend, lists);
+  return s;
+}
+
+// The list cache's traverser of a backend tree (with the cells' core radii sent along for the guard): on the
+// CUDA engine the lists stay on the device (its staged copy takes them over) unless set_host_lists asked for a
+// host copy; the CPU engine reads the host copy.
+void traverse_backend_tree(Evaluator::State& s, const TraversalOptions& t, detail::CachedLists& e) {
+  const core::Backend b = s.o.backend;
+  const gpu::BackendTree& tree = *s.backend_tree;
+  TraversalOptions o = t;
+  core::Array<double> sigma;
+  if (t.source_sigma) {
+    sigma = core::Array<double>::from(std::span<const double>(t.source_sigma, static_cast<std::size_t>(tree.cell_count())));
+    o.source_sigma = sigma.read(gpu::side(b));
+  }
+  gpu::BackendLists lists = gpu::traverse_tree(tree, o);
+  if (b == core::Backend::cuda && !s.host_lists) {
+    e.stats = backend_statistics(s.t.tree, tree, lists);
+    if (s.list_work) gpu::cell_work(tree, lists, e.work.m2l, e.work.sources);
+    e.staged = s.engine->staged_lists(std::move(lists));
+    LOOM_REQUIRE(e.staged != nullptr, "fmm::Evaluator: the CUDA engine stages backend lists");
+  } else {
+    e.lists = gpu::to_host_lists(lists);
+    e.stats = detail::statistics(s.t.tree, e.lists);
+  }
+}
+
 // Options::tree_on_backend: the tree built on the backend from the positions sent there, its host form for the
-// passes' bookkeeping, and the lists traversed there (with the cells' core radii sent along for the guard).
+// passes' bookkeeping, and the lists traversed there.
 void set_backend_tree(Evaluator::State& s, std::span<const Vec3d> positions, int root_rounds) {
   const core::Backend b = s.o.backend;
-  const core::Array<Vec3d> bodies = core::Array<Vec3d>::from(positions);
+  const core::Array<Vec3d> bodies = backend_array(b, positions);
   s.backend_tree = std::make_unique<gpu::BackendTree>(
       gpu::build_tree(b, bodies.read(gpu::side(b)), static_cast<Index>(positions.size()), s.o.ncrit, root_rounds));
-  gpu::BackendTree* tree = s.backend_tree.get();
-  s.cache.set_traverser([tree, b](const TraversalOptions& t) {
-    TraversalOptions o = t;
-    core::Array<double> sigma;
-    if (t.source_sigma) {
-      sigma = core::Array<double>::from(std::span<const double>(t.source_sigma, static_cast<std::size_t>(tree->cell_count())));
-      o.source_sigma = sigma.read(gpu::side(b));
-    }
-    return gpu::to_host_lists(gpu::traverse_tree(*tree, o));
-  });
+  Evaluator::State* state = &s;  // a State never moves
+  s.cache.set_traverser(
+      [state](const TraversalOptions& t, detail::CachedLists& e) { traverse_backend_tree(*state, t, e); });
   core::WallTimer host;
-  adopt_tree(s, gpu::to_host_tree(*s.backend_tree));
+  adopt_backend_tree(s);
   s.build_host_seconds = host.seconds();
+}
+
+// The cells' largest core radii (the Biot-Savart lists' key and guard): from the backend tree where there is one
+// (sigma_tree: the bodies' radii in tree order, on the engine's side), read back to the host (one double a cell).
+std::vector<double> cell_sigma_for_lists(const Evaluator::State& s, std::span<const double> sigma,
+                               const core::Array<double>& sigma_tree) {
+  if (!s.backend_tree) return detail::cell_max_sigma(s.t.tree, sigma);
+  const core::Array<double> cells =
+      gpu::cell_max_sigma(*s.backend_tree, sigma_tree.read(gpu::side(s.o.backend)), /*tree_order=*/true);
+  const auto h = cells.host();
+  return {h.begin(), h.end()};
+}
+
+// Before a new tree: the old one's arrays, lists and backend form given back, so that a kept evaluator's peak
+// memory is a fresh one's.
+void forget_tree(Evaluator::State& s) {
+  s.cache.clear();
+  s.backend_tree.reset();
+  s.t = detail::TreeData{};
 }
 
 }  // namespace
@@ -133,6 +235,21 @@ void Evaluator::set_order(int order) {
   s_->o = o;
 }
 void Evaluator::set_precision(Precision precision) { s_->o.precision = precision; }
+void Evaluator::set_host_bodies(bool host_bodies) { s_->host_bodies = host_bodies; }
+void Evaluator::set_list_work(bool list_work) {
+  if (list_work == s_->list_work) return;
+  s_->list_work = list_work;
+  s_->cache.clear();
+}
+const ListWork* Evaluator::list_work(Kernel k) const {
+  const detail::CachedLists* e = s_->cache.valid_entry(k);
+  return e && !e->work.m2l.empty() ? &e->work : nullptr;
+}
+void Evaluator::set_host_lists(bool host_lists) {
+  if (host_lists == s_->host_lists) return;
+  s_->host_lists = host_lists;
+  s_->cache.clear();
+}
 const Tree& Evaluator::tree() const { return s_->t.tree; }
 const Options& Evaluator::options() const { return s_->o; }
 
@@ -143,6 +260,7 @@ void Evaluator::set_positions(std::span<const Vec3d> positions, int root_rounds)
                "fmm::Evaluator::set_positions: root_rounds needs Options::tree_on_backend");
   if (s_->o.periodic) check_inside_box(s_->o, positions);
   core::WallTimer timer;
+  forget_tree(*s_);
   s_->build_host_seconds = 0;
   if (s_->o.tree_on_backend) {
     set_backend_tree(*s_, positions, root_rounds);
@@ -207,8 +325,8 @@ void Evaluator::biot_savart(std::span<const Vec3d> alpha, std::span<const double
   core::WallTimer up;
   auto strength = s.engine->to_tree_order(doubles(alpha), 3, 3);
   auto sigma_tree = s.engine->to_tree_order(sigma, 1, 1);
-  // the lists' key, the cells' largest core radii (on the GPU this host pass runs while the strengths cross PCIe)
-  std::vector<double> cell_sigma = detail::cell_max_sigma(s.t.tree, sigma);
+  // the lists' key (on the GPU from the backend tree after the upload, or on the host while it runs)
+  std::vector<double> cell_sigma = cell_sigma_for_lists(s, sigma, sigma_tree);
   r.time.transfer += upload_seconds(s.o.backend, up);
   auto& lists = s.cache.lists<BiotSavartKernel>(s.o, s.t.tree, std::move(cell_sigma));
   r.time.traversal = lists.traversal_seconds;
@@ -229,6 +347,7 @@ std::vector<Vec3d> Evaluator::gaussian_sum(std::span<const Vec3d> alpha, std::sp
   const Index n = s.n();
   LOOM_REQUIRE(static_cast<Index>(alpha.size()) == n && static_cast<Index>(sigma.size()) == n,
                "fmm::Evaluator::gaussian_sum: one strength and one core radius per body");
+  LOOM_REQUIRE(s.t.tree.has_bodies(), "fmm::Evaluator::gaussian_sum: needs the tree's bodies on the host");
   auto strength = s.engine->to_tree_order(doubles(alpha), 3, 3);
   auto sigma_tree = s.engine->to_tree_order(sigma, 1, 1);
   const std::vector<double> cell_sigma = detail::cell_max_sigma(s.t.tree, sigma);

@@ -41,6 +41,7 @@ struct Options {
   // constant from the second moment), giving Ewald's sums with tinfoil boundary. Periodic sums assume a
   // neutral system (sum q = 0; for Biot-Savart sum alpha = 0).
   bool tinfoil = true;
+  bool operator==(const Options&) const = default;
 };
 
 // Checks the options (order in [1, max_order], theta in (0, 1), ncrit >= 1, ...); throws UsageError.
@@ -90,6 +91,12 @@ namespace detail {
 class ExtraSources;
 }
 
+// Per cell of a tree, the work of one kernel's interaction lists: the M2L pairs into it, and the sources each of
+// its bodies meets by P2P (the source cells' body counts summed).
+struct ListWork {
+  std::vector<double> m2l, sources;
+};
+
 // An FMM over one set of bodies (sources and targets). The tree is built once by set_positions() and reused
 // by every evaluation until the positions change (the vortex method reinitialises onto the same lattice).
 class Evaluator {
@@ -122,6 +129,21 @@ class Evaluator {
   // A new expansion order, or GPU precision, keeping the tree and the interaction lists (they depend on neither).
   void set_order(int order);
   void set_precision(Precision precision);
+
+  // Options::tree_on_backend on the CUDA backend: whether the interaction lists are also copied to the host, for
+  // the extra sources that read them (detail::ExtraSources::after_upward: the ranks' body costs). Off by default:
+  // the lists then go from the traversal to the passes on the device as they are, never through the host.
+  void set_host_lists(bool host_lists);
+  // Options::tree_on_backend: whether the tree's host form (tree()) holds its bodies' order and positions, from
+  // the next set_positions on. On by default; off, tree() holds the cells alone (Tree::cells_only) and on the GPU
+  // the bodies never cross to the host, for a caller that reads only the cells (the FMM over ranks on one rank).
+  // The passes read the bodies from the engine's arrays either way.
+  void set_host_bodies(bool host_bodies);
+  // Options::tree_on_backend on the CUDA backend without host lists: whether each traversal also counts its
+  // lists' work per cell on the device (list_work), for the ranks' body costs. Off by default.
+  void set_list_work(bool list_work);
+  // The work of kernel k's lists as the last evaluation used them, when counted (set_list_work); else null.
+  const ListWork* list_work(Kernel k) const;
 
   const Tree& tree() const;
   const Options& options() const;

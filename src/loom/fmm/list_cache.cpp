@@ -56,24 +56,26 @@ Statistics statistics(const Tree& tree, const InteractionLists& lists) {
 }
 
 void ListCache::clear() {
-  for (auto& e : entries_) {
-    e.valid = false;
-    e.staged.reset();
-  }
+  for (auto& e : entries_) e = CachedLists{};
 }
 
 CachedLists& ListCache::lists(Kernel kernel, bool guarded, const Options& o, const Tree& tree,
                               std::vector<double> cell_sigma) {
   CachedLists& e = entries_[static_cast<std::size_t>(kernel)];
   if (e.valid && cell_sigma == e.cell_sigma) return e;
+  e = CachedLists{};  // the old lists' memory given back before the traversal
   core::WallTimer timer;
   const TraversalOptions t = traversal_options(o, true, guarded ? o.guard : 0.0, guarded ? cell_sigma.data() : nullptr);
-  e.lists = traverser_ ? traverser_(t) : traverse(tree, tree, t);
-  e.traversal_seconds = timer.seconds();
-  e.stats = statistics(tree, e.lists);
+  if (traverser_) {
+    traverser_(t, e);
+    e.traversal_seconds = timer.seconds();
+  } else {
+    e.lists = traverse(tree, tree, t);
+    e.traversal_seconds = timer.seconds();
+    e.stats = statistics(tree, e.lists);
+  }
   e.cell_sigma = std::move(cell_sigma);
   e.valid = true;
-  e.staged.reset();
   return e;
 }
 

@@ -33,6 +33,7 @@ struct CachedLists {
   double traversal_seconds = 0;         // the set-up's time, reported again by every call that reuses them
   std::vector<double> cell_sigma;       // guarded kernels: the cells' largest core radii they were built for
   std::unique_ptr<StagedLists> staged;  // the engine's copy, made at the first evaluation
+  ListWork work;                        // per cell, when the traverser counted it (Evaluator::set_list_work)
 };
 
 class ListCache {
@@ -43,9 +44,16 @@ class ListCache {
   CachedLists& lists(const Options& o, const Tree& tree, std::vector<double> cell_sigma) {
     return lists(K::id, K::guarded, o, tree, std::move(cell_sigma));
   }
-  void clear();  // the positions changed
-  // Where the lists come from (default: traverse() of the host tree with itself).
-  using Traverser = std::function<InteractionLists(const TraversalOptions&)>;
+  void clear();  // the positions changed: every entry dropped, its memory given back
+  // Kernel k's entry as it stands (null when not valid), without traversing.
+  const CachedLists* valid_entry(Kernel k) const {
+    const CachedLists& e = entries_[static_cast<std::size_t>(k)];
+    return e.valid ? &e : nullptr;
+  }
+  // Where the lists come from (default: traverse() of the host tree with itself, and their statistics()): a
+  // traverser fills the entry's lists and stats, and its staged copy when it made that itself (then the host
+  // lists may stay empty: the engine reads the staged ones).
+  using Traverser = std::function<void(const TraversalOptions&, CachedLists&)>;
   void set_traverser(Traverser t) { traverser_ = std::move(t); }
 
  private:

@@ -95,6 +95,7 @@ struct Vec3 {
   Real x = 0, y = 0, z = 0;
   LOOM_HOST_DEVICE Real& operator[](int i) { return i == 0 ? x : (i == 1 ? y : z); }
   LOOM_HOST_DEVICE Real operator[](int i) const { return i == 0 ? x : (i == 1 ? y : z); }
+  friend bool operator==(const Vec3&, const Vec3&) = default;
   LOOM_HOST_DEVICE friend Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
   LOOM_HOST_DEVICE friend Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
   LOOM_HOST_DEVICE friend Vec3 operator*(Real s, Vec3 a) { return {s * a.x, s * a.y, s * a.z}; }

@@ -10,6 +10,7 @@
 
 #include "loom/fmm/engine/tree_data.hpp"
 #include "loom/fmm/fmm.hpp"
+#include "loom/fmm/gpu/device_lists.hpp"
 #include "loom/fmm/kernels/biot_savart.hpp"
 #include "loom/fmm/kernels/gaussian.hpp"
 #include "loom/fmm/kernels/laplace.hpp"
@@ -49,6 +50,11 @@ class PassEngine {
   // time spent sending lists counts as traversal, sending strengths as transfer. The passes below use them.
   virtual void stage(const InteractionLists& lists, std::unique_ptr<StagedLists>& staged,
                      const core::Array<double>& strength, const core::Array<double>& sigma, Timings& time) = 0;
+
+  // The engine's copy made from lists traversed on the backend (gpu/device_lists.hpp, on this engine's side),
+  // taking their arrays over, so that they never pass through the host; null from an engine that reads host
+  // lists only (the CPU's).
+  virtual std::unique_ptr<StagedLists> staged_lists(gpu::BackendLists /*lists*/) { return nullptr; }
 
   // P2M and M2M (writes every multipole).
   virtual void upward(int ncomp, const core::Array<double>& strength, core::Array<C>& multipoles) = 0;

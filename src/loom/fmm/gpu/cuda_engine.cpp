@@ -57,6 +57,8 @@ class CudaEngine final : public PassEngine {
   void stage(const InteractionLists& lists, std::unique_ptr<StagedLists>& staged, const core::Array<double>& strength,
              const core::Array<double>& sigma, Timings& time) override;
 
+  std::unique_ptr<StagedLists> staged_lists(gpu::BackendLists lists) override;
+
   void upward(int ncomp, const core::Array<double>& strength, core::Array<C>& multipoles) override {
     detail::device_upward(o_.order, ncomp, t_, strength, multipoles);
   }
@@ -97,6 +99,7 @@ class CudaEngine final : public PassEngine {
 
  private:
   std::unique_ptr<DeviceLists> device_lists(const InteractionLists& lists) const;
+  void finish_view(gpu::TreeView& v) const;
 
   const Options& o_;
   TreeData& t_;
@@ -171,9 +174,44 @@ std::unique_ptr<DeviceLists> CudaEngine::device_lists(const InteractionLists& li
   v.p2p_shift = upload(d->p2p_shift, lists.p2p_shift);
   v.p2p_targets = upload(d->p2p_targets, p2p_targets);
   v.p2p_target_count = static_cast<int>(p2p_targets.size());
+  finish_view(v);
+  return d;
+}
+
+// The view's tree-wide fields: the largest leaf, the period.
+void CudaEngine::finish_view(gpu::TreeView& v) const {
+  v.max_leaf = 0;
   for (int c : t_.tree.leaves())
     v.max_leaf = std::max(v.max_leaf, static_cast<int>(t_.tree.cells()[static_cast<std::size_t>(c)].count));
   v.period = o_.periodic ? o_.period : 0.0;
+}
+
+std::unique_ptr<StagedLists> CudaEngine::staged_lists(gpu::BackendLists lists) {
+  auto d = std::make_unique<DeviceLists>();
+  gpu::TreeView& v = d->view;
+  v.cells = t_.cells.read(dev);
+  v.cell_count = static_cast<int>(t_.tree.cells().size());
+  d->m2l_offset = std::move(lists.m2l_offset);
+  d->m2l_source = std::move(lists.m2l_source);
+  d->m2l_shift = std::move(lists.m2l_shift);
+  d->p2p_offset = std::move(lists.p2p_offset);
+  d->p2p_source = std::move(lists.p2p_source);
+  d->p2p_shift = std::move(lists.p2p_shift);
+  gpu::PairTargets m2l = gpu::pair_targets(cuda_backend, d->m2l_offset, v.cell_count);
+  gpu::PairTargets p2p = gpu::pair_targets(cuda_backend, d->p2p_offset, v.cell_count);
+  d->m2l_targets = std::move(m2l.cells);
+  d->p2p_targets = std::move(p2p.cells);
+  v.m2l_offset = d->m2l_offset.read(dev);
+  v.m2l_source = d->m2l_source.read(dev);
+  v.m2l_shift = d->m2l_shift.read(dev);
+  v.m2l_targets = d->m2l_targets.read(dev);
+  v.m2l_target_count = m2l.count;
+  v.p2p_offset = d->p2p_offset.read(dev);
+  v.p2p_source = d->p2p_source.read(dev);
+  v.p2p_shift = d->p2p_shift.read(dev);
+  v.p2p_targets = d->p2p_targets.read(dev);
+  v.p2p_target_count = p2p.count;
+  finish_view(v);
   return d;
 }
 

@@ -7,9 +7,12 @@
 // are the same, in the same order within each target.
 #include "loom/fmm/gpu/device_lists.hpp"
 
+#include <thrust/copy.h>
 #include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/scan.h>
 
+#include <algorithm>
 #include <bit>
 #include <span>
 #include <vector>
@@ -167,13 +170,13 @@ BackendLists traverse_tree(const BackendTree& tree, const TraversalOptions& o) {
   return l;
 }
 
-core::Array<double> cell_max_sigma(const BackendTree& tree, const double* sigma) {
+core::Array<double> cell_max_sigma(const BackendTree& tree, const double* sigma, bool tree_order) {
   const Backend b = tree.backend;
   const core::Where where = side(b);
   Array<double> out(static_cast<std::size_t>(tree.cell_count()));
   double* m = out.write(where);
   const Cell* c = tree.cells.read(where);
-  const Index* order = tree.order.read(where);
+  const Index* order = tree_order ? nullptr : tree.order.read(where);
   // the levels from the bottom: a leaf from its bodies, another cell from its children (a level below, done)
   for (int L = tree.levels() - 1; L >= 0; --L) {
     const int first = tree.level_offsets[static_cast<std::size_t>(L)];
@@ -182,13 +185,77 @@ core::Array<double> cell_max_sigma(const BackendTree& tree, const double* sigma)
       const Cell& cell = c[first + k];
       double s = 0;
       if (cell.leaf())
-        for (Index i = cell.begin; i < cell.begin + cell.count; ++i) s = s > sigma[order[i]] ? s : sigma[order[i]];
+        for (Index i = cell.begin; i < cell.begin + cell.count; ++i) {
+          const double si = sigma[order ? order[i] : i];
+          s = s > si ? s : si;
+        }
       else
         for (int j = cell.child_begin; j < cell.child_begin + cell.child_count; ++j) s = s > m[j] ? s : m[j];
       m[first + k] = s;
     });
   }
   return out;
+}
+
+namespace {
+
+struct HasPairs {
+  const Index* offset;
+  LOOM_HOST_DEVICE bool operator()(int c) const { return offset[c + 1] > offset[c]; }
+};
+
+template <class Policy>
+PairTargets compact_targets(const Policy& policy, core::Where where, const Array<Index>& offset, int cell_count) {
+  PairTargets t{Array<int>(static_cast<std::size_t>(cell_count)), 0};
+  if (cell_count == 0) return t;
+  int* out = t.cells.write(where);
+  const int* end = thrust::copy_if(policy, thrust::counting_iterator<int>(0), thrust::counting_iterator<int>(cell_count),
+                                   out, HasPairs{offset.read(where)});
+  t.count = static_cast<int>(end - out);
+  return t;
+}
+
+}  // namespace
+
+PairTargets pair_targets(Backend backend, const Array<Index>& offset, int cell_count) {
+  if (backend == Backend::cpu) return compact_targets(thrust::host, core::Where::host, offset, cell_count);
+  return compact_targets(device_policy(), core::Where::device, offset, cell_count);
+}
+
+double p2p_interactions(const BackendTree& t, const BackendLists& l) {
+  if (t.cell_count() == 0) return 0;
+  const core::Where where = side(t.backend);
+  const Cell* cells = t.cells.read(where);
+  const Index* offset = l.p2p_offset.read(where);
+  const int* source = l.p2p_source.read(where);
+  return core::parallel_sum(t.backend, t.cell_count(), [=] LOOM_HOST_DEVICE(Index c) {
+    double sources = 0;
+    for (Index k = offset[c]; k < offset[c + 1]; ++k) sources += double(cells[source[k]].count);
+    return sources * double(cells[c].count);
+  });
+}
+
+void cell_work(const BackendTree& t, const BackendLists& l, std::vector<double>& m2l, std::vector<double>& sources) {
+  const auto cells = static_cast<std::size_t>(t.cell_count());
+  m2l.assign(cells, 0.0);
+  sources.assign(cells, 0.0);
+  if (cells == 0) return;
+  const core::Where where = side(t.backend);
+  Array<double> work(2 * cells);
+  double* w = work.write(where);
+  const Cell* c = t.cells.read(where);
+  const Index *m2l_offset = l.m2l_offset.read(where), *p2p_offset = l.p2p_offset.read(where);
+  const int* source = l.p2p_source.read(where);
+  const auto n = static_cast<Index>(cells);
+  core::parallel_for(t.backend, n, [=] LOOM_HOST_DEVICE(Index k) {
+    double s = 0;
+    for (Index j = p2p_offset[k]; j < p2p_offset[k + 1]; ++j) s += double(c[source[j]].count);
+    w[k] = double(m2l_offset[k + 1] - m2l_offset[k]);
+    w[n + k] = s;
+  });
+  const double* h = work.read(core::Where::host);
+  std::copy_n(h, cells, m2l.data());
+  std::copy_n(h + cells, cells, sources.data());
 }
 
 InteractionLists to_host_lists(const BackendLists& l) {

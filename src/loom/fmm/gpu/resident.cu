@@ -5,11 +5,9 @@
 // passes by fmm::Evaluator over the tree's host form.
 #include "loom/fmm/resident.hpp"
 
-#include <thrust/copy.h>
 #include <thrust/equal.h>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
-#include <thrust/iterator/counting_iterator.h>
 #include <thrust/transform_reduce.h>
 
 #include <algorithm>
@@ -66,10 +64,6 @@ struct ResidentLists {
   }
 };
 
-struct HasPairs {
-  const Index* offset;
-  LOOM_HOST_DEVICE bool operator()(int c) const { return offset[c + 1] > offset[c]; }
-};
 struct LeafSize {
   const Cell* cells;
   LOOM_HOST_DEVICE int operator()(int c) const { return static_cast<int>(cells[c].count); }
@@ -212,12 +206,10 @@ void make_view(State& s, ResidentLists& r) {
   v.cells = t.cells.read(dev);
   v.cell_count = cells;
   auto compact = [&](const Array<Index>& offset, Array<int>& out) {
-    out = Array<int>(static_cast<std::size_t>(cells));
-    int* o = out.write(dev);
-    const int* end = thrust::copy_if(gpu::device_policy(), thrust::counting_iterator<int>(0),
-                                     thrust::counting_iterator<int>(cells), o, HasPairs{offset.read(dev)});
+    gpu::PairTargets targets = gpu::pair_targets(Backend::cuda, offset, cells);
     s.bus.add(sizeof(Index));  // the count of targets
-    return static_cast<int>(end - o);
+    out = std::move(targets.cells);
+    return targets.count;
   };
   v.m2l_offset = r.lists.m2l_offset.read(dev);
   v.m2l_source = r.lists.m2l_source.read(dev);
@@ -234,18 +226,6 @@ void make_view(State& s, ResidentLists& r) {
                                         thrust::maximum<int>());
   s.bus.add(sizeof(int));
   v.period = s.o.periodic ? s.o.period : 0.0;
-}
-
-// As tree/traversal.hpp's p2p_interactions, on the device (integer-valued terms: exact below 2^53).
-double device_p2p_interactions(const gpu::BackendTree& t, const gpu::BackendLists& l) {
-  const Cell* cells = t.cells.read(dev);
-  const Index* offset = l.p2p_offset.read(dev);
-  const int* source = l.p2p_source.read(dev);
-  return core::parallel_sum(Backend::cuda, t.cell_count(), [=] LOOM_HOST_DEVICE(Index c) {
-    double sources = 0;
-    for (Index k = offset[c]; k < offset[c + 1]; ++k) sources += double(cells[source[k]].count);
-    return sources * double(cells[c].count);
-  });
 }
 
 // Kernel lists for the tree, traversed again when stale (guarded: when the cells' largest core radii changed).
@@ -271,7 +251,7 @@ ResidentLists& lists_for(State& s, ResidentLists& r, const double* sigma) {
   r.lists = gpu::traverse_tree(*s.tree, t);
   r.cell_sigma = std::move(cell_sigma);
   make_view(s, r);
-  r.p2p_interactions = device_p2p_interactions(*s.tree, r.lists);
+  r.p2p_interactions = gpu::p2p_interactions(*s.tree, r.lists);
   s.bus.add(sizeof(double));  // the sum
   r.valid = true;
   r.seconds = watch.stop();

@@ -52,7 +52,23 @@ struct RankFmm::Buffers {
   Let let;                            // the received LETs parsed
   core::Array<double> far_scratch;    // the local L2P before it joins the near field (evaluate.hpp near_first)
   comm::MessageExchange exchange;
+  // The local FMM, kept while the calls' options stay the same: its engine's pinned arena and the device pool's
+  // blocks are not given back and taken again every call (its tree and lists are, at the next call's tree).
+  std::optional<Evaluator> evaluator;
 };
+
+namespace {
+
+// The kept evaluator for these (local) options, made afresh when they changed.
+Evaluator& kept_evaluator(RankFmm::Buffers& b, const Options& o) {
+  if (!b.evaluator || !(b.evaluator->options() == o)) {
+    b.evaluator.reset();  // its memory given back before the new one's
+    b.evaluator.emplace(o);
+  }
+  return *b.evaluator;
+}
+
+}  // namespace
 
 namespace {
 
@@ -68,7 +84,8 @@ LetPlans plan_all(const comm::Communicator& comm, const Tree& tree, std::span<co
                   const Options& o, int ncomp, std::vector<LetMessage>& messages, RankReport& report) {
   LetPlans plans;
   core::WallTimer gather;  // a collective: it waits for the slowest rank's tree
-  plans.patches = rank_patches(comm, tree);
+  // a lone rank sends nothing (and its tree may hold its cells alone: no bodies to bound the patches)
+  plans.patches = comm.size() > 1 ? rank_patches(comm, tree) : std::vector<std::vector<Patch>>(1);
   report.communication = gather.seconds();
   std::size_t k = 0;
   for (int r = 0; r < comm.size(); ++r) {
@@ -154,8 +171,11 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
          std::span<const double> strength, std::span<const double> sigma, RankReport& report, BodyCost* cost,
          Local&& local) {
   core::WallTimer tree_timer;
-  std::optional<Evaluator> evaluator(std::in_place, local_options(o));  // released at the end, timed
-  Evaluator& e = *evaluator;
+  Evaluator& e = kept_evaluator(b, local_options(o));
+  e.set_list_work(cost != nullptr);  // the costs' local work counted where the lists are
+  // the bodies' order and positions on the host for the LETs' bodies, the far images' moments and the costs;
+  // a lone rank without them keeps its bodies on the device (a backend tree only)
+  e.set_host_bodies(comm.size() > 1 || o.periodic || cost != nullptr);
   // a rank's domain is often elongated; its cells need not be: the root cut into near-cubic pieces
   if (o.tree_on_backend) {
     e.set_positions(x, cubic_root_rounds(x));
@@ -164,7 +184,10 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
   }
   report.tree = tree_timer.seconds();
   core::WallTimer plan_timer;
-  const std::vector<double> cell_sigma = sigma.empty() ? std::vector<double>() : detail::cell_max_sigma(e.tree(), sigma);
+  // the cells' largest core radii for the LETs' guard (none sent on one rank; the local FMM has its own)
+  const bool sends = comm.size() > 1;
+  const std::vector<double> cell_sigma =
+      sigma.empty() || !sends ? std::vector<double>() : detail::cell_max_sigma(e.tree(), sigma);
   const LetPlans plans = plan_all(comm, e.tree(), cell_sigma, o, K::ncomp, b.messages, report);
   double* send = grow_to(b.send, plans.offsets.back());
   report.let_build = plan_timer.seconds() - report.communication;
@@ -196,7 +219,10 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
       const auto [m, slot] = sent_multipoles(o, K::ncomp, t.tree.cells().size(), multipoles, b);
       writer->multipoles_ready(m, slot);
     }
-    if (cost) work = local_work(e.tree(), lists);  // t.tree, or an empty tree's on a rank without bodies
+    if (cost) {  // counted on the device with the lists; else from the host lists (t.tree's, or an empty tree's)
+      const ListWork* counted = e.list_work(K::id);
+      work = counted ? CellWork{counted->m2l, counted->sources} : local_work(e.tree(), lists);
+    }
     handed = true;
     upward_seconds = timer.seconds();
   };
@@ -240,7 +266,6 @@ void run(const comm::Communicator& comm, RankFmm::Buffers& b, const Options& o, 
   }
   core::WallTimer release_timer;
   writer.reset();
-  evaluator.reset();
   report.release = release_timer.seconds();
 }
 

@@ -16,7 +16,9 @@
 // grown only when a call needs more (let_batch.hpp grow_to): a time stepper's or a benchmark's second call
 // faults no fresh pages in for them (writing 72 MB of LETs into fresh pages took 0.40 s on the build box, into
 // kept ones 0.012 s: docs/performance.md). A call's peak memory is that of a fresh call (plus at most 1/16 of
-// these buffers); between calls they hold the largest call's (kept_bytes).
+// these buffers); between calls they hold the largest call's (kept_bytes). The local FMM's evaluator is kept too,
+// while the options stay the same (its tree and lists until the next call's tree; on the GPU its pinned arena
+// and lists on the device), not counted in kept_bytes.
 #pragma once
 
 #include <memory>
@@ -41,7 +43,7 @@ struct RankReport {
   double local = 0;          // the local FMM without its tree (its phases in local_time)
   double remote = 0;         // the received cells' field: parsing, walk, far and near parts (remote_time)
   double cost = 0;           // every body's cost for the next partitioning, when asked
-  double release = 0;        // the local evaluator's memory given back at the call's end
+  double release = 0;        // the LET writer's threads ended at the call's end (the local evaluator is kept)
   double total = 0;          // the whole call, as its caller sees it
   ReceivedTimes remote_time;
   Timings local_time;

@@ -54,6 +54,7 @@ void append_patches(const Tree& tree, int count, std::vector<double>& out) {
     chosen.erase(chosen.begin() + widest);
     for (int k = 0; k < w.child_count; ++k) chosen.push_back(w.child_begin + k);
   }
+  LOOM_REQUIRE(tree.has_bodies(), "append_patches: the tree's bodies on the host (not Tree::cells_only)");
   const auto& x = tree.positions();
   for (int c : chosen) {
     const Cell& cell = cells[static_cast<std::size_t>(c)];

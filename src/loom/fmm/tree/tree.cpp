@@ -205,6 +205,7 @@ Tree::Tree(std::span<const Vec3d> points, int ncrit) : ncrit_(ncrit) {
     level_offsets_.push_back(new_last);
   }
 
+  n_ = static_cast<Index>(points.size());
   order_.resize(points.size());
   positions_.resize(points.size());
 #pragma omp parallel for schedule(static)
@@ -222,6 +223,17 @@ Tree Tree::from_cells(std::vector<Cell> cells, std::vector<int> level_offsets, s
   t.level_offsets_ = std::move(level_offsets);
   t.order_ = std::move(order);
   t.positions_ = std::move(positions);
+  t.n_ = static_cast<Index>(t.order_.size());
+  t.ncrit_ = ncrit;
+  t.find_leaves();
+  return t;
+}
+
+Tree Tree::cells_only(std::vector<Cell> cells, std::vector<int> level_offsets, Index n, int ncrit) {
+  Tree t;
+  t.cells_ = std::move(cells);
+  t.level_offsets_ = std::move(level_offsets);
+  t.n_ = n;
   t.ncrit_ = ncrit;
   t.find_leaves();
   return t;
@@ -232,6 +244,7 @@ void Tree::find_leaves() {
   leaf_of_body_.assign(order_.size(), -1);
   for (int c = 0; c < static_cast<int>(cells_.size()); ++c)
     if (cells_[static_cast<std::size_t>(c)].leaf()) leaves_.push_back(c);
+  if (!has_bodies()) return;  // cells_only
   const auto leaf_count = static_cast<std::int64_t>(leaves_.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < leaf_count; ++k) {

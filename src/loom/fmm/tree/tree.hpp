@@ -34,6 +34,9 @@ class Tree {
   // the layout described below; the leaves and the leaf of each body are derived here.
   static Tree from_cells(std::vector<Cell> cells, std::vector<int> level_offsets, std::vector<Index> order,
                          std::vector<Vec3d> positions, int ncrit);
+  // The cells alone of a tree over n bodies whose order and positions live elsewhere (on the device: fmm::Evaluator
+  // with its host form reduced to the cells); order(), positions() and leaf_of_body() are empty, has_bodies() false.
+  static Tree cells_only(std::vector<Cell> cells, std::vector<int> level_offsets, Index n, int ncrit);
 
   // Cells level by level (breadth first): level l is cells [level_begin(l), level_begin(l + 1)); cell 0 is
   // the root.
@@ -46,7 +49,8 @@ class Tree {
   // Leaf cells, in cell order, and the leaf holding each body (by tree position).
   const std::vector<int>& leaves() const { return leaves_; }
   const std::vector<int>& leaf_of_body() const { return leaf_of_body_; }
-  Index size() const { return static_cast<Index>(order_.size()); }
+  Index size() const { return n_; }
+  bool has_bodies() const { return static_cast<Index>(order_.size()) == n_; }
   int ncrit() const { return ncrit_; }
 
  private:
@@ -57,6 +61,7 @@ class Tree {
   std::vector<Vec3d> positions_;
   std::vector<int> leaves_;
   std::vector<int> leaf_of_body_;
+  Index n_ = 0;
   int ncrit_ = 0;
 };
 
