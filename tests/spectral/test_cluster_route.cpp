@@ -5,6 +5,7 @@
 // routes; the bookkeeping of which block owns what; refusal of DFT matrices without the half-period symmetry.
 #include <gtest/gtest.h>
 
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -140,6 +141,68 @@ TEST(ClusterRoute, CpuFormEqualsTheOtherRoutes) {
 
 // Every line and every Fourier coefficient has exactly one owner, the owner's range holds it, and the blocks'
 // matrix groups tile the coefficients; the shared memory fits the bound `supports` uses.
+// Several shells in one launch (cluster::Shells): three shells of the same extents, other radii and radial maps
+// (so other radial matrices and inverse Jacobians) and other fields, through the table in the kernel's cluster
+// order, each against the FFT reference of its own shell and against the same plan run for that shell alone; at
+// 10 x 19 the default variant (strips on 512 threads, a fixed instance), at 6 x 7 the run-time one.
+TEST(ClusterRoute, ShellsInOneLaunchEqualEachShellAlone) {
+  struct Radii {
+    double inner, outer;
+    RadialMap map;
+  };
+  const Radii radii[] = {{1.62, 6, RadialMap::linear}, {6, 12, RadialMap::log}, {12, 30, RadialMap::inverse}};
+  for (const ShellCase k : {ShellCase{6, 7}, ShellCase{10, 19}}) {
+    std::deque<Shell> shells;  // (not movable)
+    for (const Radii& r : radii) shells.emplace_back(k.n_r, k.n_theta, r.inner, r.outer, r.map);
+    const Index n = shells[0].size();
+    std::vector<Fields> fields;
+    std::vector<core::Array<double>> ij;
+    std::vector<std::vector<core::Array<double>>> refs, outs;
+    std::deque<Differentiator> ds;  // (not movable)
+    fields.reserve(shells.size());
+    for (std::size_t s = 0; s < shells.size(); ++s) {
+      fields.push_back(gh_fields(n, 3 + 10 * static_cast<unsigned>(s)));
+      ij.push_back(core::Array<double>::from(shells[s].inverse_jacobian()));
+      refs.push_back(reference_gradients(shells[s], fields[s], ij[s]));
+      ds.emplace_back(shells[s], AngularMethod::separable);
+    }
+    for (const auto& d : ds) EXPECT_TRUE(ds[0].shares_launch(d)) << "same extents, other radii and maps";
+    OperatorCache cache;
+    std::vector<ClusterShell> routes;
+    std::vector<sweep::ComponentMap> maps;
+    std::vector<const double*> jacobians, radials;
+    for (std::size_t s = 0; s < shells.size(); ++s) {
+      auto c = ClusterShell::make_default(host_route(ds[s], cache), fields[s].components, 227 * 1024);
+      ASSERT_TRUE(c);
+      routes.push_back(std::move(*c));
+      outs.push_back(outputs(fields[s], 3));
+      maps.push_back(host_map(fields[s].tensors, &outs[s]));
+      jacobians.push_back(ij[s].read(core::Where::host));
+    }
+    for (const auto& r : routes) radials.push_back(r.plan(core::Where::host).radial);
+    const auto& plan = routes[0].plan(core::Where::host);
+    EXPECT_EQ(cluster::runs_strips(plan), k.n_r == 10);
+    const auto table = shell_table(plan, maps, jacobians, radials);
+    EXPECT_EQ(table.clusters(), 3 * ((fields[0].components + plan.components - 1) / plan.components));
+    cpu::cluster_gradient(plan, table);
+    for (std::size_t s = 0; s < shells.size(); ++s) {
+      auto alone = outputs(fields[s], 3);
+      cpu::cluster_gradient(routes[s].plan(core::Where::host), host_map(fields[s].tensors, &alone),
+                            jacobians[s]);
+      for (std::size_t t = 0; t < alone.size(); ++t) {
+        EXPECT_LT(relative_difference(refs[s][t], outs[s][t]), 1e-12) << k.n_r << " shell " << s << " tensor " << t;
+        EXPECT_EQ(relative_difference(alone[t], outs[s][t]), 0) << k.n_r << " shell " << s << " tensor " << t;
+      }
+    }
+  }
+  // other extents: another launch
+  const Shell a(10, 19, 1, 2), b(10, 17, 1, 2), c(9, 19, 1, 2);
+  const Differentiator da(a, AngularMethod::separable), db(b, AngularMethod::separable),
+      dc(c, AngularMethod::separable);
+  EXPECT_FALSE(da.shares_launch(db));
+  EXPECT_FALSE(da.shares_launch(dc));
+}
+
 TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
   for (const ShellCase k : {ShellCase{2, 3}, ShellCase{3, 4}, ShellCase{6, 7}, ShellCase{10, 19}, ShellCase{9, 6}}) {
     Shell s(k.n_r, k.n_theta, 1.5, 4);

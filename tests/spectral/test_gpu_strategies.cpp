@@ -2,6 +2,8 @@
 // filters (skipped without a CUDA device); the Cartesian gradient on the GPU equals the CPU one.
 #include <gtest/gtest.h>
 
+#include <deque>
+
 #include "backends.hpp"
 #include "loom/spectral/cluster_route.hpp"
 #include "loom/spectral/operations.hpp"
@@ -166,6 +168,52 @@ TEST(SpectralGpuClusterRoute, EqualsTheReferencePerTensor) {
       for (std::size_t t = 0; t < out.size(); ++t)
         EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12) << n_theta << (k.all ? " GH" : " T_aa") << " call " << call
                                                                  << " tensor " << t;
+    }
+  }
+}
+
+// Several shells' gradients of one contiguous block of 50 components (the GH state) in one launch
+// (Differentiator::cartesian_gradients) against the FFT reference of each shell alone: three shells of SpEC's
+// extents (other radii, radial maps and fields: one launch of the default strips kernel) and nine of 6 x 7 x 14
+// (a launch of cluster::max_shells, then one shell alone); outputs NaN on the device first; two calls.
+TEST(SpectralGpuClusterRoute, ShellsInOneLaunchEqualTheReference) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  if (!gpu::clusters_available()) GTEST_SKIP() << "no thread-block clusters on this device or build";
+  struct Case {
+    int n_r, n_theta, shells;
+  };
+  const RadialMap maps[] = {RadialMap::linear, RadialMap::log, RadialMap::inverse};
+  const Index components = 50;
+  for (const Case k : {Case{10, 19, 3}, Case{6, 7, 9}}) {
+    std::deque<Shell> shells;  // (not movable)
+    std::deque<Differentiator> ds;
+    std::vector<core::Array<double>> ij, in, scratch, out, ref;
+    OperatorCache cache;
+    for (int s = 0; s < k.shells; ++s) {
+      const double inner = 1.62 + 3 * s;
+      shells.emplace_back(k.n_r, k.n_theta, inner, inner + 2 + s, maps[s % 3]);
+      ds.emplace_back(shells.back(), AngularMethod::separable);
+      const Index n = shells.back().size();
+      ij.push_back(core::Array<double>::from(shells.back().inverse_jacobian()));
+      in.push_back(random_array(components * n, 11 + static_cast<unsigned>(s)));
+      scratch.emplace_back(3 * components * n);
+      out.emplace_back(3 * components * n);
+      ref.emplace_back(3 * components * n);
+      const Differentiator dense(shells.back(), AngularMethod::dense);
+      dense.cartesian_gradient(Strategy::reference, cache, ij.back(), components, in.back(), scratch.back(),
+                               ref.back());
+    }
+    std::vector<ShellGradient> list;
+    for (int s = 0; s < k.shells; ++s) list.push_back({&ds[s], &ij[s], &in[s], &scratch[s], &out[s]});
+    for (int call = 0; call < 2; ++call) {
+      for (auto& o : out) {
+        o = core::Array<double>(o.size(), std::nan(""));
+        o.read(core::Where::device);
+      }
+      Differentiator::cartesian_gradients(Strategy::cluster, cache, components, list);
+      for (int s = 0; s < k.shells; ++s)
+        EXPECT_LT(gh::relative_difference(ref[s], out[s]), 1e-12)
+            << k.n_r << "x" << k.n_theta << " shell " << s << " call " << call;
     }
   }
 }

@@ -290,18 +290,40 @@ perf::Work cluster_gradient_work(Index n_r, Index n_theta, Index n_phi, Index co
   return {8.0 * values, c * (2 * fma_per_component + adds_per_component)};
 }
 
+cluster::Shells shell_table(const cluster::Plan& p, std::span<const sweep::ComponentMap> maps,
+                            std::span<const double* const> jacobians, std::span<const double* const> radials) {
+  LOOM_REQUIRE(maps.size() == jacobians.size(), "cluster route: one inverse Jacobian (or null) per shell");
+  LOOM_REQUIRE(radials.empty() || radials.size() == maps.size(), "cluster route: one radial matrix per shell");
+  LOOM_REQUIRE(maps.size() <= static_cast<std::size_t>(cluster::max_shells),
+               "cluster route: at most cluster::max_shells shells per launch");
+  cluster::Shells t;
+  t.count = static_cast<int>(maps.size());
+  for (int s = 0; s < t.count; ++s) {
+    LOOM_REQUIRE(maps[s].components() == maps[0].components(), "cluster route: every shell the same components");
+    t.map[s] = maps[s];
+    t.jacobian[s] = jacobians[s];
+    t.radial[s] = radials.empty() ? p.radial : radials[s];
+  }
+  t.per_shell = t.count == 0 ? 0 : (maps[0].components() + p.components - 1) / p.components;
+  return t;
+}
+
 namespace cpu {
 
-void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
+void cluster_gradient(const cluster::Plan& p, const cluster::Shells& shells) {
   std::vector<std::vector<double>> shared(p.blocks, std::vector<double>(static_cast<std::size_t>(p.shared)));
   cluster::Peers peers;
   for (int b = 0; b < p.blocks; ++b) peers.base[b] = shared[static_cast<std::size_t>(b)].data();
   const sweep::Lanes one;
   cluster::with_extents(p, [&](const auto& e, auto tiles) {
     using T = decltype(tiles);
-    for (Index c0 = 0; c0 < map.components(); c0 += p.components) {
+    for (Index k = 0; k < shells.clusters(); ++k) {
+      const int s = shells.shell_of(k);
+      const sweep::ComponentMap& map = shells.map[s];
+      const double* jacobian = shells.jacobian[s];
+      const Index c0 = shells.first_component(k, p.components);
       // each step for every block before the next: the kernel's cluster barriers
-      for (int b = 0; b < p.blocks; ++b) cluster::load(e, p, map, c0, b, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::load(e, p, shells.radial[s], map, c0, b, peers.base[b], one);
       for (int b = 0; b < p.blocks; ++b) cluster::half_sums(e, p, b, peers.base[b], one);
       for (int b = 0; b < p.blocks; ++b) cluster::forward_step<T>(e, p, b, peers, peers.base[b], one);
       for (int b = 0; b < p.blocks; ++b) cluster::per_q_step<T>(e, p, b, peers, peers.base[b], one);
@@ -311,6 +333,10 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
         cluster::radial_chain(e, p, map, c0, jacobian, b, peers.base[b], one);
     }
   });
+}
+
+void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
+  cluster_gradient(p, shell_table(p, {&map, 1}, {&jacobian, 1}));
 }
 
 }  // namespace cpu

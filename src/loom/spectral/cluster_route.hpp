@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 
 #include "loom/core/array.hpp"
 #include "loom/perf/work.hpp"
@@ -70,8 +71,16 @@ class ClusterShell {
 // the per-m theta products, the radial derivative and eq. 8.
 perf::Work cluster_gradient_work(Index n_r, Index n_theta, Index n_phi, Index components, bool cartesian);
 
+// The table of shells for one launch of plan p: maps[s], jacobians[s] (null: the logical gradient) and radials[s]
+// (the radial matrix of shell s's own plan, on the plan's side; none: p's for every shell) of each shell, at most
+// cluster::max_shells, every map of the same number of components.
+cluster::Shells shell_table(const cluster::Plan& p, std::span<const sweep::ComponentMap> maps,
+                            std::span<const double* const> jacobians, std::span<const double* const> radials = {});
+
 namespace cpu {
-// Every cluster's blocks one step at a time, one lane (jacobian null: the logical gradient).
+// Every cluster's blocks one step at a time, one lane, the clusters in the kernel's order (jacobian null: the
+// logical gradient).
+void cluster_gradient(const cluster::Plan& p, const cluster::Shells& shells);
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
 }  // namespace cpu
 
@@ -82,6 +91,9 @@ bool clusters_available();
 void disable_clusters(bool disabled);
 // One launch: map.components() / p.components clusters (rounded up) of p.blocks blocks. Device pointers.
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
+// One launch for every shell of the table: shells.clusters() clusters (the launch's fixed cost paid once, and
+// count times the blocks to spread over the SMs).
+void cluster_gradient(const cluster::Plan& p, const cluster::Shells& shells);
 // An empty kernel launched as cluster_gradient launches the plan (same grid, clusters, threads and dynamic shared
 // memory): the fixed cost of the launch, which the gradient's single call cannot go below.
 void cluster_floor(const cluster::Plan& p, Index components);
