@@ -54,6 +54,7 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
       int blocks = cluster::max_blocks;
       bool shared_radial = false, strips = false;
       int threads = 256;
+      bool split = false;  // cos and sin of one m split between blocks
     };
     for (const Variant v : {Variant{1, 2, false, false}, Variant{2, 2, false, false}, Variant{3, 2, false, false},
                             Variant{1, 4, false, false}, Variant{2, 4, false, false}, Variant{2, 2, false, true},
@@ -67,12 +68,20 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
                             Variant{3, 3, true, true, 8, false, true}, Variant{1, 3, true, true, 5, false, true},
                             Variant{2, 2, true, true, 8, false, true, 512},
                             Variant{2, 1, true, true, 5, false, true, 1024},
-                            Variant{2, 1, true, true, 4, false, true, 1024}}) {
+                            Variant{2, 1, true, true, 4, false, true, 1024},
+                            Variant{2, 2, true, true, 8, false, true, 512, true},
+                            Variant{1, 4, true, false, 8, false, true, 256, true},
+                            Variant{2, 2, false, false, 8, false, false, 256, true},
+                            Variant{1, 2, true, true, 5, false, false, 256, true}}) {
       const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30,
                                         {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
-                                         v.strips});
+                                         v.strips, false, v.split});
       ASSERT_TRUE(c);
       const auto& plan = c->plan(core::Where::host);
+      if (k.n_r == 10) {  // 38 coefficients: 6 on the largest block of 8 with whole groups, 5 with split ones
+        EXPECT_EQ(plan.max_q, v.split ? (38 + v.blocks - 1) / v.blocks : v.blocks == 8 ? 6 : plan.max_q)
+            << v.blocks << " blocks" << (v.split ? " split" : "");
+      }
       // a compiled fixed instance here, else the plan's
       if (k.n_r == 10 && v.strips) {  // no strips instance for 3 per cluster nor for 1 per cluster of 5
         EXPECT_EQ(cluster::runs_strips(plan), v.per_cluster < 3 && (v.blocks != 5 || v.threads == 1024))
@@ -96,7 +105,8 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
         EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12)
             << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm << " threads " << v.threads
             << (v.tensor_cores ? " tensor cores" : "") << (v.padded ? " padded" : "") << " blocks " << v.blocks
-            << (v.shared_radial ? " shared d_r" : "") << (v.strips ? " strips" : "") << " tensor " << t;
+            << (v.shared_radial ? " shared d_r" : "") << (v.strips ? " strips" : "") << (v.split ? " split" : "")
+            << " tensor " << t;
     }
   }
 }

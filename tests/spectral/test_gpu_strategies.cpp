@@ -232,7 +232,7 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
     int blocks = cluster::max_blocks;
     bool shared_radial = false, strips = false;
     int threads = 256;
-    bool prefetch = false;
+    bool prefetch = false, split = false;
   };
   for (const int n_theta : {19, 7}) {
     Shell s(n_theta == 19 ? 10 : 6, n_theta, 1.62, 6);
@@ -252,7 +252,9 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
                             Variant{2, true, true, 8, false, true, 512},
                             Variant{2, true, true, 8, false, true, 512, true},
                             Variant{2, true, true, 5, false, true, 1024},
-                            Variant{2, true, true, 4, false, true, 1024}}) {
+                            Variant{2, true, true, 4, false, true, 1024},
+                            Variant{2, true, true, 8, false, true, 512, false, true},
+                            Variant{1, true, false, 8, false, true, 256, false, true}}) {
       // strips: 3 blocks per SM, 4 for one per cluster of 8, 2 of 512 threads, 1 of 1024
       const int per_sm = v.threads == 1024                   ? 1
                          : !v.strips || v.threads == 512     ? 2
@@ -260,7 +262,7 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
                                                                : 3;
       const auto c = ClusterShell::make(*route, v.per_cluster, 227 * 1024,
                                         {v.threads, per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
-                                         v.strips, v.prefetch});
+                                         v.strips, v.prefetch, v.split});
       ASSERT_TRUE(c);
       auto out = gh::outputs(f, 3);
       for (auto& o : out) {
@@ -272,7 +274,7 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
         EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12)
             << n_theta << " G " << v.per_cluster << (v.tensor_cores ? " tensor cores" : "")
             << (v.padded ? " padded" : "") << " blocks " << v.blocks << (v.shared_radial ? " shared d_r" : "")
-            << (v.strips ? " strips" : "") << " threads " << v.threads << (v.prefetch ? " prefetch" : "")
+            << (v.strips ? " strips" : "") << " threads " << v.threads << (v.prefetch ? " prefetch" : "") << (v.split ? " split" : "")
             << " tensor " << t;
     }
   }

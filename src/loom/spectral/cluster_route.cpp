@@ -87,6 +87,16 @@ Order order(const sweep::Separable& s, const std::vector<int>& sigma) {
   return o;
 }
 
+// Group boundaries added at the nearest coefficient to b n_phi / blocks (b = 1 .. blocks - 1): a group split there
+// becomes two groups of the same matrices (the per-q matrices are taken per group, from its first coefficient).
+void split_at_blocks(Order& o, int n_phi, int blocks) {
+  for (int b = 1; b < blocks; ++b) {
+    const int q = static_cast<int>(std::lround(double(b) * n_phi / blocks));
+    const auto at = std::lower_bound(o.group_q.begin(), o.group_q.end(), q);
+    if (at == o.group_q.end() || *at != q) o.group_q.insert(at, q);
+  }
+}
+
 // Block b's groups: the boundary nearest b n_phi / blocks coefficients, so the blocks' q counts are balanced.
 void split_groups(cluster::Plan& p, const std::vector<int>& group_q) {
   p.group_start[0] = 0;
@@ -157,7 +167,8 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
                                                const ClusterOptions& options) {
-  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial, strips, prefetch_jacobian] = options;
+  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial, strips, prefetch_jacobian, split] =
+      options;
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
   LOOM_REQUIRE(cluster::valid_launch(threads, per_sm, tensor_cores, strips), cluster::launch_rule);
   LOOM_REQUIRE(blocks >= 1 && blocks <= cluster::max_blocks, "cluster route: 1 to 8 blocks per cluster");
@@ -165,7 +176,8 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
   const auto sigma = signs(s);
   if (sigma.empty()) return std::nullopt;
-  const Order o = order(s, sigma);
+  Order o = order(s, sigma);
+  if (split) split_at_blocks(o, static_cast<int>(s.n_phi), blocks);
   ClusterShell c;
   cluster::Plan& p = c.shapes_;
   p = shapes(s.n_r, s.n_theta, s.n_phi, components, blocks);

@@ -27,6 +27,9 @@ struct ClusterOptions {
   bool shared_radial = false;
   bool strips = false;
   bool prefetch_jacobian = false;  // the block's inverse Jacobian into L2 at the start
+  // the Fourier coefficients split between blocks at b n_phi / blocks even inside a matrix group (cos and sin of
+  // one m): both blocks stage the group's matrices, the largest block's count falls to ceil(n_phi / blocks)
+  bool split_groups = false;
 };
 
 class ClusterShell {

@@ -45,6 +45,25 @@ __device__ void stamp(const cluster::Plan& p, int k) {
   at[1 + k] = clock64();
 }
 
+#if defined(LOOM_CLUSTER_DEVICE)
+// The block's shell in the table and its cluster's first component, found where used (the block index read by a
+// volatile instruction, so nothing of it stays live in registers between the load and the chain rule: the 64-
+// register kernels would spill).
+struct ShellAt {
+  const sweep::ComponentMap* map;
+  const double* jacobian;
+  const double* radial;
+  Index c0;
+};
+__device__ ShellAt shell_at(const cluster::Shells& shells, int blocks, int components) {
+  unsigned block = 0;
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(block));
+  const Index k = block / blocks;
+  const int s = shells.shell_of(k);
+  return {&shells.map[s], shells.jacobian[s], shells.radial[s], shells.first_component(k, components)};
+}
+#endif
+
 // The steps of one block (the kernel's body) with extents e (the plan's, or fixed at compile time) and register
 // tiles T; its cluster's shell and components from the table (the shell's map stays in the parameter space).
 template <class T, class E>
@@ -54,17 +73,15 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const cluster::She
   cg::cluster_group group = cg::this_cluster();
   const int b = static_cast<int>(group.block_rank());
   const DevicePeers peers{shared};
-  const Index k = blockIdx.x / e.blocks;
-  const int s = shells.shell_of(k);
-  const sweep::ComponentMap& map = shells.map[s];
-  const double* jacobian = shells.jacobian[s];
-  const Index c0 = shells.first_component(k, e.components);
   const sweep::Lanes lanes{static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};
   stamp(p, 0);
   // every block of the cluster has started before any stores into its shared memory
   asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
-  cluster::load(e, p, shells.radial[s], map, c0, b, shared, lanes);
-  cluster::prefetch_jacobian(e, p, jacobian, b, lanes);
+  {
+    const ShellAt at = shell_at(shells, e.blocks, e.components);
+    cluster::load(e, p, at.radial, *at.map, at.c0, b, shared, lanes);
+    cluster::prefetch_jacobian(e, p, at.jacobian, b, lanes);
+  }
   cluster::stage_wait();
   __syncthreads();
   cluster::half_sums(e, p, b, shared, lanes);
@@ -85,7 +102,8 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const cluster::She
   cluster::inverse_step<T>(e, p, b, shared, lanes);
   __syncthreads();
   stamp(p, 5);
-  cluster::radial_chain(e, p, map, c0, jacobian, b, shared, lanes);
+  const ShellAt at = shell_at(shells, e.blocks, e.components);
+  cluster::radial_chain(e, p, *at.map, at.c0, at.jacobian, b, shared, lanes);
   stamp(p, 6);
 #else
   (void)e, (void)p, (void)shells;
