@@ -12,11 +12,13 @@ namespace loom::spectral::timing {
 template <class F>
 double per_call(int repeats, int calls, const F& call) {
   core::Stopwatch watch(core::Backend::cuda);
-  return perf::time_repeated(3, repeats, [&] {
-           watch.start();
-           for (int i = 0; i < calls; ++i) call();
-           return watch.stop() / calls;
-         }).median;
+  return perf::time_repeated(3, repeats,
+                             [&] {
+                               watch.start();
+                               for (int i = 0; i < calls; ++i) call();
+                               return watch.stop() / calls;
+                             })
+      .median;
 }
 
 }  // namespace loom::spectral::timing

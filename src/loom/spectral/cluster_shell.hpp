@@ -100,9 +100,10 @@ struct Plan {
 
 // Several shells of the same extents and angular operators (the same plan) in one launch: shell s's fields through
 // map[s], its inverse Jacobian jacobian[s] (null: the logical gradient) and its radial derivative matrix radial[s]
-// (the plan's layout; shells of other radii differ only there), every map of the same number of components. Passed by value as a kernel parameter (within the 4 KB of parameters with the plan: no table to
-// upload per call). Cluster k works on shell k / per_shell, components from k % per_shell times the plan's
-// components per cluster: one shell's clusters after the other's.
+// (the plan's layout; shells of other radii differ only there), every map of the same number of components.
+// Passed by value as a kernel parameter (within the 4 KB of parameters with the plan: no table to upload per
+// call). Cluster k works on shell k / per_shell, components from k % per_shell times the plan's components per
+// cluster: one shell's clusters after the other's.
 constexpr int max_shells = 8;
 struct Shells {
   int count = 0;
@@ -344,8 +345,8 @@ LOOM_HOST_DEVICE inline void stage_wait() {
 #endif
 }
 
-// Step 0: the block's matrices (the shell's radial one) and its lines of every component into shared memory (X[c][phi][l'], zero for
-// components past the map's end), all copies in flight at once.
+// Step 0: the block's matrices (the shell's radial one) and its lines of every component into shared memory
+// (X[c][phi][l'], zero for components past the map's end), all copies in flight at once.
 template <class E>
 LOOM_HOST_DEVICE void load(const E& e, const Plan& p, const double* radial, const sweep::ComponentMap& map, Index c0,
                            int b, double* shared, sweep::Lanes lanes) {
