@@ -107,10 +107,10 @@ int main(int argc, char** argv) {
   const double block_one = per_call(repeats, 1, dense_block), block_stream = per_call(repeats, 20, dense_block);
   std::printf("dense cuBLAS, 50 components as one block: %.2f us one call, %.2f per call of 20, error %.2e\n",
               block_one * 1e6, block_stream * 1e6, all.worst_error(1));
-  // the thirteenth session's default first; with the inverse Jacobian prefetched into L2; with cos and sin of one m
-  // split between blocks (5 coefficients on the largest block, not 6); one component per cluster
-  // of 8 at four blocks per SM (400 blocks per shell: finer for the SMs to share), also split; 2 per cluster of 5 and
-  // of 4 on blocks of 1024 threads (one block per SM)
+  // the thirteenth session's default first; with the inverse Jacobian prefetched into L2; with cos and sin of one
+  // m split between blocks (5 coefficients on the largest block, not 6); one component per cluster of 8 at four
+  // blocks per SM (400 blocks per shell: finer for the SMs to share), also split; 2 per cluster of 5 and of 4 on
+  // blocks of 1024 threads (one block per SM)
   const std::vector<Variant> variants{{"G2/8 512 pad", 2, {512, 2, true, true, 8, false, true, false}},
                                       {"G2/8 512 pad pf", 2, {512, 2, true, true, 8, false, true, true}},
                                       {"G2/8 512 pad split", 2, {512, 2, true, true, 8, false, true, false, true}},
