@@ -252,26 +252,36 @@ namespace {
 // The tensor-core variants the strategy tries for 33 or more components, the fastest measured on the H200 first
 // (docs/performance.md): one is taken where it fits and a compiled instance runs it as asked (fixed extents; the
 // strips where it asks for them).
+// A candidate applies to launches of at least min_shells shells (cluster::Shells).
 struct Candidate {
-  int components;
+  int min_shells, components;
   ClusterOptions options;
 };
 const Candidate tensor_core_variants[] = {
     // thirteenth session (10x19x38, 50 components, same run): 31.23 us one call, 27.51 in a stream
-    {2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true}},
+    {1, 2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true}},
     // 32.37 / 28.34
-    {1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true}},
+    {1, 1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true}},
     // the twelfth session's: 36.75 / 31.76 in the same run
-    {2, {.tensor_cores = true, .padded = true}},
+    {1, 2, {.tensor_cores = true, .padded = true}},
 };
 
 bool runs_as_asked(const cluster::Plan& p) { return cluster::runs_fixed(p) && (!p.strips || cluster::runs_strips(p)); }
 
 }  // namespace
 
-std::optional<ClusterShell> ClusterShell::make_default(const sweep::Separable& s, Index total, Index max_shared) {
+int ClusterShell::shell_class(int shells) {
+  int c = 1;
+  for (const Candidate& v : tensor_core_variants)
+    if (v.min_shells <= shells) c = std::max(c, v.min_shells);
+  return c;
+}
+
+std::optional<ClusterShell> ClusterShell::make_default(const sweep::Separable& s, Index total, Index max_shared,
+                                                       int shells) {
   if (total >= 33)
     for (const Candidate& c : tensor_core_variants) {
+      if (c.min_shells > shells) continue;
       auto made = make(s, c.components, max_shared, c.options);
       if (made && runs_as_asked(made->plan(core::Where::host))) return made;
     }

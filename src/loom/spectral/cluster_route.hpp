@@ -53,8 +53,13 @@ class ClusterShell {
   // of 8 on the tensor cores in strips with padded rows on blocks of 512 threads (the fastest variant measured,
   // docs/performance.md, thirteenth session), then the next fastest, where it fits and a compiled fixed instance
   // runs it; else default_options() with components_for(total) (or fewer components where that does not fit).
-  // None when nothing fits.
-  static std::optional<ClusterShell> make_default(const sweep::Separable& host, Index total, Index max_shared);
+  // None when nothing fits. `shells`: the shells of one launch (cluster::Shells), for candidates measured best
+  // only from some number of shells on.
+  static std::optional<ClusterShell> make_default(const sweep::Separable& host, Index total, Index max_shared,
+                                                  int shells = 1);
+  // The shells of one launch that make_default treats alike with `shells` (the largest candidate threshold not
+  // above it): a plan kept for one launch size serves every size of the same class.
+  static int shell_class(int shells);
 
   // The plan with the matrices on side w (uploaded on the first device call).
   const cluster::Plan& plan(core::Where w) const;

@@ -95,7 +95,8 @@ void Differentiator::cartesian_gradients(Strategy s, OperatorCache& cache, Index
       alone(shells[first++]);
       continue;
     }
-    const cluster::Plan& plan = *lead.cluster_route(s, cache, components);
+    const int count = static_cast<int>(end - first);
+    const cluster::Plan& plan = *lead.cluster_route(s, cache, components, count);
     sweep::ComponentMap maps[cluster::max_shells];
     const double *jacobians[cluster::max_shells], *radials[cluster::max_shells];
     for (std::size_t k = first; k < end; ++k) {
@@ -105,13 +106,13 @@ void Differentiator::cartesian_gradients(Strategy s, OperatorCache& cache, Index
       require_size(*g.out, 3 * components * n, "cartesian_gradients: out too small");
       maps[k - first] = component_map(g.in->read(w), g.out->write(w), components);
       jacobians[k - first] = g.inverse_jacobian->read(w);
-      const cluster::Plan& own = *g.differentiator->cluster_route(s, cache, components);
+      const cluster::Plan& own = *g.differentiator->cluster_route(s, cache, components, count);
       LOOM_REQUIRE(own.shared == plan.shared && own.components == plan.components && own.blocks == plan.blocks,
                    "cartesian_gradients: the shells' cluster plans differ in layout");
       radials[k - first] = own.radial;
     }
-    const std::size_t count = end - first;
-    gpu::cluster_gradient(plan, shell_table(plan, {maps, count}, {jacobians, count}, {radials, count}));
+    const auto n_shells = static_cast<std::size_t>(count);
+    gpu::cluster_gradient(plan, shell_table(plan, {maps, n_shells}, {jacobians, n_shells}, {radials, n_shells}));
     first = end;
   }
 }
@@ -126,21 +127,23 @@ const sweep::Separable* Differentiator::gemm_route(Strategy s, OperatorCache& ca
 
 bool Differentiator::cluster_supported() const { return cluster_fits_; }
 
-const cluster::Plan* Differentiator::cluster_route(Strategy s, OperatorCache& cache, Index components) const {
+const cluster::Plan* Differentiator::cluster_route(Strategy s, OperatorCache& cache, Index components,
+                                                   int shells) const {
   if (s != Strategy::cluster) return nullptr;
   if (!cluster_supported())
     throw UsageError(
         "strategy = \"cluster\": needs a shell on the separable angular route whose blocks fit in "
         "shared memory");
-  const int wanted = ClusterShell::components_for(components);
-  if (cluster_ && cluster_cache_ == cache.id() && cluster_wanted_ == wanted)
+  const int wanted = ClusterShell::components_for(components), shell_class = ClusterShell::shell_class(shells);
+  if (cluster_ && cluster_cache_ == cache.id() && cluster_wanted_ == wanted && cluster_shells_ == shell_class)
     return &cluster_->plan(core::Where::device);
   const auto route = sweep::separable_route(fused_->plan(cache, core::Where::host), Index{1} << 40);
   LOOM_REQUIRE(route, "cluster route: the plan is not separable");
-  cluster_ = ClusterShell::make_default(*route, components, cluster_max_shared);
+  cluster_ = ClusterShell::make_default(*route, components, cluster_max_shared, shells);
   if (!cluster_) throw Error("cluster route: the phi DFT matrices lack the half-period symmetry");
   cluster_cache_ = cache.id();
   cluster_wanted_ = wanted;
+  cluster_shells_ = shell_class;
   return &cluster_->plan(core::Where::device);
 }
 

@@ -99,9 +99,10 @@ class Differentiator {
   bool fused_shell(Strategy s) const { return s == Strategy::fused && fused_.has_value(); }
   // The batched strategy on a separable shell: the route of separable_gemm.hpp (none otherwise).
   const sweep::Separable* gemm_route(Strategy s, OperatorCache& cache) const;
-  // The cluster strategy on a separable shell: its device plan for a call of `components` components (none
-  // otherwise); built from the cache's matrices on first use and when the components per cluster change.
-  const cluster::Plan* cluster_route(Strategy s, OperatorCache& cache, Index components) const;
+  // The cluster strategy on a separable shell: its device plan for a call of `components` components in launches
+  // of `shells` shells (none otherwise); built from the cache's matrices on first use and when the components per
+  // cluster or the class of launch sizes (ClusterShell::shell_class) change.
+  const cluster::Plan* cluster_route(Strategy s, OperatorCache& cache, Index components, int shells = 1) const;
   bool cluster_supported() const;
 
   const Topology& topology_;
@@ -113,6 +114,7 @@ class Differentiator {
   mutable std::optional<ClusterShell> cluster_;
   mutable std::uint64_t cluster_cache_ = 0;  // OperatorCache::id() of cluster_'s matrices
   mutable int cluster_wanted_ = 0;           // the components per cluster asked for when it was built
+  mutable int cluster_shells_ = 0;           // the class of launch sizes it was built for
   std::string launch_key_;  // what shares_launch compares: the extents and the angular operators' keys
 };
 
