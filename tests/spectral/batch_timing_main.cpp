@@ -108,18 +108,19 @@ int main(int argc, char** argv) {
   std::printf("dense cuBLAS, 50 components as one block: %.2f us one call, %.2f per call of 20, error %.2e\n",
               block_one * 1e6, block_stream * 1e6, all.worst_error(1));
   // the thirteenth session's default first; with the inverse Jacobian prefetched into L2; with cos and sin of one
-  // m split between blocks (5 coefficients on the largest block, not 6); one component per cluster of 8 at four
-  // blocks per SM (400 blocks per shell: finer for the SMs to share), also split; 2 per cluster of 5 and of 4 on
+  // m split between blocks (5 coefficients on the largest block, not 6), and both; one component per cluster of 8 at
+  // four blocks per SM (400 blocks per shell: finer for the SMs to share), also split; 2 per cluster of 5 and of 4 on
   // blocks of 1024 threads (one block per SM)
   const std::vector<Variant> variants{{"G2/8 512 pad", 2, {512, 2, true, true, 8, false, true, false}},
                                       {"G2/8 512 pad pf", 2, {512, 2, true, true, 8, false, true, true}},
                                       {"G2/8 512 pad split", 2, {512, 2, true, true, 8, false, true, false, true}},
+                                      {"G2/8 512 pad pf split", 2, {512, 2, true, true, 8, false, true, true, true}},
                                       {"G1/8 256x4", 1, {256, 4, true, false, 8, false, true, false}},
                                       {"G1/8 256x4 split", 1, {256, 4, true, false, 8, false, true, false, true}},
                                       {"G2/5 1024 pad", 2, {1024, 1, true, true, 5, false, true, false}},
                                       {"G2/4 1024 pad", 2, {1024, 1, true, true, 4, false, true, false}}};
   std::vector<Row> rows;
-  std::printf("%-18s %2s %6s %5s %10s %10s %10s %10s %9s\n", "variant", "K", "blocks", "held", "one/shell", "20/shell",
+  std::printf("%-22s %2s %6s %5s %10s %10s %10s %10s %9s\n", "variant", "K", "blocks", "held", "one/shell", "20/shell",
               "floor/1", "floor/20", "error");
   for (const Variant& v : variants) {
     std::vector<ClusterShell> routes;
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
       routes.push_back(std::move(*c));
     }
     if (routes.size() < most) {
-      std::printf("%-18s does not fit\n", v.label);
+      std::printf("%-22s does not fit\n", v.label);
       continue;
     }
     const cluster::Plan& plan = routes[0].plan(core::Where::device);
@@ -162,7 +163,7 @@ int main(int argc, char** argv) {
             per_call(repeats, 1, floor),
             per_call(repeats, 20, floor),
             all.worst_error(k)};
-      std::printf("%-18s %2d %6lld %5lld %10.2f %10.2f %10.2f %10.2f %9.2e\n", r.label.c_str(), k, r.blocks, r.held,
+      std::printf("%-22s %2d %6lld %5lld %10.2f %10.2f %10.2f %10.2f %9.2e\n", r.label.c_str(), k, r.blocks, r.held,
                   r.one * 1e6, r.stream * 1e6, r.floor_one * 1e6, r.floor_stream * 1e6, r.error);
       std::fflush(stdout);
       rows.push_back(r);
@@ -182,10 +183,10 @@ int main(int argc, char** argv) {
       "one shell: %.2f us one call, %.2f per call of 20 (as one block: %.2f / %.2f); floor: the empty "
       "launch of the same grid, per launch ==\n",
       dense_one * 1e6, dense_stream * 1e6, block_one * 1e6, block_stream * 1e6);
-  std::printf("%-20s %2s %6s %5s %9s %9s %8s %8s %8s %8s %9s\n", "variant", "K", "blocks", "held", "one/shell",
+  std::printf("%-22s %2s %6s %5s %9s %9s %8s %8s %8s %8s %9s\n", "variant", "K", "blocks", "held", "one/shell",
               "20/shell", "floor/1", "floor/20", "dense/1", "dense/20", "error");
   for (const Row& r : rows)
-    std::printf("%-20s %2d %6lld %5lld %9.2f %9.2f %8.2f %8.2f %7.2fx %7.2fx %9.2e\n", r.label.c_str(), r.k, r.blocks,
+    std::printf("%-22s %2d %6lld %5lld %9.2f %9.2f %8.2f %8.2f %7.2fx %7.2fx %9.2e\n", r.label.c_str(), r.k, r.blocks,
                 r.held, r.one * 1e6, r.stream * 1e6, r.floor_one * 1e6, r.floor_stream * 1e6, dense_one / r.one,
                 dense_stream / r.stream, r.error);
   return 0;
