@@ -5,6 +5,8 @@
 // routes; the bookkeeping of which block owns what; refusal of DFT matrices without the half-period symmetry.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <deque>
 #include <utility>
 #include <vector>
@@ -258,6 +260,38 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
 // The strategy's variant: the tensor cores in strips with padded rows, two components per cluster of 8 on blocks
 // of 512 threads, for the 50 GH components on SpEC's shell (a compiled strips instance runs it); the register
 // tiles where no tensor-core variant has a compiled instance (6 x 7 x 14) and for fewer than 33 components.
+// Split groups (ClusterOptions::split_groups) refine the whole groups: every boundary of those stays, the blocks'
+// coefficient ranges start at the coefficient nearest b n_phi / blocks, each part of a split group carries the
+// matrices of the group it came from, and the shared memory stays within the bound from the shapes.
+TEST(ClusterRoute, SplitGroupsRefineTheGroupsAtTheBlockBoundaries) {
+  for (const ShellCase k : {ShellCase{3, 4}, ShellCase{6, 7}, ShellCase{10, 19}, ShellCase{9, 6}}) {
+    Shell s(k.n_r, k.n_theta, 1.5, 4);
+    const Differentiator d(s, AngularMethod::separable);
+    OperatorCache cache;
+    for (const int blocks : {cluster::max_blocks, 5, 7}) {
+      const auto whole = ClusterShell::make(host_route(d, cache), 2, Index{1} << 30, {.blocks = blocks});
+      const ClusterOptions options{.blocks = blocks, .split_groups = true};
+      const auto split = ClusterShell::make(host_route(d, cache), 2, Index{1} << 30, options);
+      ASSERT_TRUE(whole && split);
+      const auto &w = whole->plan(core::Where::host), &p = split->plan(core::Where::host);
+      const std::vector<int> cuts(p.group_q, p.group_q + p.groups + 1);
+      for (int g = 0; g <= w.groups; ++g)
+        EXPECT_TRUE(std::binary_search(cuts.begin(), cuts.end(), w.group_q[g])) << "boundary " << w.group_q[g];
+      for (int b = 0; b <= blocks; ++b)
+        EXPECT_LE(std::abs(p.q_start[b] - double(b) * p.n_phi / blocks), 0.5) << k.n_r << " block " << b;
+      const int ld = p.ld_theta, square = ld * p.n_theta;
+      for (int t = 0; t < 2; ++t)
+        for (int g = 0; g < p.groups; ++g) {
+          const int from = w.group_of[p.group_q[g]];
+          for (int v = 0; v < square; ++v)
+            ASSERT_EQ(p.per_q[(t * p.groups + g) * square + v], w.per_q[(t * w.groups + from) * square + v])
+                << k.n_r << " group " << g;
+        }
+      EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 2, options));
+    }
+  }
+}
+
 TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
   struct Case {
     int n_r, n_theta;
