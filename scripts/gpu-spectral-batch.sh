@@ -11,7 +11,9 @@
 #      blocks), time per shell one call and per call of 20, the empty launch of the same grid, dense cuBLAS per
 #      shell, the route as loom bh calls it; its summary table last;
 #   3. `loom spectral` rows of the strategy's default (one shell), one call and per call of 20, dense beside.
-# GPU_REPEATS (default 20). Files in $OUT (or gpu-check-out/spectral-batch/).
+# GPU_REPEATS (default 20); GPU_QUICK=1: `spectral_batch_timing REPEATS quick` (the four variants that decide the
+# defaults: 2 per cluster of 8 on 512 threads and 1 per cluster of 8 at 4/SM, whole and split groups). Files in
+# $OUT (or gpu-check-out/spectral-batch/).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-check-out/spectral-batch}
@@ -34,7 +36,7 @@ t1=$(date +%s)
 printf '%-20s %s\n' test_gr_gh_gpu "$(timeout 150 "$build/tests/gr/test_gr_gh_gpu" \
   --gtest_filter='GhGpu.HundredStepsAgreeWithTheCpu:GhGpu.HundredStepsOnTheInverseMapAgreeWithTheCpu' 2>&1 |
   grep -E '^\[  (PASSED|FAILED|SKIPPED) |Failure|Expected|Which is' | head -20 | tr '\n' ' ') ($(( $(date +%s) - t1 )) s)"
-timeout 120 "$build/tests/spectral/spectral_batch_timing" "$repeats" > "$out/batch.txt" 2>&1 ||
+timeout 120 "$build/tests/spectral/spectral_batch_timing" "$repeats" ${GPU_QUICK:+quick} > "$out/batch.txt" 2>&1 ||
   echo "spectral_batch_timing failed: $(tail -3 "$out/batch.txt")"
 row() {  # name strategy angular calls
   timeout 60 "$build/bin/loom" spectral --extents 10,19,38 --radii 1.62,6 --tensor aa,iaa,aa --backend cuda \

@@ -7,7 +7,9 @@
 // gradient of one shell timed the same way (per tensor: the baseline per shell; and as one block) and each row's
 // ratio to it; last the route as loom bh calls it (Differentiator::cartesian_gradients, host work included) at
 // K = 2 and 8. A summary table is printed last.
-// Usage: spectral_batch_timing [repeats]
+// With `quick`: the whole and the split groups of 2 per cluster of 8 on 512 threads and of 1 per cluster of 8 at
+// 4/SM only.
+// Usage: spectral_batch_timing [repeats] [quick]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -87,6 +89,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "spectral_batch_timing: repeats '%s' is not a positive integer\n", argv[1]);
     return 2;
   }
+  const bool quick = argc > 2 && std::string(argv[2]) == "quick";
+  if (argc > 2 && !quick) {
+    std::fprintf(stderr, "spectral_batch_timing: second argument '%s' is not 'quick'\n", argv[2]);
+    return 2;
+  }
   Shells all(most);
   OperatorCache cache;
   // dense strided-batched cuBLAS on one shell (the paper's way), per tensor (T_aa, T_iaa, T_aa) as the thirteenth
@@ -123,6 +130,10 @@ int main(int argc, char** argv) {
   std::printf("%-22s %2s %6s %5s %10s %10s %10s %10s %9s\n", "variant", "K", "blocks", "held", "one/shell", "20/shell",
               "floor/1", "floor/20", "error");
   for (const Variant& v : variants) {
+    const std::string label = v.label;
+    if (quick && label != "G2/8 512 pad" && label != "G2/8 512 pad split" && label != "G1/8 256x4" &&
+        label != "G1/8 256x4 split")
+      continue;
     std::vector<ClusterShell> routes;
     for (int s = 0; s < most; ++s) {
       const auto route =

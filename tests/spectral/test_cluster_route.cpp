@@ -261,8 +261,10 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
 // of 512 threads, for the 50 GH components on SpEC's shell (a compiled strips instance runs it); the register
 // tiles where no tensor-core variant has a compiled instance (6 x 7 x 14) and for fewer than 33 components.
 // Split groups (ClusterOptions::split_groups) refine the whole groups: every boundary of those stays, the blocks'
-// coefficient ranges start at the coefficient nearest b n_phi / blocks, each part of a split group carries the
-// matrices of the group it came from, and the shared memory stays within the bound from the shapes.
+// coefficient ranges start at the coefficient nearest b n_phi / blocks, every added cut is one of those starts (at
+// 10 x 19 on 8 blocks: no more groups per block and less shared memory than whole groups), each part of a split
+// group carries the matrices of the group it came from, and the shared memory stays within the bound from the
+// shapes.
 TEST(ClusterRoute, SplitGroupsRefineTheGroupsAtTheBlockBoundaries) {
   for (const ShellCase k : {ShellCase{3, 4}, ShellCase{6, 7}, ShellCase{10, 19}, ShellCase{9, 6}}) {
     Shell s(k.n_r, k.n_theta, 1.5, 4);
@@ -279,6 +281,15 @@ TEST(ClusterRoute, SplitGroupsRefineTheGroupsAtTheBlockBoundaries) {
         EXPECT_TRUE(std::binary_search(cuts.begin(), cuts.end(), w.group_q[g])) << "boundary " << w.group_q[g];
       for (int b = 0; b <= blocks; ++b)
         EXPECT_LE(std::abs(p.q_start[b] - double(b) * p.n_phi / blocks), 0.5) << k.n_r << " block " << b;
+      // every added cut is a block's boundary (a cut inside a block would only add a group for it to stage)
+      const std::vector<int> starts(p.q_start, p.q_start + blocks + 1), old(w.group_q, w.group_q + w.groups + 1);
+      for (const int q : cuts)
+        EXPECT_TRUE(std::binary_search(old.begin(), old.end(), q) || std::count(starts.begin(), starts.end(), q))
+            << k.n_r << " blocks " << blocks << " cut " << q;
+      if (k.n_r == 10 && blocks == cluster::max_blocks) {  // SpEC's shell: no more groups, less shared memory
+        EXPECT_LE(p.max_groups, w.max_groups);
+        EXPECT_LT(p.shared, w.shared);
+      }
       const int ld = p.ld_theta, square = ld * p.n_theta;
       for (int t = 0; t < 2; ++t)
         for (int g = 0; g < p.groups; ++g) {
@@ -312,6 +323,16 @@ TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
     EXPECT_EQ(cluster::runs_fixed(p), k.n_r == 10) << "compiled fixed extents at 10x19x38 only";
     EXPECT_EQ(cluster::runs_strips(p), k.tensor_cores);
     EXPECT_EQ(p.threads, k.tensor_cores ? 512 : 256);
+    EXPECT_EQ(p.max_q, k.tensor_cores ? 5 : p.max_q) << "split groups: 5 of 38 coefficients per block of 8";
+    // launches of several shells: one component per cluster of 8 at four blocks per SM where it runs
+    const auto batch = ClusterShell::make_default(host_route(d, cache), k.total, 227 * 1024, 2);
+    ASSERT_TRUE(batch);
+    const auto& q = batch->plan(core::Where::host);
+    EXPECT_EQ(q.components, k.tensor_cores ? 1 : k.components);
+    EXPECT_EQ(q.per_sm, k.tensor_cores ? 4 : p.per_sm);
+    EXPECT_EQ(cluster::runs_strips(q), k.tensor_cores);
+    EXPECT_EQ(ClusterShell::shell_class(1), 1);
+    EXPECT_EQ(ClusterShell::shell_class(8), 2);
   }
 }
 

@@ -87,13 +87,18 @@ Order order(const sweep::Separable& s, const std::vector<int>& sigma) {
   return o;
 }
 
-// Group boundaries added at the nearest coefficient to b n_phi / blocks (b = 1 .. blocks - 1): a group split there
-// becomes two groups of the same matrices (the per-q matrices are taken per group, from its first coefficient).
+// A group boundary added at the coefficient nearest b n_phi / blocks (b = 1 .. blocks - 1) where no boundary is
+// within half a coefficient of it (split_groups then takes the nearest, so a cut it would not take would only add
+// a group to stage): a group split there becomes two groups of the same matrices (the per-q matrices are taken per
+// group, from its first coefficient).
 void split_at_blocks(Order& o, int n_phi, int blocks) {
   for (int b = 1; b < blocks; ++b) {
-    const int q = static_cast<int>(std::lround(double(b) * n_phi / blocks));
-    const auto at = std::lower_bound(o.group_q.begin(), o.group_q.end(), q);
-    if (at == o.group_q.end() || *at != q) o.group_q.insert(at, q);
+    const double target = double(b) * n_phi / blocks;
+    const bool near = std::any_of(o.group_q.begin(), o.group_q.end(),
+                                  [&](int q) { return std::abs(q - target) <= 0.5; });
+    if (near) continue;
+    const int q = static_cast<int>(std::lround(target));
+    o.group_q.insert(std::lower_bound(o.group_q.begin(), o.group_q.end(), q), q);
   }
 }
 
@@ -258,7 +263,14 @@ struct Candidate {
   ClusterOptions options;
 };
 const Candidate tensor_core_variants[] = {
-    // thirteenth session (10x19x38, 50 components, same run): 31.23 us one call, 27.51 in a stream
+    // fourteenth session (10x19x38, 50 components, per shell, K shells in one launch, same run), from 2 shells:
+    // 1 per cluster of 8 at 4/SM: K = 2 25.71 us one call / 23.69 in a stream, K = 8 20.96 / 20.52 (2 per
+    // cluster of 8 on 512 threads with split groups: 28.07 / 25.84, 21.66 / 21.26)
+    {2, 1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true}},
+    // one shell: 2 per cluster of 8 on 512 threads with split groups 30.56 / 26.71 (whole groups 31.74 / 27.79;
+    // thirteenth session 31.23 / 27.51)
+    {1, 2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true, .split_groups = true}},
+    // thirteenth session: 31.23 us one call, 27.51 in a stream
     {1, 2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true}},
     // 32.37 / 28.34
     {1, 1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true}},
