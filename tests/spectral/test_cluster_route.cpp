@@ -324,12 +324,14 @@ TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
     EXPECT_EQ(cluster::runs_strips(p), k.tensor_cores);
     EXPECT_EQ(p.threads, k.tensor_cores ? 512 : 256);
     EXPECT_EQ(p.max_q, k.tensor_cores ? 5 : p.max_q) << "split groups: 5 of 38 coefficients per block of 8";
-    // launches of several shells: one component per cluster of 8 at four blocks per SM where it runs
+    // launches of several shells: one component per cluster of 8 at four blocks per SM with split groups where
+    // it runs
     const auto batch = ClusterShell::make_default(host_route(d, cache), k.total, 227 * 1024, 2);
     ASSERT_TRUE(batch);
     const auto& q = batch->plan(core::Where::host);
     EXPECT_EQ(q.components, k.tensor_cores ? 1 : k.components);
     EXPECT_EQ(q.per_sm, k.tensor_cores ? 4 : p.per_sm);
+    EXPECT_EQ(q.max_q, k.tensor_cores ? 5 : q.max_q);
     EXPECT_EQ(cluster::runs_strips(q), k.tensor_cores);
     EXPECT_EQ(ClusterShell::shell_class(1), 1);
     EXPECT_EQ(ClusterShell::shell_class(8), 2);

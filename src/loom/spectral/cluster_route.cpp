@@ -263,12 +263,13 @@ struct Candidate {
   ClusterOptions options;
 };
 const Candidate tensor_core_variants[] = {
-    // fourteenth session (10x19x38, 50 components, per shell, K shells in one launch, same run), from 2 shells:
-    // 1 per cluster of 8 at 4/SM: K = 2 25.71 us one call / 23.69 in a stream, K = 8 20.96 / 20.52 (2 per
-    // cluster of 8 on 512 threads with split groups: 28.07 / 25.84, 21.66 / 21.26)
-    {2, 1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true}},
-    // one shell: 2 per cluster of 8 on 512 threads with split groups 30.56 / 26.71 (whole groups 31.74 / 27.79;
-    // thirteenth session 31.23 / 27.51)
+    // fourteenth session (10x19x38, 50 components, per shell, K shells in one launch, lead's second call), from
+    // 2 shells: 1 per cluster of 8 at 4/SM with split groups: K = 2 25.16 us one call / 23.12 in a stream, K = 8
+    // 20.53 / 20.16 (whole groups 25.86 / 23.60, 20.89 / 20.50; 2 per cluster of 8 on 512 threads with split
+    // groups 26.67 / 25.00, 21.43 / 21.00)
+    {2, 1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true, .split_groups = true}},
+    // one shell: 2 per cluster of 8 on 512 threads with split groups 30.54 / 26.55 (whole groups 31.74 / 27.84;
+    // 1 per cluster of 8 at 4/SM split 30.85 / 27.18; thirteenth session 31.23 / 27.51)
     {1, 2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true, .split_groups = true}},
     // thirteenth session: 31.23 us one call, 27.51 in a stream
     {1, 2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true}},

@@ -51,12 +51,11 @@ class ClusterShell {
   static int components_for(Index total);
   // The route the strategy runs for a call of `total` components: for 33 or more, on one shell two components
   // per cluster of 8 on the tensor cores in strips with padded rows and split groups on blocks of 512 threads,
-  // for launches of 2 or more shells one component per cluster of 8 in strips at four blocks per SM (the fastest
-  // variants measured, docs/performance.md, fourteenth session), then the next fastest, where it fits and a
-  // compiled fixed instance runs it; else default_options() with components_for(total) (or fewer components
-  // where that does not fit).
-  // None when nothing fits. `shells`: the shells of one launch (cluster::Shells), for candidates measured best
-  // only from some number of shells on.
+  // for launches of 2 or more shells one component per cluster of 8 in strips at four blocks per SM with split
+  // groups (the fastest variants measured, docs/performance.md, fourteenth session), then the next fastest,
+  // where it fits and a compiled fixed instance runs it; else default_options() with components_for(total) (or
+  // fewer components where that does not fit). None when nothing fits. `shells`: the shells of one launch
+  // (cluster::Shells), for candidates measured best only from some number of shells on.
   static std::optional<ClusterShell> make_default(const sweep::Separable& host, Index total, Index max_shared,
                                                   int shells = 1);
   // The shells of one launch that make_default treats alike with `shells` (the largest candidate threshold not
