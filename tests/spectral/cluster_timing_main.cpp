@@ -30,22 +30,14 @@
 #include "loom/spectral/cluster_route.hpp"
 #include "loom/spectral/operations.hpp"
 #include "spectral/gh_fields.hpp"
+#include "spectral/per_call.hpp"
 
 using namespace loom;
 using namespace loom::spectral;
 
 namespace {
 
-// The median over `repeats` samples (after 3 warm-ups) of the time per call of `calls` back-to-back calls.
-template <class F>
-double per_call(int repeats, int calls, const F& call) {
-  core::Stopwatch watch(core::Backend::cuda);
-  return perf::time_repeated(3, repeats, [&] {
-           watch.start();
-           for (int i = 0; i < calls; ++i) call();
-           return watch.stop() / calls;
-         }).median;
-}
+using timing::per_call;
 
 double worst_error(const std::vector<core::Array<double>>& ref, const std::vector<core::Array<double>>& out) {
   double e = 0;

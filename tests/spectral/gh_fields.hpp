@@ -20,9 +20,9 @@ struct Fields {
   Index components = 0;
 };
 
-inline Fields gh_fields(Index n) {
+inline Fields gh_fields(Index n, unsigned first_seed = 3) {
   Fields f;
-  unsigned seed = 3;
+  unsigned seed = first_seed;
   for (auto kind : {TensorKind::aa, TensorKind::iaa, TensorKind::aa}) {
     Tensor t(shape_of(kind), n);
     t.data = random_array(t.components() * n, seed++);

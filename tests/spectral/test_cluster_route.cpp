@@ -5,6 +5,9 @@
 // routes; the bookkeeping of which block owns what; refusal of DFT matrices without the half-period symmetry.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -53,6 +56,7 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
       int blocks = cluster::max_blocks;
       bool shared_radial = false, strips = false;
       int threads = 256;
+      bool split = false;  // cos and sin of one m split between blocks
     };
     for (const Variant v : {Variant{1, 2, false, false}, Variant{2, 2, false, false}, Variant{3, 2, false, false},
                             Variant{1, 4, false, false}, Variant{2, 4, false, false}, Variant{2, 2, false, true},
@@ -66,12 +70,20 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
                             Variant{3, 3, true, true, 8, false, true}, Variant{1, 3, true, true, 5, false, true},
                             Variant{2, 2, true, true, 8, false, true, 512},
                             Variant{2, 1, true, true, 5, false, true, 1024},
-                            Variant{2, 1, true, true, 4, false, true, 1024}}) {
+                            Variant{2, 1, true, true, 4, false, true, 1024},
+                            Variant{2, 2, true, true, 8, false, true, 512, true},
+                            Variant{1, 4, true, false, 8, false, true, 256, true},
+                            Variant{2, 2, false, false, 8, false, false, 256, true},
+                            Variant{1, 2, true, true, 5, false, false, 256, true}}) {
       const auto c = ClusterShell::make(route, v.per_cluster, Index{1} << 30,
                                         {v.threads, v.per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
-                                         v.strips});
+                                         v.strips, false, v.split});
       ASSERT_TRUE(c);
       const auto& plan = c->plan(core::Where::host);
+      if (k.n_r == 10) {  // 38 coefficients: 6 on the largest block of 8 with whole groups, 5 with split ones
+        EXPECT_EQ(plan.max_q, v.split ? (38 + v.blocks - 1) / v.blocks : v.blocks == 8 ? 6 : plan.max_q)
+            << v.blocks << " blocks" << (v.split ? " split" : "");
+      }
       // a compiled fixed instance here, else the plan's
       if (k.n_r == 10 && v.strips) {  // no strips instance for 3 per cluster nor for 1 per cluster of 5
         EXPECT_EQ(cluster::runs_strips(plan), v.per_cluster < 3 && (v.blocks != 5 || v.threads == 1024))
@@ -95,7 +107,8 @@ TEST(ClusterRoute, CpuFormEqualsTheReferencePerTensor) {
         EXPECT_LT(relative_difference(ref[t], out[t]), 1e-12)
             << k.n_r << "x" << k.n_theta << " G " << v.per_cluster << " per SM " << v.per_sm << " threads " << v.threads
             << (v.tensor_cores ? " tensor cores" : "") << (v.padded ? " padded" : "") << " blocks " << v.blocks
-            << (v.shared_radial ? " shared d_r" : "") << (v.strips ? " strips" : "") << " tensor " << t;
+            << (v.shared_radial ? " shared d_r" : "") << (v.strips ? " strips" : "") << (v.split ? " split" : "")
+            << " tensor " << t;
     }
   }
 }
@@ -140,6 +153,68 @@ TEST(ClusterRoute, CpuFormEqualsTheOtherRoutes) {
 
 // Every line and every Fourier coefficient has exactly one owner, the owner's range holds it, and the blocks'
 // matrix groups tile the coefficients; the shared memory fits the bound `supports` uses.
+// Several shells in one launch (cluster::Shells): three shells of the same extents, other radii and radial maps
+// (so other radial matrices and inverse Jacobians) and other fields, through the table in the kernel's cluster
+// order, each against the FFT reference of its own shell and against the same plan run for that shell alone; at
+// 10 x 19 the default variant (strips on 512 threads, a fixed instance), at 6 x 7 the run-time one.
+TEST(ClusterRoute, ShellsInOneLaunchEqualEachShellAlone) {
+  struct Radii {
+    double inner, outer;
+    RadialMap map;
+  };
+  const Radii radii[] = {{1.62, 6, RadialMap::linear}, {6, 12, RadialMap::log}, {12, 30, RadialMap::inverse}};
+  for (const ShellCase k : {ShellCase{6, 7}, ShellCase{10, 19}}) {
+    std::deque<Shell> shells;  // (not movable)
+    for (const Radii& r : radii) shells.emplace_back(k.n_r, k.n_theta, r.inner, r.outer, r.map);
+    const Index n = shells[0].size();
+    std::vector<Fields> fields;
+    std::vector<core::Array<double>> ij;
+    std::vector<std::vector<core::Array<double>>> refs, outs;
+    std::deque<Differentiator> ds;  // (not movable)
+    fields.reserve(shells.size());
+    for (std::size_t s = 0; s < shells.size(); ++s) {
+      fields.push_back(gh_fields(n, 3 + 10 * static_cast<unsigned>(s)));
+      ij.push_back(core::Array<double>::from(shells[s].inverse_jacobian()));
+      refs.push_back(reference_gradients(shells[s], fields[s], ij[s]));
+      ds.emplace_back(shells[s], AngularMethod::separable);
+    }
+    for (const auto& d : ds) EXPECT_TRUE(ds[0].shares_launch(d)) << "same extents, other radii and maps";
+    OperatorCache cache;
+    std::vector<ClusterShell> routes;
+    std::vector<sweep::ComponentMap> maps;
+    std::vector<const double*> jacobians, radials;
+    for (std::size_t s = 0; s < shells.size(); ++s) {
+      auto c = ClusterShell::make_default(host_route(ds[s], cache), fields[s].components, 227 * 1024);
+      ASSERT_TRUE(c);
+      routes.push_back(std::move(*c));
+      outs.push_back(outputs(fields[s], 3));
+      maps.push_back(host_map(fields[s].tensors, &outs[s]));
+      jacobians.push_back(ij[s].read(core::Where::host));
+    }
+    for (const auto& r : routes) radials.push_back(r.plan(core::Where::host).radial);
+    const auto& plan = routes[0].plan(core::Where::host);
+    EXPECT_EQ(cluster::runs_strips(plan), k.n_r == 10);
+    const auto table = shell_table(plan, maps, jacobians, radials);
+    EXPECT_EQ(table.clusters(), 3 * ((fields[0].components + plan.components - 1) / plan.components));
+    cpu::cluster_gradient(plan, table);
+    for (std::size_t s = 0; s < shells.size(); ++s) {
+      auto alone = outputs(fields[s], 3);
+      cpu::cluster_gradient(routes[s].plan(core::Where::host), host_map(fields[s].tensors, &alone),
+                            jacobians[s]);
+      for (std::size_t t = 0; t < alone.size(); ++t) {
+        EXPECT_LT(relative_difference(refs[s][t], outs[s][t]), 1e-12) << k.n_r << " shell " << s << " tensor " << t;
+        EXPECT_EQ(relative_difference(alone[t], outs[s][t]), 0) << k.n_r << " shell " << s << " tensor " << t;
+      }
+    }
+  }
+  // other extents: another launch
+  const Shell a(10, 19, 1, 2), b(10, 17, 1, 2), c(9, 19, 1, 2);
+  const Differentiator da(a, AngularMethod::separable), db(b, AngularMethod::separable),
+      dc(c, AngularMethod::separable);
+  EXPECT_FALSE(da.shares_launch(db));
+  EXPECT_FALSE(da.shares_launch(dc));
+}
+
 TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
   for (const ShellCase k : {ShellCase{2, 3}, ShellCase{3, 4}, ShellCase{6, 7}, ShellCase{10, 19}, ShellCase{9, 6}}) {
     Shell s(k.n_r, k.n_theta, 1.5, 4);
@@ -185,6 +260,49 @@ TEST(ClusterRoute, EveryLineAndCoefficientHasOneOwner) {
 // The strategy's variant: the tensor cores in strips with padded rows, two components per cluster of 8 on blocks
 // of 512 threads, for the 50 GH components on SpEC's shell (a compiled strips instance runs it); the register
 // tiles where no tensor-core variant has a compiled instance (6 x 7 x 14) and for fewer than 33 components.
+// Split groups (ClusterOptions::split_groups) refine the whole groups: every boundary of those stays, the blocks'
+// coefficient ranges start at the coefficient nearest b n_phi / blocks, every added cut is one of those starts (at
+// 10 x 19 on 8 blocks: no more groups per block and less shared memory than whole groups), each part of a split
+// group carries the matrices of the group it came from, and the shared memory stays within the bound from the
+// shapes.
+TEST(ClusterRoute, SplitGroupsRefineTheGroupsAtTheBlockBoundaries) {
+  for (const ShellCase k : {ShellCase{3, 4}, ShellCase{6, 7}, ShellCase{10, 19}, ShellCase{9, 6}}) {
+    Shell s(k.n_r, k.n_theta, 1.5, 4);
+    const Differentiator d(s, AngularMethod::separable);
+    OperatorCache cache;
+    for (const int blocks : {cluster::max_blocks, 5, 7}) {
+      const auto whole = ClusterShell::make(host_route(d, cache), 2, Index{1} << 30, {.blocks = blocks});
+      const ClusterOptions options{.blocks = blocks, .split_groups = true};
+      const auto split = ClusterShell::make(host_route(d, cache), 2, Index{1} << 30, options);
+      ASSERT_TRUE(whole && split);
+      const auto &w = whole->plan(core::Where::host), &p = split->plan(core::Where::host);
+      const std::vector<int> cuts(p.group_q, p.group_q + p.groups + 1);
+      for (int g = 0; g <= w.groups; ++g)
+        EXPECT_TRUE(std::binary_search(cuts.begin(), cuts.end(), w.group_q[g])) << "boundary " << w.group_q[g];
+      for (int b = 0; b <= blocks; ++b)
+        EXPECT_LE(std::abs(p.q_start[b] - double(b) * p.n_phi / blocks), 0.5) << k.n_r << " block " << b;
+      // every added cut is a block's boundary (a cut inside a block would only add a group for it to stage)
+      const std::vector<int> starts(p.q_start, p.q_start + blocks + 1), old(w.group_q, w.group_q + w.groups + 1);
+      for (const int q : cuts)
+        EXPECT_TRUE(std::binary_search(old.begin(), old.end(), q) || std::count(starts.begin(), starts.end(), q))
+            << k.n_r << " blocks " << blocks << " cut " << q;
+      if (k.n_r == 10 && blocks == cluster::max_blocks) {  // SpEC's shell: no more groups, less shared memory
+        EXPECT_LE(p.max_groups, w.max_groups);
+        EXPECT_LT(p.shared, w.shared);
+      }
+      const int ld = p.ld_theta, square = ld * p.n_theta;
+      for (int t = 0; t < 2; ++t)
+        for (int g = 0; g < p.groups; ++g) {
+          const int from = w.group_of[p.group_q[g]];
+          for (int v = 0; v < square; ++v)
+            ASSERT_EQ(p.per_q[(t * p.groups + g) * square + v], w.per_q[(t * w.groups + from) * square + v])
+                << k.n_r << " group " << g;
+        }
+      EXPECT_LE(Index{p.shared} * 8, ClusterShell::shared_bound(k.n_r, k.n_theta, 2 * k.n_theta, 2, options));
+    }
+  }
+}
+
 TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
   struct Case {
     int n_r, n_theta;
@@ -205,6 +323,18 @@ TEST(ClusterRoute, DefaultVariantByShellAndComponents) {
     EXPECT_EQ(cluster::runs_fixed(p), k.n_r == 10) << "compiled fixed extents at 10x19x38 only";
     EXPECT_EQ(cluster::runs_strips(p), k.tensor_cores);
     EXPECT_EQ(p.threads, k.tensor_cores ? 512 : 256);
+    EXPECT_EQ(p.max_q, k.tensor_cores ? 5 : p.max_q) << "split groups: 5 of 38 coefficients per block of 8";
+    // launches of several shells: one component per cluster of 8 at four blocks per SM with split groups where
+    // it runs
+    const auto batch = ClusterShell::make_default(host_route(d, cache), k.total, 227 * 1024, 2);
+    ASSERT_TRUE(batch);
+    const auto& q = batch->plan(core::Where::host);
+    EXPECT_EQ(q.components, k.tensor_cores ? 1 : k.components);
+    EXPECT_EQ(q.per_sm, k.tensor_cores ? 4 : p.per_sm);
+    EXPECT_EQ(q.max_q, k.tensor_cores ? 5 : q.max_q);
+    EXPECT_EQ(cluster::runs_strips(q), k.tensor_cores);
+    EXPECT_EQ(ClusterShell::shell_class(1), 1);
+    EXPECT_EQ(ClusterShell::shell_class(8), 2);
   }
 }
 

@@ -2,6 +2,8 @@
 // filters (skipped without a CUDA device); the Cartesian gradient on the GPU equals the CPU one.
 #include <gtest/gtest.h>
 
+#include <deque>
+
 #include "backends.hpp"
 #include "loom/spectral/cluster_route.hpp"
 #include "loom/spectral/operations.hpp"
@@ -170,6 +172,52 @@ TEST(SpectralGpuClusterRoute, EqualsTheReferencePerTensor) {
   }
 }
 
+// Several shells' gradients of one contiguous block of 50 components (the GH state) in one launch
+// (Differentiator::cartesian_gradients) against the FFT reference of each shell alone: three shells of SpEC's
+// extents (other radii, radial maps and fields: one launch of the default strips kernel) and nine of 6 x 7 x 14
+// (a launch of cluster::max_shells, then one shell alone); outputs NaN on the device first; two calls.
+TEST(SpectralGpuClusterRoute, ShellsInOneLaunchEqualTheReference) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  if (!gpu::clusters_available()) GTEST_SKIP() << "no thread-block clusters on this device or build";
+  struct Case {
+    int n_r, n_theta, shells;
+  };
+  const RadialMap maps[] = {RadialMap::linear, RadialMap::log, RadialMap::inverse};
+  const Index components = 50;
+  for (const Case k : {Case{10, 19, 3}, Case{6, 7, 9}}) {
+    std::deque<Shell> shells;  // (not movable)
+    std::deque<Differentiator> ds;
+    std::vector<core::Array<double>> ij, in, scratch, out, ref;
+    OperatorCache cache;
+    for (int s = 0; s < k.shells; ++s) {
+      const double inner = 1.62 + 3 * s;
+      shells.emplace_back(k.n_r, k.n_theta, inner, inner + 2 + s, maps[s % 3]);
+      ds.emplace_back(shells.back(), AngularMethod::separable);
+      const Index n = shells.back().size();
+      ij.push_back(core::Array<double>::from(shells.back().inverse_jacobian()));
+      in.push_back(random_array(components * n, 11 + static_cast<unsigned>(s)));
+      scratch.emplace_back(3 * components * n);
+      out.emplace_back(3 * components * n);
+      ref.emplace_back(3 * components * n);
+      const Differentiator dense(shells.back(), AngularMethod::dense);
+      dense.cartesian_gradient(Strategy::reference, cache, ij.back(), components, in.back(), scratch.back(),
+                               ref.back());
+    }
+    std::vector<ShellGradient> list;
+    for (int s = 0; s < k.shells; ++s) list.push_back({&ds[s], &ij[s], &in[s], &scratch[s], &out[s]});
+    for (int call = 0; call < 2; ++call) {
+      for (auto& o : out) {
+        o = core::Array<double>(o.size(), std::nan(""));
+        o.read(core::Where::device);
+      }
+      Differentiator::cartesian_gradients(Strategy::cluster, cache, components, list);
+      for (int s = 0; s < k.shells; ++s)
+        EXPECT_LT(gh::relative_difference(ref[s], out[s]), 1e-12)
+            << k.n_r << "x" << k.n_theta << " shell " << s << " call " << call;
+    }
+  }
+}
+
 // The tensor-core products (cluster_mma.hpp: the instruction's own fragment layout, which the CPU form only
 // emulates) and the padded shared rows, each kernel instance on the device against the FFT reference per
 // tensor: the 50 GH components on SpEC's production shell (fixed extents, two and one per cluster) and on
@@ -184,7 +232,7 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
     int blocks = cluster::max_blocks;
     bool shared_radial = false, strips = false;
     int threads = 256;
-    bool prefetch = false;
+    bool prefetch = false, split = false;
   };
   for (const int n_theta : {19, 7}) {
     Shell s(n_theta == 19 ? 10 : 6, n_theta, 1.62, 6);
@@ -204,7 +252,9 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
                             Variant{2, true, true, 8, false, true, 512},
                             Variant{2, true, true, 8, false, true, 512, true},
                             Variant{2, true, true, 5, false, true, 1024},
-                            Variant{2, true, true, 4, false, true, 1024}}) {
+                            Variant{2, true, true, 4, false, true, 1024},
+                            Variant{2, true, true, 8, false, true, 512, false, true},
+                            Variant{1, true, false, 8, false, true, 256, false, true}}) {
       // strips: 3 blocks per SM, 4 for one per cluster of 8, 2 of 512 threads, 1 of 1024
       const int per_sm = v.threads == 1024                   ? 1
                          : !v.strips || v.threads == 512     ? 2
@@ -212,7 +262,7 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
                                                                : 3;
       const auto c = ClusterShell::make(*route, v.per_cluster, 227 * 1024,
                                         {v.threads, per_sm, v.tensor_cores, v.padded, v.blocks, v.shared_radial,
-                                         v.strips, v.prefetch});
+                                         v.strips, v.prefetch, v.split});
       ASSERT_TRUE(c);
       auto out = gh::outputs(f, 3);
       for (auto& o : out) {
@@ -224,7 +274,7 @@ TEST(SpectralGpuClusterRoute, TensorCoresAndPaddedRowsEqualTheReference) {
         EXPECT_LT(gh::relative_difference(ref[t], out[t]), 1e-12)
             << n_theta << " G " << v.per_cluster << (v.tensor_cores ? " tensor cores" : "")
             << (v.padded ? " padded" : "") << " blocks " << v.blocks << (v.shared_radial ? " shared d_r" : "")
-            << (v.strips ? " strips" : "") << " threads " << v.threads << (v.prefetch ? " prefetch" : "")
+            << (v.strips ? " strips" : "") << " threads " << v.threads << (v.prefetch ? " prefetch" : "") << (v.split ? " split" : "")
             << " tensor " << t;
     }
   }

@@ -208,10 +208,27 @@ void GhSystem::gradient(int s, const core::Array<double>& u) {
   spectral::diff_jac(backend_, d.inverse_jacobian, d.n, state_size, d.logical, d.gradient);
 }
 
+void GhSystem::gradients(const State& u) {
+  const bool cluster = std::all_of(shells_.begin(), shells_.end(), [](const auto& d) {
+    return d->gradient_strategy == spectral::Strategy::cluster;
+  });
+  if (!cluster) {
+    for (int s = 0; s < shells(); ++s) gradient(s, u[s]);
+    return;
+  }
+  ModuleTimer t(profiling_, backend_, times_.deriv);
+  batch_.clear();
+  for (int s = 0; s < shells(); ++s) {
+    ShellData& d = *shells_[s];
+    batch_.push_back({d.differentiator.get(), &d.inverse_jacobian, &u[s], &d.logical, &d.gradient});
+  }
+  spectral::Differentiator::cartesian_gradients(spectral::Strategy::cluster, cache_, state_size, batch_);
+}
+
 void GhSystem::rhs(const State& u, State& du) {
   const core::Where w = core::where(backend_);
+  gradients(u);
   for (int s = 0; s < shells(); ++s) {
-    gradient(s, u[s]);
     ShellData& d = *shells_[s];
     ModuleTimer t(profiling_, backend_, times_.gh_eqns);
     const ShellFields f{
@@ -299,8 +316,8 @@ void GhSystem::observe(const State& u, std::vector<core::Array<double>>& out) {
   const bool profiling = profiling_;
   profiling_ = false;  // the module times are the step's
   out.clear();
+  gradients(u);
   for (int s = 0; s < shells(); ++s) {
-    gradient(s, u[s]);
     ShellData& d = *shells_[s];
     out.emplace_back(static_cast<std::size_t>(observable_count * d.n));
     const ShellFields f{

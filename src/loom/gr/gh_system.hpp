@@ -128,6 +128,9 @@ class GhSystem {
  private:
   struct ShellData;
   void gradient(int s, const core::Array<double>& u);
+  // Every shell's gradient of u: the shells on the cluster route in one launch (of the same extents;
+  // Differentiator::cartesian_gradients), else gradient(s) per shell.
+  void gradients(const State& u);
   void observe(const State& u, std::vector<core::Array<double>>& out);
   void apply_boundaries(const State& frame, State& field, bool values);
   void filter_fields(State& field);
@@ -143,6 +146,7 @@ class GhSystem {
   double gamma1_;
   mutable spectral::OperatorCache cache_;
   std::vector<std::unique_ptr<ShellData>> shells_;
+  std::vector<spectral::ShellGradient> batch_;  // gradients()'s list, kept between calls
   bool profiling_ = false;
   ModuleTimes times_;
 };

@@ -87,6 +87,21 @@ Order order(const sweep::Separable& s, const std::vector<int>& sigma) {
   return o;
 }
 
+// A group boundary added at the coefficient nearest b n_phi / blocks (b = 1 .. blocks - 1) where no boundary is
+// within half a coefficient of it (split_groups then takes the nearest, so a cut it would not take would only add
+// a group to stage): a group split there becomes two groups of the same matrices (the per-q matrices are taken per
+// group, from its first coefficient).
+void split_at_blocks(Order& o, int n_phi, int blocks) {
+  for (int b = 1; b < blocks; ++b) {
+    const double target = double(b) * n_phi / blocks;
+    const bool near = std::any_of(o.group_q.begin(), o.group_q.end(),
+                                  [&](int q) { return std::abs(q - target) <= 0.5; });
+    if (near) continue;
+    const int q = static_cast<int>(std::lround(target));
+    o.group_q.insert(std::lower_bound(o.group_q.begin(), o.group_q.end(), q), q);
+  }
+}
+
 // Block b's groups: the boundary nearest b n_phi / blocks coefficients, so the blocks' q counts are balanced.
 void split_groups(cluster::Plan& p, const std::vector<int>& group_q) {
   p.group_start[0] = 0;
@@ -157,7 +172,8 @@ void set_pointers(cluster::Plan& p, core::Where w, const core::Array<double>& ra
 
 std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int components, Index max_shared,
                                                const ClusterOptions& options) {
-  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial, strips, prefetch_jacobian] = options;
+  const auto [threads, per_sm, tensor_cores, padded, blocks, shared_radial, strips, prefetch_jacobian, split] =
+      options;
   LOOM_REQUIRE(!s.filter && components >= 1, "cluster route: a gradient plan and at least one component");
   LOOM_REQUIRE(cluster::valid_launch(threads, per_sm, tensor_cores, strips), cluster::launch_rule);
   LOOM_REQUIRE(blocks >= 1 && blocks <= cluster::max_blocks, "cluster route: 1 to 8 blocks per cluster");
@@ -165,7 +181,8 @@ std::optional<ClusterShell> ClusterShell::make(const sweep::Separable& s, int co
   if (s.n_phi % 2 != 0 || s.n_phi < 2) return std::nullopt;
   const auto sigma = signs(s);
   if (sigma.empty()) return std::nullopt;
-  const Order o = order(s, sigma);
+  Order o = order(s, sigma);
+  if (split) split_at_blocks(o, static_cast<int>(s.n_phi), blocks);
   ClusterShell c;
   cluster::Plan& p = c.shapes_;
   p = shapes(s.n_r, s.n_theta, s.n_phi, components, blocks);
@@ -240,26 +257,44 @@ namespace {
 // The tensor-core variants the strategy tries for 33 or more components, the fastest measured on the H200 first
 // (docs/performance.md): one is taken where it fits and a compiled instance runs it as asked (fixed extents; the
 // strips where it asks for them).
+// A candidate applies to launches of at least min_shells shells (cluster::Shells).
 struct Candidate {
-  int components;
+  int min_shells, components;
   ClusterOptions options;
 };
 const Candidate tensor_core_variants[] = {
-    // thirteenth session (10x19x38, 50 components, same run): 31.23 us one call, 27.51 in a stream
-    {2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true}},
+    // fourteenth session (10x19x38, 50 components, per shell, K shells in one launch, lead's second call), from
+    // 2 shells: 1 per cluster of 8 at 4/SM with split groups: K = 2 25.16 us one call / 23.12 in a stream, K = 8
+    // 20.53 / 20.16 (whole groups 25.86 / 23.60, 20.89 / 20.50; 2 per cluster of 8 on 512 threads with split
+    // groups 26.67 / 25.00, 21.43 / 21.00)
+    {2, 1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true, .split_groups = true}},
+    // one shell: 2 per cluster of 8 on 512 threads with split groups 30.54 / 26.55 (whole groups 31.74 / 27.84;
+    // 1 per cluster of 8 at 4/SM split 30.85 / 27.18; thirteenth session 31.23 / 27.51)
+    {1, 2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true, .split_groups = true}},
+    // thirteenth session: 31.23 us one call, 27.51 in a stream
+    {1, 2, {.threads = 512, .per_sm = 2, .tensor_cores = true, .padded = true, .strips = true}},
     // 32.37 / 28.34
-    {1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true}},
+    {1, 1, {.threads = 256, .per_sm = 4, .tensor_cores = true, .strips = true}},
     // the twelfth session's: 36.75 / 31.76 in the same run
-    {2, {.tensor_cores = true, .padded = true}},
+    {1, 2, {.tensor_cores = true, .padded = true}},
 };
 
 bool runs_as_asked(const cluster::Plan& p) { return cluster::runs_fixed(p) && (!p.strips || cluster::runs_strips(p)); }
 
 }  // namespace
 
-std::optional<ClusterShell> ClusterShell::make_default(const sweep::Separable& s, Index total, Index max_shared) {
+int ClusterShell::shell_class(int shells) {
+  int c = 1;
+  for (const Candidate& v : tensor_core_variants)
+    if (v.min_shells <= shells) c = std::max(c, v.min_shells);
+  return c;
+}
+
+std::optional<ClusterShell> ClusterShell::make_default(const sweep::Separable& s, Index total, Index max_shared,
+                                                       int shells) {
   if (total >= 33)
     for (const Candidate& c : tensor_core_variants) {
+      if (c.min_shells > shells) continue;
       auto made = make(s, c.components, max_shared, c.options);
       if (made && runs_as_asked(made->plan(core::Where::host))) return made;
     }
@@ -290,18 +325,40 @@ perf::Work cluster_gradient_work(Index n_r, Index n_theta, Index n_phi, Index co
   return {8.0 * values, c * (2 * fma_per_component + adds_per_component)};
 }
 
+cluster::Shells shell_table(const cluster::Plan& p, std::span<const sweep::ComponentMap> maps,
+                            std::span<const double* const> jacobians, std::span<const double* const> radials) {
+  LOOM_REQUIRE(maps.size() == jacobians.size(), "cluster route: one inverse Jacobian (or null) per shell");
+  LOOM_REQUIRE(radials.empty() || radials.size() == maps.size(), "cluster route: one radial matrix per shell");
+  LOOM_REQUIRE(maps.size() <= static_cast<std::size_t>(cluster::max_shells),
+               "cluster route: at most cluster::max_shells shells per launch");
+  cluster::Shells t;
+  t.count = static_cast<int>(maps.size());
+  for (int s = 0; s < t.count; ++s) {
+    LOOM_REQUIRE(maps[s].components() == maps[0].components(), "cluster route: every shell the same components");
+    t.map[s] = maps[s];
+    t.jacobian[s] = jacobians[s];
+    t.radial[s] = radials.empty() ? p.radial : radials[s];
+  }
+  t.per_shell = t.count == 0 ? 0 : (maps[0].components() + p.components - 1) / p.components;
+  return t;
+}
+
 namespace cpu {
 
-void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
+void cluster_gradient(const cluster::Plan& p, const cluster::Shells& shells) {
   std::vector<std::vector<double>> shared(p.blocks, std::vector<double>(static_cast<std::size_t>(p.shared)));
   cluster::Peers peers;
   for (int b = 0; b < p.blocks; ++b) peers.base[b] = shared[static_cast<std::size_t>(b)].data();
   const sweep::Lanes one;
   cluster::with_extents(p, [&](const auto& e, auto tiles) {
     using T = decltype(tiles);
-    for (Index c0 = 0; c0 < map.components(); c0 += p.components) {
+    for (Index k = 0; k < shells.clusters(); ++k) {
+      const int s = shells.shell_of(k);
+      const sweep::ComponentMap& map = shells.map[s];
+      const double* jacobian = shells.jacobian[s];
+      const Index c0 = shells.first_component(k, p.components);
       // each step for every block before the next: the kernel's cluster barriers
-      for (int b = 0; b < p.blocks; ++b) cluster::load(e, p, map, c0, b, peers.base[b], one);
+      for (int b = 0; b < p.blocks; ++b) cluster::load(e, p, shells.radial[s], map, c0, b, peers.base[b], one);
       for (int b = 0; b < p.blocks; ++b) cluster::half_sums(e, p, b, peers.base[b], one);
       for (int b = 0; b < p.blocks; ++b) cluster::forward_step<T>(e, p, b, peers, peers.base[b], one);
       for (int b = 0; b < p.blocks; ++b) cluster::per_q_step<T>(e, p, b, peers, peers.base[b], one);
@@ -311,6 +368,10 @@ void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, co
         cluster::radial_chain(e, p, map, c0, jacobian, b, peers.base[b], one);
     }
   });
+}
+
+void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
+  cluster_gradient(p, shell_table(p, {&map, 1}, {&jacobian, 1}));
 }
 
 }  // namespace cpu

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 
 #include "loom/core/array.hpp"
 #include "loom/perf/work.hpp"
@@ -26,6 +27,9 @@ struct ClusterOptions {
   bool shared_radial = false;
   bool strips = false;
   bool prefetch_jacobian = false;  // the block's inverse Jacobian into L2 at the start
+  // the Fourier coefficients split between blocks at b n_phi / blocks even inside a matrix group (cos and sin of
+  // one m): both blocks stage the group's matrices, the largest block's count falls to ceil(n_phi / blocks)
+  bool split_groups = false;
 };
 
 class ClusterShell {
@@ -45,12 +49,18 @@ class ClusterShell {
   // block (two blocks of about 100 KB fit an SM), else one.
   static ClusterOptions default_options();
   static int components_for(Index total);
-  // The route the strategy runs for a call of `total` components: for 33 or more, two components per cluster
-  // of 8 on the tensor cores in strips with padded rows on blocks of 512 threads (the fastest variant measured,
-  // docs/performance.md, thirteenth session), then the next fastest, where it fits and a compiled fixed instance
-  // runs it; else default_options() with components_for(total) (or fewer components where that does not fit).
-  // None when nothing fits.
-  static std::optional<ClusterShell> make_default(const sweep::Separable& host, Index total, Index max_shared);
+  // The route the strategy runs for a call of `total` components: for 33 or more, on one shell two components
+  // per cluster of 8 on the tensor cores in strips with padded rows and split groups on blocks of 512 threads,
+  // for launches of 2 or more shells one component per cluster of 8 in strips at four blocks per SM with split
+  // groups (the fastest variants measured, docs/performance.md, fourteenth session), then the next fastest,
+  // where it fits and a compiled fixed instance runs it; else default_options() with components_for(total) (or
+  // fewer components where that does not fit). None when nothing fits. `shells`: the shells of one launch
+  // (cluster::Shells), for candidates measured best only from some number of shells on.
+  static std::optional<ClusterShell> make_default(const sweep::Separable& host, Index total, Index max_shared,
+                                                  int shells = 1);
+  // The shells of one launch that make_default treats alike with `shells` (the largest candidate threshold not
+  // above it): a plan kept for one launch size serves every size of the same class.
+  static int shell_class(int shells);
 
   // The plan with the matrices on side w (uploaded on the first device call).
   const cluster::Plan& plan(core::Where w) const;
@@ -70,8 +80,16 @@ class ClusterShell {
 // the per-m theta products, the radial derivative and eq. 8.
 perf::Work cluster_gradient_work(Index n_r, Index n_theta, Index n_phi, Index components, bool cartesian);
 
+// The table of shells for one launch of plan p: maps[s], jacobians[s] (null: the logical gradient) and radials[s]
+// (the radial matrix of shell s's own plan, on the plan's side; none: p's for every shell) of each shell, at most
+// cluster::max_shells, every map of the same number of components.
+cluster::Shells shell_table(const cluster::Plan& p, std::span<const sweep::ComponentMap> maps,
+                            std::span<const double* const> jacobians, std::span<const double* const> radials = {});
+
 namespace cpu {
-// Every cluster's blocks one step at a time, one lane (jacobian null: the logical gradient).
+// Every cluster's blocks one step at a time, one lane, the clusters in the kernel's order (jacobian null: the
+// logical gradient).
+void cluster_gradient(const cluster::Plan& p, const cluster::Shells& shells);
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
 }  // namespace cpu
 
@@ -82,6 +100,9 @@ bool clusters_available();
 void disable_clusters(bool disabled);
 // One launch: map.components() / p.components clusters (rounded up) of p.blocks blocks. Device pointers.
 void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian);
+// One launch for every shell of the table: shells.clusters() clusters (the launch's fixed cost paid once, and
+// count times the blocks to spread over the SMs).
+void cluster_gradient(const cluster::Plan& p, const cluster::Shells& shells);
 // An empty kernel launched as cluster_gradient launches the plan (same grid, clusters, threads and dynamic shared
 // memory): the fixed cost of the launch, which the gradient's single call cannot go below.
 void cluster_floor(const cluster::Plan& p, Index components);

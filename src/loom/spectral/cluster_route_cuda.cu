@@ -45,23 +45,43 @@ __device__ void stamp(const cluster::Plan& p, int k) {
   at[1 + k] = clock64();
 }
 
+#if defined(LOOM_CLUSTER_DEVICE)
+// The block's shell in the table and its cluster's first component, found where used (the block index read by a
+// volatile instruction, so nothing of it stays live in registers between the load and the chain rule: the 64-
+// register kernels would spill).
+struct ShellAt {
+  const sweep::ComponentMap* map;
+  const double* jacobian;
+  const double* radial;
+  Index c0;
+};
+__device__ ShellAt shell_at(const cluster::Shells& shells, int blocks, int components) {
+  unsigned block = 0;
+  asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(block));
+  const Index k = block / blocks;
+  const int s = shells.shell_of(k);
+  return {&shells.map[s], shells.jacobian[s], shells.radial[s], shells.first_component(k, components)};
+}
+#endif
+
 // The steps of one block (the kernel's body) with extents e (the plan's, or fixed at compile time) and register
-// tiles T.
+// tiles T; its cluster's shell and components from the table (the shell's map stays in the parameter space).
 template <class T, class E>
-__device__ void run_block(const E& e, const cluster::Plan& p, const sweep::ComponentMap& map,
-                          const double* jacobian) {
+__device__ void run_block(const E& e, const cluster::Plan& p, const cluster::Shells& shells) {
 #if defined(LOOM_CLUSTER_DEVICE)
   extern __shared__ double shared[];
   cg::cluster_group group = cg::this_cluster();
   const int b = static_cast<int>(group.block_rank());
   const DevicePeers peers{shared};
-  const Index c0 = Index{blockIdx.x / e.blocks} * e.components;
   const sweep::Lanes lanes{static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x)};
   stamp(p, 0);
   // every block of the cluster has started before any stores into its shared memory
   asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
-  cluster::load(e, p, map, c0, b, shared, lanes);
-  cluster::prefetch_jacobian(e, p, jacobian, b, lanes);
+  {
+    const ShellAt at = shell_at(shells, e.blocks, e.components);
+    cluster::load(e, p, at.radial, *at.map, at.c0, b, shared, lanes);
+    cluster::prefetch_jacobian(e, p, at.jacobian, b, lanes);
+  }
   cluster::stage_wait();
   __syncthreads();
   cluster::half_sums(e, p, b, shared, lanes);
@@ -82,23 +102,26 @@ __device__ void run_block(const E& e, const cluster::Plan& p, const sweep::Compo
   cluster::inverse_step<T>(e, p, b, shared, lanes);
   __syncthreads();
   stamp(p, 5);
-  cluster::radial_chain(e, p, map, c0, jacobian, b, shared, lanes);
+  const ShellAt at = shell_at(shells, e.blocks, e.components);
+  cluster::radial_chain(e, p, *at.map, at.c0, at.jacobian, b, shared, lanes);
   stamp(p, 6);
 #else
-  (void)e, (void)p, (void)map, (void)jacobian;
+  (void)e, (void)p, (void)shells;
 #endif
 }
 
 // `threads` per block and `per_sm` blocks per SM (65536 / (threads per_sm) registers); E: the extents; T: the
-// register tiles.
+// register tiles. The shells' table is a __grid_constant__ parameter: indexed by the cluster's shell in place,
+// never copied to local memory.
 template <int threads, int per_sm, class E, class T>
 __global__ void __launch_bounds__(threads, per_sm)
-    cluster_kernel(cluster::Plan p, sweep::ComponentMap map, const double* jacobian) {
+    cluster_kernel(cluster::Plan p, const __grid_constant__ cluster::Shells shells) {
   if constexpr (E::fixed)
-    run_block<T>(E{}, p, map, jacobian);
+    run_block<T>(E{}, p, shells);
   else
-    run_block<T>(p, p, map, jacobian);
+    run_block<T>(p, p, shells);
 }
+static_assert(sizeof(cluster::Plan) + sizeof(cluster::Shells) <= 4096, "the kernel's parameters fit in 4 KB");
 
 // Raises a kernel's dynamic shared-memory limit when a plan needs more than any before.
 template <int threads, int per_sm, class E, class T>
@@ -175,16 +198,20 @@ bool clusters_available() {
   return available;
 }
 
-void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
-  const Index clusters = (map.components() + p.components - 1) / p.components;
+void cluster_gradient(const cluster::Plan& p, const cluster::Shells& shells) {
+  const Index clusters = shells.clusters();
   if (clusters == 0) return;
   LOOM_REQUIRE(cluster::valid_launch(p.threads, p.per_sm, p.tensor_cores, p.strips), cluster::launch_rule);
   LOOM_REQUIRE(clusters_available(), "cluster route: needs an sm_90 device and a build for it");
   with_plan_kernel(p, [&](auto kernel, int threads) {
     Launch l(p, clusters, threads);
-    LOOM_CUDA_CHECK(cudaLaunchKernelEx(&l.config, kernel, p, map, jacobian));
+    LOOM_CUDA_CHECK(cudaLaunchKernelEx(&l.config, kernel, p, shells));
     LOOM_CUDA_CHECK_LAUNCH();
   });
+}
+
+void cluster_gradient(const cluster::Plan& p, const sweep::ComponentMap& map, const double* jacobian) {
+  cluster_gradient(p, shell_table(p, {&map, 1}, {&jacobian, 1}));
 }
 
 namespace {

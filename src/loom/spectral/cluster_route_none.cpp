@@ -11,6 +11,10 @@ void cluster_gradient(const cluster::Plan&, const sweep::ComponentMap&, const do
   throw Error("spectral: this build has no CUDA (the cluster route's device side)");
 }
 
+void cluster_gradient(const cluster::Plan&, const cluster::Shells&) {
+  throw Error("spectral: this build has no CUDA (the cluster route's device side)");
+}
+
 void cluster_floor(const cluster::Plan&, Index) {
   throw Error("spectral: this build has no CUDA (the cluster route's device side)");
 }

@@ -98,6 +98,27 @@ struct Plan {
   }
 };
 
+// Several shells of the same extents and angular operators (the same plan) in one launch: shell s's fields through
+// map[s], its inverse Jacobian jacobian[s] (null: the logical gradient) and its radial derivative matrix radial[s]
+// (the plan's layout; shells of other radii differ only there), every map of the same number of components.
+// Passed by value as a kernel parameter (within the 4 KB of parameters with the plan: no table to upload per
+// call). Cluster k works on shell k / per_shell, components from k % per_shell times the plan's components per
+// cluster: one shell's clusters after the other's.
+constexpr int max_shells = 8;
+struct Shells {
+  int count = 0;
+  Index per_shell = 0;  // clusters per shell
+  sweep::ComponentMap map[max_shells];
+  const double* jacobian[max_shells] = {};
+  const double* radial[max_shells] = {};
+
+  LOOM_HOST_DEVICE Index clusters() const { return count * per_shell; }
+  LOOM_HOST_DEVICE int shell_of(Index cluster) const { return static_cast<int>(cluster / per_shell); }
+  LOOM_HOST_DEVICE Index first_component(Index cluster, int per_cluster) const {
+    return cluster % per_shell * per_cluster;
+  }
+};
+
 // The launches the kernel is built for: 256 threads with 2 or 4 blocks per SM or 512 with 1 (register tiles), 256
 // with 2 (tensor cores one tile per warp), 256 with 3 or 4, 512 with 2 or 1024 with 1 (in strips).
 constexpr bool valid_launch(int threads, int per_sm, bool tensor_cores, bool strips) {
@@ -324,13 +345,13 @@ LOOM_HOST_DEVICE inline void stage_wait() {
 #endif
 }
 
-// Step 0: the block's matrices and its lines of every component into shared memory (X[c][phi][l'], zero for
-// components past the map's end), all copies in flight at once.
+// Step 0: the block's matrices (the shell's radial one) and its lines of every component into shared memory
+// (X[c][phi][l'], zero for components past the map's end), all copies in flight at once.
 template <class E>
-LOOM_HOST_DEVICE void load(const E& e, const Plan& p, const sweep::ComponentMap& map, Index c0, int b,
-                           double* shared, sweep::Lanes lanes) {
+LOOM_HOST_DEVICE void load(const E& e, const Plan& p, const double* radial, const sweep::ComponentMap& map, Index c0,
+                           int b, double* shared, sweep::Lanes lanes) {
   const int first = p.group_start[b], count = p.group_start[b + 1] - first, square = e.ld_theta * e.n_theta;
-  stage(p.radial, shared, e.n_r * e.n_r, lanes);
+  stage(radial, shared, e.n_r * e.n_r, lanes);
   stage(p.forward, shared + p.at_forward, e.n_phi * e.ld_half, lanes);
   for (int t = 0; t < 2; ++t)
     stage(p.per_q + (t * p.groups + first) * square, shared + p.at_per_q + t * p.max_groups * square,

@@ -63,6 +63,58 @@ Differentiator::Differentiator(const Topology& t, AngularMethod m) : topology_(t
   for (int j = 0; j < 3; ++j) steps_[j] = t.derivative_steps(j, m);
   fused_ = FusedShell::gradient(t, steps_);
   cluster_fits_ = cluster_fits(fused_);
+  for (const auto& op : steps_[0])
+    launch_key_ += std::to_string(op.shape.inner) + "x" + std::to_string(op.shape.n_in) + "x" +
+                   std::to_string(op.shape.outer) + ";";
+  for (int j = 1; j < 3; ++j)
+    for (const auto& op : steps_[j]) launch_key_ += op.key + ";";
+}
+
+bool Differentiator::shares_launch(const Differentiator& other) const {
+  return cluster_supported() && other.cluster_supported() && launch_key_ == other.launch_key_;
+}
+
+// Shells that share a launch (as the first of them), max_shells at a time; any other shell by itself.
+void Differentiator::cartesian_gradients(Strategy s, OperatorCache& cache, Index components,
+                                         std::span<const ShellGradient> shells) {
+  const auto alone = [&](const ShellGradient& g) {
+    g.differentiator->cartesian_gradient(s, cache, *g.inverse_jacobian, components, *g.in, *g.scratch, *g.out);
+  };
+  if (runnable(s) != Strategy::cluster) {
+    for (const auto& g : shells) alone(g);
+    return;
+  }
+  constexpr core::Where w = core::Where::device;
+  std::size_t first = 0;
+  while (first < shells.size()) {
+    const Differentiator& lead = *shells[first].differentiator;
+    std::size_t end = first + 1;
+    while (end < shells.size() && end - first < cluster::max_shells && lead.shares_launch(*shells[end].differentiator))
+      ++end;
+    if (end == first + 1) {
+      alone(shells[first++]);
+      continue;
+    }
+    const int count = static_cast<int>(end - first);
+    const cluster::Plan& plan = *lead.cluster_route(s, cache, components, count);
+    sweep::ComponentMap maps[cluster::max_shells];
+    const double *jacobians[cluster::max_shells], *radials[cluster::max_shells];
+    for (std::size_t k = first; k < end; ++k) {
+      const ShellGradient& g = shells[k];
+      const Index n = g.differentiator->topology_.size();
+      require_size(*g.in, components * n, "cartesian_gradients: in too small");
+      require_size(*g.out, 3 * components * n, "cartesian_gradients: out too small");
+      maps[k - first] = component_map(g.in->read(w), g.out->write(w), components);
+      jacobians[k - first] = g.inverse_jacobian->read(w);
+      const cluster::Plan& own = *g.differentiator->cluster_route(s, cache, components, count);
+      LOOM_REQUIRE(own.shared == plan.shared && own.components == plan.components && own.blocks == plan.blocks,
+                   "cartesian_gradients: the shells' cluster plans differ in layout");
+      radials[k - first] = own.radial;
+    }
+    const auto n_shells = static_cast<std::size_t>(count);
+    gpu::cluster_gradient(plan, shell_table(plan, {maps, n_shells}, {jacobians, n_shells}, {radials, n_shells}));
+    first = end;
+  }
 }
 
 const sweep::Separable* Differentiator::gemm_route(Strategy s, OperatorCache& cache) const {
@@ -75,21 +127,23 @@ const sweep::Separable* Differentiator::gemm_route(Strategy s, OperatorCache& ca
 
 bool Differentiator::cluster_supported() const { return cluster_fits_; }
 
-const cluster::Plan* Differentiator::cluster_route(Strategy s, OperatorCache& cache, Index components) const {
+const cluster::Plan* Differentiator::cluster_route(Strategy s, OperatorCache& cache, Index components,
+                                                   int shells) const {
   if (s != Strategy::cluster) return nullptr;
   if (!cluster_supported())
     throw UsageError(
         "strategy = \"cluster\": needs a shell on the separable angular route whose blocks fit in "
         "shared memory");
-  const int wanted = ClusterShell::components_for(components);
-  if (cluster_ && cluster_cache_ == cache.id() && cluster_wanted_ == wanted)
+  const int wanted = ClusterShell::components_for(components), shell_class = ClusterShell::shell_class(shells);
+  if (cluster_ && cluster_cache_ == cache.id() && cluster_wanted_ == wanted && cluster_shells_ == shell_class)
     return &cluster_->plan(core::Where::device);
   const auto route = sweep::separable_route(fused_->plan(cache, core::Where::host), Index{1} << 40);
   LOOM_REQUIRE(route, "cluster route: the plan is not separable");
-  cluster_ = ClusterShell::make_default(*route, components, cluster_max_shared);
+  cluster_ = ClusterShell::make_default(*route, components, cluster_max_shared, shells);
   if (!cluster_) throw Error("cluster route: the phi DFT matrices lack the half-period symmetry");
   cluster_cache_ = cache.id();
   cluster_wanted_ = wanted;
+  cluster_shells_ = shell_class;
   return &cluster_->plan(core::Where::device);
 }
 

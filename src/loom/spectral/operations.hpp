@@ -5,6 +5,7 @@
 #include <array>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "loom/core/array.hpp"
@@ -48,6 +49,18 @@ bool supports_filter(const Topology& t, Strategy s, const FilterSpec& spec, Angu
 // separable method the batched strategy runs the gradient as the GEMM route (separable_gemm.hpp: five cuBLAS
 // steps and the chain rule for all tensors at once), and the cluster strategy as one launch (cluster_route.hpp).
 // Not thread-safe: a Differentiator keeps its fused plan and a scratch array between calls.
+class Differentiator;
+
+// One shell's part of a gradient of several shells (Differentiator::cartesian_gradients): its differentiator,
+// inverse Jacobian, the contiguous fields, scratch (gradient_scratch) and output, as cartesian_gradient takes them.
+struct ShellGradient {
+  const Differentiator* differentiator = nullptr;
+  const core::Array<double>* inverse_jacobian = nullptr;
+  const core::Array<double>* in = nullptr;
+  core::Array<double>* scratch = nullptr;
+  core::Array<double>* out = nullptr;
+};
+
 class Differentiator {
  public:
   explicit Differentiator(const Topology& t, AngularMethod m = AngularMethod::dense);
@@ -65,6 +78,14 @@ class Differentiator {
   void cartesian_gradient(Strategy s, OperatorCache& cache, const core::Array<double>& inverse_jacobian,
                           std::span<const Tensor* const> in, core::Array<double>& scratch,
                           std::span<core::Array<double>* const> out) const;
+  // The same on several shells: with the cluster strategy on shells that share_launch, one launch per
+  // cluster::max_shells shells (each shell its own fields, Jacobian and radial matrix; the launch's fixed cost
+  // paid once and more blocks to spread over the SMs), else one cartesian_gradient per shell.
+  static void cartesian_gradients(Strategy s, OperatorCache& cache, Index components,
+                                  std::span<const ShellGradient> shells);
+  // Whether this shell's cluster route and other's can run in one launch: the same extents and angular operators
+  // (the radial matrices may differ: other radii).
+  bool shares_launch(const Differentiator& other) const;
   // Values of scratch that every strategy's gradient of C components needs.
   Index gradient_scratch(Index components) const { return 3 * components * topology_.size(); }
   bool supports(Strategy s) const;
@@ -78,9 +99,10 @@ class Differentiator {
   bool fused_shell(Strategy s) const { return s == Strategy::fused && fused_.has_value(); }
   // The batched strategy on a separable shell: the route of separable_gemm.hpp (none otherwise).
   const sweep::Separable* gemm_route(Strategy s, OperatorCache& cache) const;
-  // The cluster strategy on a separable shell: its device plan for a call of `components` components (none
-  // otherwise); built from the cache's matrices on first use and when the components per cluster change.
-  const cluster::Plan* cluster_route(Strategy s, OperatorCache& cache, Index components) const;
+  // The cluster strategy on a separable shell: its device plan for a call of `components` components in launches
+  // of `shells` shells (none otherwise); built from the cache's matrices on first use and when the components per
+  // cluster or the class of launch sizes (ClusterShell::shell_class) change.
+  const cluster::Plan* cluster_route(Strategy s, OperatorCache& cache, Index components, int shells = 1) const;
   bool cluster_supported() const;
 
   const Topology& topology_;
@@ -92,6 +114,8 @@ class Differentiator {
   mutable std::optional<ClusterShell> cluster_;
   mutable std::uint64_t cluster_cache_ = 0;  // OperatorCache::id() of cluster_'s matrices
   mutable int cluster_wanted_ = 0;           // the components per cluster asked for when it was built
+  mutable int cluster_shells_ = 0;           // the class of launch sizes it was built for
+  std::string launch_key_;  // what shares_launch compares: the extents and the angular operators' keys
 };
 
 class SpectralFilter {
