@@ -9,6 +9,7 @@
 #include "loom/core/parallel_for.hpp"
 #include "loom/core/timer.hpp"
 #include "loom/vortex/device_reinit.hpp"
+#include "loom/vortex/neutral.hpp"
 #include "loom/vortex/update.hpp"
 
 namespace loom::vortex {
@@ -37,14 +38,6 @@ void advance_particles(core::Backend b, Index n, Update u, Vec3d* xo, Vec3d* ao,
     ao[i] = ai;
     so[i] = spread_core(u.s0[i], u.spread);
   });
-}
-
-// neutral.hpp's strengths where the particles live: out_i = alpha_i - (1/n) sum_j alpha_j.
-void subtract_mean_on(core::Backend b, Index n, const Vec3d* alpha, Vec3d* out) {
-  Vec3d mean{};
-  for (int c = 0; c < 3; ++c)
-    mean[c] = core::parallel_sum(b, n, [=] LOOM_HOST_DEVICE(Index i) { return alpha[i][c]; }) / static_cast<double>(n);
-  core::parallel_for(b, n, [=] LOOM_HOST_DEVICE(Index i) { out[i] = alpha[i] - mean; });
 }
 
 template <class T>

@@ -14,6 +14,8 @@
 #include <span>
 #include <vector>
 
+#include "loom/core/backend.hpp"
+#include "loom/core/host_device.hpp"
 #include "loom/fmm/real.hpp"
 
 namespace loom::vortex {
@@ -23,5 +25,8 @@ fmm::Vec3d mean_strength(std::span<const fmm::Vec3d> alpha);
 
 // out_i = alpha_i - mean, for i < alpha.size() (out is resized; it may not alias alpha).
 void subtract_mean(std::span<const fmm::Vec3d> alpha, fmm::Vec3d mean, std::vector<fmm::Vec3d>& out);
+
+// The same where the particles live (alpha and out: n values each on backend b's side; the device stepper's).
+void subtract_mean_on(core::Backend b, Index n, const fmm::Vec3d* alpha, fmm::Vec3d* out);
 
 }  // namespace loom::vortex

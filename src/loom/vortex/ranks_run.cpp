@@ -191,8 +191,8 @@ int run_vortex_on_ranks(const comm::Communicator& comm, const io::Parameters& pa
   while (step < run.last_step() && stop == 0) {
     core::WallTimer timer;
     StepTimes t;
-    integrator.step(mine.p, run.dt(), [&](const Particles& q, Rates& out) { rates_on_ranks(comm, fmm, ranks_fmm, q, out, t, neutral);
-    });
+    integrator.step(mine.p, run.dt(),
+                    [&](const Particles& q, Rates& out) { rates_on_ranks(comm, fmm, ranks_fmm, q, out, t, neutral); });
     t.update = timer.seconds() - t.tree - t.lists - t.fmm;
     add(spent, t);
     ++step;

@@ -25,11 +25,11 @@ class RateEvaluator {
  public:
   RateEvaluator(const fmm::Options& options, StretchingForm form);
 
-  // The rates at the particles (periodic: of the strengths less their mean, neutral.hpp). The transpose form is the classical one plus alpha_i x omega(x_i), since
-  // alpha_k d_m u_k - alpha_k d_k u_m = (alpha x omega)_m for omega = curl u. For the particles' field curl u =
-  // omega_sigma + grad(div psi); the last term (from the divergence of the particle vorticity, small while the
-  // particles resolve a solenoidal field) is dropped: omega is the Gaussian sum omega_sigma(x_i)
-  // (fmm::Evaluator::gaussian_sum, the P2P pairs within 8 sigma).
+  // The rates at the particles (periodic: of the strengths less their mean, neutral.hpp). The transpose form is
+  // the classical one plus alpha_i x omega(x_i), since alpha_k d_m u_k - alpha_k d_k u_m = (alpha x omega)_m for
+  // omega = curl u. For the particles' field curl u = omega_sigma + grad(div psi); the last term (from the
+  // divergence of the particle vorticity, small while the particles resolve a solenoidal field) is dropped: omega
+  // is the Gaussian sum omega_sigma(x_i) (fmm::Evaluator::gaussian_sum, the P2P pairs within 8 sigma).
   void evaluate(const Particles& p, Rates& out);
   // The velocity at extra points (zero-strength bodies evaluated together with the particles, which alone carry
   // the mean strength's removal).

@@ -68,10 +68,6 @@ Evaluator& kept_evaluator(RankFmm::Buffers& b, const Options& o) {
   return *b.evaluator;
 }
 
-}  // namespace
-
-namespace {
-
 // What this rank sends every other rank that holds bodies (periodic: the LETs of the 27 near images of its tree,
 // each shifted where it lies), planned before the local FMM into the kept messages; the doubles per rank.
 struct LetPlans {
