@@ -10,19 +10,10 @@
 #      spec9's quick table.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_NVLS_ENABLE=0
-out=${OUT:-gpu-s14-final-out}; mkdir -p "$out"; logs=$(mktemp -d); t0=$(date +%s)
-budget=${FINAL_BUDGET:-540}
-scripts/configure-gpu-build.sh build-gpu "$logs/configure.log" --if-missing || { tail -20 "$logs/configure.log"; exit 1; }
-cmake --build build-gpu -j 16 --target loom test_gr_gh_gpu test_fmm_mpi test_fmm_gpu test_fmm_let_field \
-  test_vortex_gpu test_spectral_gpu test_fmm_resident_gpu spectral_batch_timing > "$logs/build.log" 2>&1 ||
-  { grep -E "error|FAILED" "$logs/build.log" | head -20; echo "build FAILED"; exit 1; }
-echo "build $(( $(date +%s) - t0 )) s"
-summary() { grep -aE '^\S*\[  (PASSED|FAILED|SKIPPED)|FAILED  \]' "$1" | sed 's/\x1b\[[0-9;]*m//g' | tr '\n' ' '; }
-gtest() {  # name seconds command...
-  local name=$1 limit=$2; shift 2
-  timeout "$limit" "$@" > "$logs/$name.log" 2>&1; echo "$name: rc $? $(summary "$logs/$name.log")"
-}
+out=gpu-s14-final-out budget=${FINAL_BUDGET:-540}
+source scripts/gpu-lib.sh
+gpu_build loom test_gr_gh_gpu test_fmm_mpi test_fmm_gpu test_fmm_let_field test_vortex_gpu test_spectral_gpu \
+  test_fmm_resident_gpu spectral_batch_timing
 gtest test_fmm_mpi_gpu_1rank 90 mpiexec --oversubscribe -n 1 build-gpu/tests/fmm/test_fmm_mpi --gtest_filter='*Gpu*'
 gtest test_fmm_mpi_gpu_2ranks 90 mpiexec --oversubscribe -n 2 build-gpu/tests/fmm/test_fmm_mpi --gtest_filter='*Gpu*'
 gtest test_fmm_gpu 60 build-gpu/tests/fmm/test_fmm_gpu
@@ -32,14 +23,7 @@ gtest test_vortex_gpu 90 build-gpu/tests/vortex/test_vortex_gpu
 gtest test_spectral_gpu 60 build-gpu/tests/spectral/test_spectral_gpu
 gtest test_gr_gh_gpu 150 build-gpu/tests/gr/test_gr_gh_gpu
 tar -czf "$out/gtests.tar.gz" -C "$logs" --exclude='*.h5' .
-left() { echo $(( budget - ($(date +%s) - t0) )); }
 echo "gtests done ($(( $(date +%s) - t0 )) s); $(left) s left"
-step() {  # name seconds-needed command...
-  local name=$1 need=$2; shift 2
-  if (( $(left) < need )); then echo "=== $name skipped ($(left) s left)"; return; fi
-  echo "=== $name ($(( $(date +%s) - t0 )) s)"
-  timeout "$(left)" "$@" > "$out/$name.txt" 2>&1; echo "rc $?"; tail -n "${TAIL:-14}" "$out/$name.txt"
-}
 step model 40 env OMP_NUM_THREADS=16 build-gpu/bin/loom bench fmm --model_ranks 4096 --model_kernel biot-savart \
   --model_bodies_per_rank 2000 --model_target_seconds "${T_LOCAL:-1.171}" --model_remote device --p 8 \
   --model_theta 0.6 --model_interior_bodies 524288
