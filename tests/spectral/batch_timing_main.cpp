@@ -1,12 +1,12 @@
 // Development timing of several shells' gradients in one launch of the cluster route (cluster::Shells), for the
-// device (not a test; the tests are ShellsInOneLaunch*): the 50 GH components on K = 1, 2, 4, 8 shells of SpEC's
+// device (not a test; the tests are ShellsInOneLaunch*): the 50 GH components on K = 1, 2, 4, 8, 16 shells of SpEC's
 // production extents (10 x 19 x 38; radii 1.62, 6, 12, 20, ... as loom bh's and SpEC's nested shells, so each
 // shell its own radial matrix, inverse Jacobian and fields), per variant of the route one launch per call: the
 // time of one call and per call of 20 back-to-back, each divided by K (the time per shell), the empty launch of
 // the same grid both ways, the error against the FFT reference of every shell; the dense strided-batched cuBLAS
 // gradient of one shell timed the same way (per tensor: the baseline per shell; and as one block) and each row's
 // ratio to it; last the route as loom bh calls it (Differentiator::cartesian_gradients, host work included) at
-// K = 2 and 8. A summary table is printed last.
+// K = 2, 8 and 16. A summary table is printed last.
 // With `quick`: the whole and the split groups of 2 per cluster of 8 on 512 threads and of 1 per cluster of 8 at
 // 4/SM only.
 // Usage: spectral_batch_timing [repeats] [quick]
@@ -41,7 +41,7 @@ struct Shells {
   std::vector<core::Array<double>> ij, in, out, scratch, ref;
 
   explicit Shells(int count) {
-    const double radii[most + 1] = {1.62, 6, 12, 20, 30, 45, 65, 90, 120};
+    const double radii[most + 1] = {1.62, 6, 12, 20, 30, 45, 65, 90, 120, 160, 210, 270, 340, 420, 510, 610, 720};
     OperatorCache cache;
     for (int s = 0; s < count; ++s) {
       shells.emplace_back(10, 19, radii[s], radii[s + 1]);
@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
       jacobians.push_back(all.ij[s].read(core::Where::device));
       radials.push_back(routes[s].plan(core::Where::device).radial);
     }
-    for (const int k : {1, 2, 4, 8}) {
+    for (const int k : {1, 2, 4, 8, 16}) {
       for (int s = 0; s < k; ++s) {  // NaN on the device: a value not written shows
         all.out[s] = core::Array<double>(all.out[s].size(), std::nan(""));
         all.out[s].read(core::Where::device);
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
     }
   }
   // as loom bh calls it: the strategy's default plan, the host's table per call
-  for (const int k : {2, 8}) {
+  for (const int k : {2, 8, 16}) {
     std::vector<ShellGradient> list;
     for (int s = 0; s < k; ++s)
       list.push_back({&all.separable[s], &all.ij[s], &all.in[s], &all.scratch[s], &all.out[s]});

@@ -104,7 +104,7 @@ struct Plan {
 // Passed by value as a kernel parameter (within the 4 KB of parameters with the plan: no table to upload per
 // call). Cluster k works on shell k / per_shell, components from k % per_shell times the plan's components per
 // cluster: one shell's clusters after the other's.
-constexpr int max_shells = 8;
+constexpr int max_shells = 16;
 struct Shells {
   int count = 0;
   Index per_shell = 0;  // clusters per shell
