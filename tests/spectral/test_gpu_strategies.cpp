@@ -8,6 +8,8 @@
 #include "loom/spectral/cluster_route.hpp"
 #include "loom/spectral/operations.hpp"
 #include "loom/spectral/s2_filter.hpp"
+#include "loom/spectral/shell_batch.hpp"
+#include "loom/spectral/workload.hpp"
 #include "spectral/gh_fields.hpp"
 #include "spectral/random_fields.hpp"
 
@@ -215,6 +217,24 @@ TEST(SpectralGpuClusterRoute, ShellsInOneLaunchEqualTheReference) {
         EXPECT_LT(gh::relative_difference(ref[s], out[s]), 1e-12)
             << k.n_r << "x" << k.n_theta << " shell " << s << " call " << call;
     }
+  }
+}
+
+// `loom spectral --shells K` on the device: max_shells + 1 copies of SpEC's production shell (a launch of
+// max_shells, then one alone) with the cluster strategy, every copy's 50-component gradient as close to the exact
+// one as the same shell alone (a copy left unwritten or given another's output would not be).
+TEST(SpectralGpuClusterRoute, ShellBatchEqualsOneShellAlone) {
+  if (!core::backend_available(core::Backend::cuda)) GTEST_SKIP() << "no CUDA device";
+  if (!gpu::clusters_available()) GTEST_SKIP() << "no thread-block clusters on this device or build";
+  Shell s(10, 19, 1.62, 6);
+  const std::vector<TensorKind> kinds{TensorKind::aa, TensorKind::iaa, TensorKind::aa};
+  Workload alone(&s, 0, kinds, Operation::deriv, Strategy::cluster, {}, AngularMethod::separable);
+  alone.run();
+  ASSERT_LT(alone.error(), 1e-4);
+  ShellBatch batch(s, kinds, cluster::max_shells + 1, Strategy::cluster, AngularMethod::separable);
+  for (int call = 0; call < 2; ++call) {
+    batch.run();
+    EXPECT_NEAR(batch.error(), alone.error(), 1e-6 * alone.error()) << "call " << call;
   }
 }
 

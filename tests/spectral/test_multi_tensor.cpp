@@ -8,6 +8,8 @@
 #include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
 #include "loom/spectral/operations.hpp"
+#include "loom/spectral/shell_batch.hpp"
+#include "loom/spectral/workload.hpp"
 #include "spectral/gh_fields.hpp"
 #include "spectral/random_fields.hpp"
 
@@ -235,6 +237,44 @@ TEST(MultiTensorSeparable, LargeAngularGridTakesTheSeparableRouteOnly) {
                       component_map(u.data.read(core::Where::host), out.write(core::Where::host), u.components()),
                       ij.read(core::Where::host), work.data());
   EXPECT_LT(relative_difference(ref, out), 1e-12);
+}
+
+// `loom spectral --shells K`'s batch: every copy of the shell gets the gradient of one contiguous block of the
+// tensors' components (here the GH state's 50) equal to the same shell's gradient alone, and close to the
+// analytic gradient it is checked against; a shell left unwritten (its output zero) would show in error().
+TEST(ShellBatch, EveryShellEqualsTheShellAloneAndTheExactGradient) {
+  Shell s(10, 12, 1.5, 3);
+  const std::vector<TensorKind> kinds{TensorKind::aa, TensorKind::iaa, TensorKind::aa};
+  ShellBatch batch(s, kinds, 3, Strategy::blas, AngularMethod::separable);
+  EXPECT_EQ(batch.components(), 50);
+  batch.run();
+  Workload alone(&s, 0, kinds, Operation::deriv, Strategy::blas, {}, AngularMethod::separable);
+  alone.run();
+  ASSERT_LT(alone.error(), 1e-4);
+  EXPECT_NEAR(batch.error(), alone.error(), 1e-9 * alone.error());
+  const Index n = s.size(), c = batch.components();
+  Index first = 0;  // the first component of tensor t in the block
+  for (std::size_t t = 0; t < kinds.size(); ++t) {
+    const Index ne = shape_of(kinds[t]).components();
+    const double* a = alone.result(t).read(core::Where::host);  // [(i N_e + c) N + p]
+    for (int k = 0; k < batch.shells(); ++k) {
+      const double* b = batch.result(k).read(core::Where::host);  // [(i C + c) N + p]
+      double worst = 0;
+      for (int i = 0; i < 3; ++i)
+        for (Index q = 0; q < ne * n; ++q)
+          worst = std::max(worst, std::abs(b[(i * c + first) * n + q] - a[i * ne * n + q]));
+      EXPECT_LT(worst, 1e-12) << "tensor " << t << " shell " << k;
+    }
+    first += ne;
+  }
+  EXPECT_NEAR(batch.work().flops, 3 * alone.work().flops, 1e-9 * alone.work().flops);
+}
+
+TEST(ShellBatch, RefusesACubeAndNoShells) {
+  const auto cube = make_topology("cube", {6, 6, 6}, {0, 0});
+  EXPECT_THROW(ShellBatch(*cube, {TensorKind::a}, 2, Strategy::blas, AngularMethod::dense), UsageError);
+  Shell s(6, 7, 1, 2);
+  EXPECT_THROW(ShellBatch(s, {TensorKind::a}, 0, Strategy::blas, AngularMethod::dense), UsageError);
 }
 
 TEST(MultiTensorMap, RefusesMoreTensorsThanTheKernelTakes) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <span>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "apps/run_loom.hpp"
@@ -55,7 +56,9 @@ TEST(SpectralCli, BadInputExitsTwoWithOneLineNamingTheKey) {
       {"--topology cube --extents 8,1,8", "extents"},
       {"--tensor aa,frob", "tensor"},          {"--op diffjac --tensor aa,iaa", "tensor"},
       {"--calls 0", "calls"},                 {"--radii 1", "radii"},
-      {"--angular auto --strategy blas", "angular"}};
+      {"--angular auto --strategy blas", "angular"},
+      {"--shells 0", "shells"},               {"--shells 2 --op filter", "shells"},
+      {"--shells 2 --topology cube --extents 8,8,8", "shells"}};
   expect_usage_errors("spectral --repeats 1 ", cases);
 }
 
@@ -74,6 +77,22 @@ TEST(SpectralCli, SeveralTensorsInOneCall) {
   EXPECT_NE(r.out.find("T_aa + T_iaa + T_aa (50 components, one call)"), std::string::npos) << r.out;
   EXPECT_LT(number_after(r.out, "relative error vs the exact gradient: "), 1e-5) << r.out;
   EXPECT_NE(r.out.find("of 2 back-to-back calls, per call"), std::string::npos) << r.out;
+}
+
+// Several copies of the shell in one call (--shells): the same error as one shell, the time per shell printed
+// and in the JSON as the time per call over the shells.
+TEST(SpectralCli, SeveralShellsInOneCall) {
+  TempDir dir;
+  const auto json = (dir / "r.json").string();
+  const RunResult r = run_loom("spectral --extents 12,14,28 --tensor aa,iaa,aa --angular separable --backend cpu "
+                               "--strategy blas --repeats 1 --warmup 0 --shells 3 --json " + json);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("shells: 3 in one call"), std::string::npos) << r.out;
+  EXPECT_LT(number_after(r.out, "relative error vs the exact gradient: "), 1e-5) << r.out;
+  EXPECT_NE(r.out.find("time per shell: median"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(json))["result"];
+  EXPECT_EQ(j["shells"], 3);
+  EXPECT_DOUBLE_EQ(j["median_per_shell_s"].get<double>() * 3, j["median_s"].get<double>());
 }
 
 // Strategy and angular method chosen together: the line names both, the JSON records the angular method.

@@ -12,6 +12,8 @@ namespace loom::spectral {
 
 namespace {
 
+constexpr int max_spectral_shells = 256;  // loom spectral --shells: a domain's shells, not a memory test
+
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream s(text);
@@ -157,6 +159,12 @@ void declare_spectral_parameters(io::Parameters& p) {
   p.add("choices", "", "strategy auto: a file of the strategies chosen per shape, read first and appended to");
   add_filter_parameters(p);
   p.add("calls", 1, "back-to-back calls per timed sample (the time per call of a stream of calls)").at_least(1);
+  p.add("shells", 1,
+        "deriv on a shell: this many copies of the shell (each its own fields, Jacobian and output) in one call, "
+        "as a domain of many shells computes its gradients (strategy cluster: one launch per 16 shells); the time "
+        "per shell is printed too")
+      .at_least(1)
+      .at_most(max_spectral_shells);
   add_timing_parameters(p);
 }
 
@@ -195,6 +203,10 @@ SpectralToolConfig spectral_tool_config(const io::Parameters& p) {
   c.choices = p.get_string("choices");
   check_choices_file(c.choices);
   c.calls = static_cast<int>(p.get_int("calls"));
+  c.shells = static_cast<int>(p.get_int("shells"));
+  if (c.shells > 1 && (c.topology != "shell" || c.op != Operation::deriv))
+    throw UsageError(io::invalid_value_message("shells", p.value("shells"),
+                                               "1 unless topology = \"shell\" and op = \"deriv\""));
   c.repeats = static_cast<int>(p.get_int("repeats"));
   c.warmup = static_cast<int>(p.get_int("warmup"));
   c.json = p.get_string("json");

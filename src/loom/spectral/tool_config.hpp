@@ -41,6 +41,7 @@ struct SpectralToolConfig {
   std::optional<AngularMethod> angular = AngularMethod::dense;  // none: auto, chosen with the strategy
   FilterSpec filter;
   int repeats = 10, warmup = 2, calls = 1;
+  int shells = 1;  // deriv on a shell: copies of it in one call (ShellBatch)
   std::string json;
 };
 void declare_spectral_parameters(io::Parameters& p);
