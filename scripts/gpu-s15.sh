@@ -28,7 +28,8 @@ rows() {  # the loom spectral rows, per shell
       awk -v c=$calls '/relative error/ {e=$NF} /^time: median/ {t=$3} END {print "dense batched shells 1 calls", c, "us/call", t, "error", e}'
   done
 }
-step rows 60 rows
+export -f rows
+step rows 60 bash -c rows
 TAIL=27 step batch1 50 build-gpu/tests/spectral/spectral_batch_timing 20 quick
 TAIL=27 step batch2 50 build-gpu/tests/spectral/spectral_batch_timing 20 quick
 echo "total $(( $(date +%s) - t0 )) s"
