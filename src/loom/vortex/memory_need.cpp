@@ -1,0 +1,27 @@
+#include "loom/vortex/memory_need.hpp"
+
+#include <fmt/format.h>
+
+#include "loom/hit/memory.hpp"
+#include "loom/vortex/benchmark.hpp"
+
+namespace loom::vortex {
+
+core::MemoryNeed vortex_memory_need(const VortexConfig& c) {
+  if (!c.periodic || c.initial == InitialType::checkpoint) return {};
+  core::MemoryNeed need = step_memory_need(c.lattice_n, c.fmm);
+  hit::HitConfig statistics;
+  statistics.backend = c.backend;
+  statistics.grid = hit::SpectralGrid{c.lattice_n};
+  const auto solver = hit::estimate_memory(statistics);
+  need.host_bytes += solver.host_bytes;
+  need.device_bytes += solver.device_bytes;
+  return need;
+}
+
+std::string vortex_memory_setting(const VortexConfig& c) {
+  const double n = double(c.lattice_n);
+  return fmt::format("particles.n = {} (particles.refine {}: {:.0f} particles)", c.grid_n, c.refine, n * n * n);
+}
+
+}  // namespace loom::vortex
