@@ -4,10 +4,12 @@
 
 #include "loom/hit/memory.hpp"
 #include "loom/vortex/benchmark.hpp"
+#include "loom/vortex/ring.hpp"
 
 namespace loom::vortex {
 
 core::MemoryNeed vortex_memory_need(const VortexConfig& c) {
+  if (c.initial == InitialType::ring) return step_memory_need_of(ring_particle_count(c.ring, c.ring_spacing), c.fmm);
   if (!c.periodic || c.initial == InitialType::checkpoint) return {};
   core::MemoryNeed need = step_memory_need(c.lattice_n, c.fmm);
   hit::HitConfig statistics;
@@ -20,6 +22,8 @@ core::MemoryNeed vortex_memory_need(const VortexConfig& c) {
 }
 
 std::string vortex_memory_setting(const VortexConfig& c) {
+  if (c.initial == InitialType::ring)
+    return fmt::format("ring.spacing = {} ({:.3g} particles)", c.ring_spacing, ring_particle_count(c.ring, c.ring_spacing));
   const double n = double(c.lattice_n);
   return fmt::format("particles.n = {} (particles.refine {}: {:.0f} particles)", c.grid_n, c.refine, n * n * n);
 }

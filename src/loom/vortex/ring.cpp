@@ -65,6 +65,12 @@ Particles vortex_ring(const RingShape& ring, double spacing, double overlap) {
   return p;
 }
 
+double ring_particle_count(const RingShape& ring, double spacing) {
+  const double per_side = std::ceil(core_extent * ring.core / spacing);  // cross_section's m, at a_s <= a
+  const double stations = std::max(8.0, std::round(2 * M_PI * ring.radius / spacing));
+  return (2 * per_side + 1) * (2 * per_side + 1) * stations;
+}
+
 double saffman_ring_speed(const RingShape& ring) {
   constexpr double euler_gamma = 0.57721566490153286061;
   const double beta = (1 + std::log(2.0) - euler_gamma) / 2;
