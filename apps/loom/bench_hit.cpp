@@ -3,6 +3,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <iostream>
 #include <sstream>
@@ -12,9 +13,11 @@
 #include "loom/comm/rank_device.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/hit/benchmark.hpp"
 #include "loom/hit/callbacks_unavailable.hpp"
 #include "loom/hit/config.hpp"
+#include "loom/hit/memory.hpp"
 #include "loom/hit/rank_checks.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
@@ -81,6 +84,16 @@ int run_bench_hit(const io::Parameters& p) {
   const bool root = world.is_root();
   // Each rank's GPU (ranks share one where there are fewer) before anything is allocated on a device.
   if (world.size() > 1) comm::select_rank_device(world);
+  // The CPU's largest grid against the host's free memory before any timing (the GPU's rows are skipped one by one
+  // against the device's free memory below).
+  if (std::find(backends.begin(), backends.end(), core::Backend::cpu) != backends.end()) {
+    hit::HitConfig largest;
+    largest.grid = {*std::max_element(sizes.begin(), sizes.end())};
+    largest.solver = o.solver;
+    const double host = core::resident_base_bytes + hit::estimate_memory(largest, world.size()).host_bytes;
+    core::check_memory({host, 0}, false, fmt::format("sizes = \"{}\" (grid {}^3 on the cpu)", p.get_string("sizes"),
+                                                     largest.grid.n));
+  }
   for (auto b : backends)
     for (Index n : sizes)
       for (const FftRow& row : fft_rows(p, o.solver)) {
