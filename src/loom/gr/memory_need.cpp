@@ -47,8 +47,9 @@ core::MemoryNeed bh_memory_need(const BhConfig& c, int threads) {
 
 std::string bh_memory_setting(const BhConfig& c) {
   const auto& e = c.geometry.extents;
-  return fmt::format("grid.extents = \"{},{},{}\" ({} shells from grid.radii)", e[0], e[1], e[2],
-                     c.geometry.radii.size() - 1);
+  const std::size_t shells = c.geometry.radii.size() - 1;
+  return fmt::format("grid.extents = \"{},{},{}\" ({} shell{} from grid.radii)", e[0], e[1], e[2], shells,
+                     shells == 1 ? "" : "s");
 }
 
 }  // namespace loom::gr
