@@ -2,16 +2,29 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "loom/hit/memory.hpp"
 #include "loom/vortex/benchmark.hpp"
 #include "loom/vortex/ring.hpp"
 
 namespace loom::vortex {
 
+namespace {
+
+// The FMM's estimate counts the base of `loom fmm` (its value for no bodies); loom's whole resident base replaces it.
+core::MemoryNeed with_resident_base(core::MemoryNeed need, const fmm::Options& options) {
+  need.host_bytes += std::max(0.0, core::resident_base_bytes - step_memory_need_of(0, options).host_bytes);
+  return need;
+}
+
+}  // namespace
+
 core::MemoryNeed vortex_memory_need(const VortexConfig& c) {
-  if (c.initial == InitialType::ring) return step_memory_need_of(ring_particle_count(c.ring, c.ring_spacing), c.fmm);
+  if (c.initial == InitialType::ring)
+    return with_resident_base(step_memory_need_of(ring_particle_count(c.ring, c.ring_spacing), c.fmm), c.fmm);
   if (!c.periodic || c.initial == InitialType::checkpoint) return {};
-  core::MemoryNeed need = step_memory_need(c.lattice_n, c.fmm);
+  core::MemoryNeed need = with_resident_base(step_memory_need(c.lattice_n, c.fmm), c.fmm);
   hit::HitConfig statistics;
   statistics.backend = c.backend;
   statistics.grid = hit::SpectralGrid{c.lattice_n};
