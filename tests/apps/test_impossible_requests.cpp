@@ -71,6 +71,8 @@ TEST(ImpossibleRequests, MemoryBeyondTheMachineIsRefused) {
       {"bh --backend cpu --grid.extents 200,200,400" + dir, "grid.extents = \"200,200,400\"", "of host memory, has"},
       {"vortex --backend cpu --initial.type hit --particles.n 512" + dir, "particles.n = 512",
        "of host memory, has"},
+      {"vortex --backend cpu --ring.spacing 1e-4" + dir, "ring.spacing = 0.0001", "of host memory, has"},
+      {"bench hit --backend cpu --sizes 1024", "sizes = \"1024\"", "of host memory, has"},
   };
   for (const Refusal& c : cases) expect_refused(c, cwd);
   ::unsetenv("LOOM_AVAILABLE_HOST_GIB");

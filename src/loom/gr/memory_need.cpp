@@ -41,7 +41,9 @@ core::MemoryNeed bh_memory_need(const BhConfig& c, int threads) {
   core::MemoryNeed need;
   need.host_bytes = core::resident_base_bytes +
                     bytes_per_value * (shells * per_shell + transient_values * n + spin_tables);
-  if (!cpu) need.device_bytes = bytes_per_value * shells * (per_point * n + spin_tables + gradient_matrices + filter_matrices);
+  if (!cpu)
+    need.device_bytes =
+        bytes_per_value * shells * (per_point * n + spin_tables + gradient_matrices + filter_matrices);
   return need;
 }
 

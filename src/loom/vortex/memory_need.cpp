@@ -21,8 +21,10 @@ core::MemoryNeed with_resident_base(core::MemoryNeed need, const fmm::Options& o
 }  // namespace
 
 core::MemoryNeed vortex_memory_need(const VortexConfig& c) {
-  if (c.initial == InitialType::ring)
-    return with_resident_base(step_memory_need_of(ring_particle_count(c.ring, c.ring_spacing), c.fmm), c.fmm);
+  if (c.initial == InitialType::ring) {
+    const double particles = ring_particle_count(c.ring, c.ring_spacing, c.overlap);
+    return with_resident_base(step_memory_need_of(particles, c.fmm), c.fmm);
+  }
   if (!c.periodic || c.initial == InitialType::checkpoint) return {};
   core::MemoryNeed need = with_resident_base(step_memory_need(c.lattice_n, c.fmm), c.fmm);
   hit::HitConfig statistics;
@@ -36,7 +38,8 @@ core::MemoryNeed vortex_memory_need(const VortexConfig& c) {
 
 std::string vortex_memory_setting(const VortexConfig& c) {
   if (c.initial == InitialType::ring)
-    return fmt::format("ring.spacing = {} ({:.3g} particles)", c.ring_spacing, ring_particle_count(c.ring, c.ring_spacing));
+    return fmt::format("ring.spacing = {} ({:.3g} particles)", c.ring_spacing,
+                       ring_particle_count(c.ring, c.ring_spacing, c.overlap));
   const double n = double(c.lattice_n);
   return fmt::format("particles.n = {} (particles.refine {}: {:.0f} particles)", c.grid_n, c.refine, n * n * n);
 }
