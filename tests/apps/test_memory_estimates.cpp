@@ -127,6 +127,24 @@ TEST(MemoryEstimates, SpectralHostEstimateMatchesPeakRss) {
   }
 }
 
+// The quick sweeps' largest point: the Jacobian sweep's diffjac on 10^5 points of T_abb (40 components, 3 blocks).
+TEST(MemoryEstimates, BenchSpectralHostEstimateMatchesPeakRss) {
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> flags = {
+      {"quick", "true"}, {"backend", "cpu"}, {"cpu_threads", "0"}};
+  const Measured m = run_measured("bench spectral" + flag_text(flags), dir);
+  ASSERT_EQ(m.code, 0) << m.err;
+  const auto p = parameters(
+      [] {
+        io::Parameters q;
+        spectral::declare_bench_spectral_parameters(q);
+        return q;
+      },
+      flags);
+  expect_close(spectral::bench_spectral_memory_need(spectral::bench_spectral_config(p)).need.host_bytes, m.peak_rss,
+               "bench spectral --quick");
+}
+
 TEST(MemoryEstimates, BhHostEstimateMatchesPeakRss) {
   TempDir dir;
   const std::vector<std::pair<std::string, std::string>> flags = {

@@ -38,7 +38,8 @@ core::MemoryNeed spectral_memory_need(const SpectralToolConfig& c, double shells
 // The setting check_memory names: `extents = "2000,1000,2000"` (and the tensors when there are several).
 std::string spectral_memory_setting(const SpectralToolConfig& c);
 
-// `loom bench spectral`: the largest workload of the sweeps it will run, and the key and value that drive it.
+// `loom bench spectral`: the largest workload of the sweeps it will run (or the CPU ceilings' arrays measured
+// before them, when larger), and the key and value that drive it.
 struct BenchNeed {
   core::MemoryNeed need;
   std::string setting;
