@@ -9,8 +9,10 @@
 
 #include "commands.hpp"
 #include "loom/core/cuda_api.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/gr/benchmark.hpp"
 #include "loom/gr/config.hpp"
+#include "loom/gr/memory_need.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/json_output.hpp"
@@ -34,6 +36,11 @@ int run_bench_bh(const io::Parameters& p) {
   std::vector<gr::ModuleProfile> rows;
   const std::string& choice = p.get_string("backend");
   const bool cpu = choice != "cuda", gpu = choice != "cpu" && core::backend_available(core::Backend::cuda);
+  for (auto [wanted, backend] : {std::pair{cpu, core::Backend::cpu}, std::pair{gpu, core::Backend::cuda}}) {
+    gr::BhConfig sized = c;  // each backend's estimate: the CPU's keeps a matrix cache per thread
+    sized.backend = backend;
+    if (wanted) core::check_memory(gr::bh_memory_need(sized, core::cpu_threads()), gpu, gr::bh_memory_setting(c));
+  }
   if (cpu)
     for (int threads : {1, core::cpu_threads()}) {
       if (threads == 1 && core::cpu_threads() == 1 && !rows.empty()) continue;

@@ -3,6 +3,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <iostream>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "loom/comm/rank_device.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/hit/benchmark.hpp"
 #include "loom/hit/callbacks_unavailable.hpp"
 #include "loom/hit/config.hpp"
@@ -81,6 +83,17 @@ int run_bench_hit(const io::Parameters& p) {
   const bool root = world.is_root();
   // Each rank's GPU (ranks share one where there are fewer) before anything is allocated on a device.
   if (world.size() > 1) comm::select_rank_device(world);
+  // The CPU's grids against the host's free memory, as the GPU's against the device's: a size that cannot fit is
+  // skipped with a line, and a run none of whose sizes fits is refused before the ceilings.
+  auto host_need = [&](Index n) {
+    return core::resident_base_bytes + hit::solver_bytes(n, core::Backend::cpu, o.solver, world.size());
+  };
+  if (std::find(backends.begin(), backends.end(), core::Backend::cpu) != backends.end()) {
+    const Index smallest = *std::min_element(sizes.begin(), sizes.end());
+    core::check_memory({host_need(smallest), 0}, false,
+                       fmt::format("sizes = \"{}\" (grid {}^3 on the cpu, the smallest)", p.get_string("sizes"),
+                                   smallest));
+  }
   for (auto b : backends)
     for (Index n : sizes)
       for (const FftRow& row : fft_rows(p, o.solver)) {
@@ -100,6 +113,12 @@ int run_bench_hit(const io::Parameters& p) {
             skipped.push_back({{"backend", std::string(core::to_string(b))}, {"n", n}, {"reason", e.what()}});
             continue;
           }
+        }
+        const double host = core::available_host_bytes();
+        if (b == core::Backend::cpu && host > 0 && host_need(n) > host) {
+          if (root) std::cerr << fmt::format("hit: {}^3 skipped on cpu: needs {}\n", n, core::gib_text(host_need(n)));
+          skipped.push_back({{"backend", "cpu"}, {"n", n}, {"memory_bytes", host_need(n)}});
+          continue;
         }
         const double need = hit::solver_bytes(n, b, o.solver, world.size());
         if (b == core::Backend::cuda && need > 0.9 * double(cuda::device_info(cuda::current_device()).free_memory)) {

@@ -13,11 +13,13 @@
 
 #include "commands.hpp"
 #include "loom/core/backend.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/json_output.hpp"
 #include "loom/perf/ceilings.hpp"
 #include "loom/io/build_identity.hpp"
+#include "loom/spectral/memory_need.hpp"
 #include "loom/spectral/tool_config.hpp"
 #include "spectral_common.hpp"
 
@@ -142,6 +144,8 @@ int run_bench_spectral(const io::Parameters& p) {
   Context c;
   c.config = spectral::bench_spectral_config(p);
   const auto& cfg = c.config;
+  const auto memory = spectral::bench_spectral_memory_need(cfg);  // the sweeps' largest point, before the ceilings
+  core::check_memory(memory.need, memory.need.device_bytes > 0, memory.setting);
   for (auto b : cfg.backends) {
     auto options = cfg.quick ? perf::quick_ceiling_options() : perf::CeilingOptions{};
     auto measured = perf::measure_ceilings(b, options);

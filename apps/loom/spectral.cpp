@@ -10,9 +10,11 @@
 #include "commands.hpp"
 #include "loom/core/backend.hpp"
 #include "loom/core/error.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/json_output.hpp"
+#include "loom/spectral/memory_need.hpp"
 #include "loom/spectral/shell_batch.hpp"
 #include "loom/spectral/strategy_choice.hpp"
 #include "loom/spectral/tool_config.hpp"
@@ -86,6 +88,8 @@ void report(const io::Parameters& p, const spectral::SpectralToolConfig& c, cons
 int run_spectral(const io::Parameters& p) {
   io::check_json_output(p);  // before any timing
   const auto c = spectral::spectral_tool_config(p);
+  core::check_memory(spectral::spectral_memory_need(c, c.shells), c.backend == core::Backend::cuda,
+                     spectral::spectral_memory_setting(c));
   const auto topology = spectral::make_topology(c);
   spectral::StrategyChooser chooser(&std::cout, c.choices);
   spectral::Route route;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
 #include <string>
 
@@ -60,9 +61,43 @@ TEST(ImpossibleRequests, MemoryBeyondTheMachineIsRefused) {
        "of host memory, has"},
       {"hit --grid.n 1024 --backend cpu" + dir, "grid.n = 1024", "of host memory per rank, has"},
       {"bench ceilings --backend cpu --stream_mib 1e9", "stream_mib", "of host memory, has"},
+      {"spectral --topology cube --extents 3000,3000,3000", "extents = \"3000,3000,3000\"", "of host memory, has"},
+      {"spectral --extents 10,120,240 --angular auto", "extents = \"10,120,240\"",
+       "of host memory, has"},
+      {"bench spectral --backend cpu --sweeps cube --cube_n 8,1000", "cube_n = 1000", "of host memory, has"},
+      {"bench spectral --backend cpu --sweeps jacobian --points 1e10", "points", "comma-separated integers"},
+      {"bench spectral --backend cpu --sweeps jacobian --points 2000000000", "points = 2000000000",
+       "of host memory, has"},
+      {"bh --backend cpu --grid.extents 200,200,400" + dir, "grid.extents = \"200,200,400\"", "of host memory, has"},
+      {"vortex --backend cpu --initial.type hit --particles.n 512" + dir, "particles.n = 512",
+       "of host memory, has"},
+      {"vortex --backend cpu --ring.spacing 1e-4" + dir, "ring.spacing = 0.0001", "of host memory, has"},
+      {"bench hit --backend cpu --sizes 1024", "sizes = \"1024\"", "of host memory, has"},
   };
   for (const Refusal& c : cases) expect_refused(c, cwd);
   ::unsetenv("LOOM_AVAILABLE_HOST_GIB");
+}
+
+// The lead's case (fourteenth session): `loom spectral --extents 2000,1000,2000` ran 88 s to 15.8 GB of RSS
+// before an allocation failed. The estimate now refuses it before the shell's S2 tables (16 GB alone) exist: in
+// the time the executable takes to start (0.4 s here), far below the 10 s a refusal after any work would take.
+TEST(ImpossibleRequests, SpectralShellBeyondMemoryIsRefusedAtOnce) {
+  ::setenv("LOOM_AVAILABLE_HOST_GIB", "16", 1);
+  TempDir cwd;
+  const auto start = std::chrono::steady_clock::now();
+  expect_refused({"spectral --extents 2000,1000,2000", "extents = \"2000,1000,2000\"", "of host memory, has"}, cwd);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 10.0);
+  ::unsetenv("LOOM_AVAILABLE_HOST_GIB");
+}
+
+// A value inside every bound the message states is not refused by a hidden one: the message states them all.
+TEST(ImpossibleRequests, BoundsAreStatedInTheMessage) {
+  TempDir cwd;
+  const Refusal cases[] = {
+      {"bh --grid.extents 400,400,800", "grid.extents", "5 <= N_r <= 200, 5 <= N_theta <= 200"},
+  };
+  for (const Refusal& c : cases) expect_refused(c, cwd);
 }
 
 TEST(ImpossibleRequests, OutputsThatCannotBeWrittenAreRefusedFirst) {

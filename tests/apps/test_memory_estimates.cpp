@@ -15,8 +15,12 @@
 #include "loom/fmm/run/config.hpp"
 #include "loom/fmm/run/memory_need.hpp"
 #include "loom/gpe/run/memory_need.hpp"
+#include "loom/gr/config.hpp"
+#include "loom/gr/memory_need.hpp"
 #include "loom/hit/config.hpp"
 #include "loom/hit/memory.hpp"
+#include "loom/spectral/memory_need.hpp"
+#include "loom/spectral/tool_config.hpp"
 
 namespace loom::test {
 namespace {
@@ -84,6 +88,68 @@ TEST(MemoryEstimates, FmmHostEstimateMatchesPeakRss) {
   fmm::declare_parameters(p);
   p.set_text("n", "500000", io::ParamSource::flag);
   expect_close(fmm::memory_need(fmm::make_config(p)).host_bytes, m.peak_rss, "fmm, 5e5 bodies");
+}
+
+using Flags = std::vector<std::pair<std::string, std::string>>;
+
+// `flags` (pairs of key and value) set on a command's parameters as from the command line.
+io::Parameters with_flags(io::Parameters p, const Flags& flags) {
+  for (const auto& [key, value] : flags) p.set_text(key, value, io::ParamSource::flag);
+  return p;
+}
+
+// The parameters of a command whose keys `declare` adds.
+io::Parameters declared(void (*declare)(io::Parameters&), const Flags& flags) {
+  io::Parameters p;
+  declare(p);
+  return with_flags(std::move(p), flags);
+}
+
+std::string flag_text(const Flags& flags) {
+  std::string text;
+  for (const auto& [key, value] : flags) text += " --" + key + " " + value;
+  return text;
+}
+
+// Three shapes whose largest arrays differ: the dense angular matrices (2 x (N_theta N_phi)^2 doubles), the fields
+// of a many-component tensor on a long radial axis, and a cube's fields (its matrices are n^2).
+TEST(MemoryEstimates, SpectralHostEstimateMatchesPeakRss) {
+  const std::vector<Flags> runs = {
+      {{"extents", "10,44,88"}},
+      {{"extents", "400,16,32"}, {"tensor", "abb"}},
+      {{"topology", "cube"}, {"extents", "64,64,64"}, {"tensor", "abb"}}};
+  for (const auto& flags : runs) {
+    TempDir dir;
+    const Measured m = run_measured("spectral --repeats 1 --warmup 0" + flag_text(flags), dir);
+    ASSERT_EQ(m.code, 0) << m.err;
+    const auto p = declared(spectral::declare_spectral_parameters, flags);
+    expect_close(spectral::spectral_memory_need(spectral::spectral_tool_config(p)).host_bytes, m.peak_rss,
+                 "spectral" + flag_text(flags));
+  }
+}
+
+// The quick sweeps' largest point: the Jacobian sweep's diffjac on 10^5 points of T_abb (40 components, 3 blocks).
+TEST(MemoryEstimates, BenchSpectralHostEstimateMatchesPeakRss) {
+  TempDir dir;
+  const Flags flags = {
+      {"quick", "true"}, {"backend", "cpu"}, {"cpu_threads", "0"}};
+  const Measured m = run_measured("bench spectral" + flag_text(flags), dir);
+  ASSERT_EQ(m.code, 0) << m.err;
+  const auto p = declared(spectral::declare_bench_spectral_parameters, flags);
+  expect_close(spectral::bench_spectral_memory_need(spectral::bench_spectral_config(p)).need.host_bytes, m.peak_rss,
+               "bench spectral --quick");
+}
+
+TEST(MemoryEstimates, BhHostEstimateMatchesPeakRss) {
+  TempDir dir;
+  const Flags flags = {
+      {"grid.extents", "16,32,64"}, {"time.t_end", "0.01"}, {"time.dt", "0.01"}, {"backend", "cpu"}};
+  const Measured m = run_measured("bh --quiet true --output.fields false --output.plots false" + flag_text(flags) +
+                                      " --output.dir " + (dir / "run").string(),
+                                  dir);
+  ASSERT_EQ(m.code, 0) << m.err;
+  const auto c = gr::make_bh_config(with_flags(gr::bh_parameters(), flags));
+  expect_close(gr::bh_memory_need(c, core::cpu_threads()).host_bytes, m.peak_rss, "bh 16,32,64 on two shells");
 }
 
 }  // namespace

@@ -33,8 +33,9 @@ TEST(BhCli, BadInputIsRejectedBeforeAnythingIsWritten) {
       {"--output.every 1e300", "error: output.every = 1e+300: expected 0 or a time <= time.t_end = 10\n"},
       {"--output.checkpoint_every 1e300", ""},
       {"--grid.extents 4,5,10",
-       "error: grid.extents = \"4,5,10\": expected three integers N_r,N_theta,N_phi with N_r >= 5, N_theta >= 5 and "
-       "N_phi = 2 N_theta\n"},
+       "error: grid.extents = \"4,5,10\": expected three integers N_r,N_theta,N_phi with 5 <= N_r <= 200, 5 <= "
+       "N_theta <= 200 and N_phi = 2 N_theta\n"},
+      {"--grid.extents 201,5,10", ""},
       {"--grid.extents 5,5,11", ""},
       {"--grid.extents 5,x,10", ""},
       {"--grid.radii 1.62,12,6",

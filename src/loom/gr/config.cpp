@@ -127,11 +127,12 @@ std::vector<spectral::RadialMap> radial_maps(const io::Parameters& p, std::size_
 
 GhGeometry geometry(const io::Parameters& p) {
   const std::string extents_what = fmt::format(
-      "three integers N_r,N_theta,N_phi with N_r >= {}, N_theta >= {} and N_phi = 2 N_theta", min_radial_points,
-      min_theta_points);
+      "three integers N_r,N_theta,N_phi with {} <= N_r <= {}, {} <= N_theta <= {} and N_phi = 2 N_theta",
+      min_radial_points, max_radial_points, min_theta_points, max_theta_points);
   const auto e = numbers(p, "grid.extents", extents_what);
   if (e.size() != 3 || e[0] != std::floor(e[0]) || e[1] != std::floor(e[1]) || e[0] < min_radial_points ||
-      e[1] < min_theta_points || e[2] != 2 * e[1] || e[0] > 200 || e[1] > 200)
+      e[1] < min_theta_points || e[2] != 2 * e[1] || e[0] > max_radial_points ||
+      e[1] > max_theta_points)
     throw UsageError(io::invalid_value_message("grid.extents", p.value("grid.extents"), extents_what));
   GhGeometry g;
   g.extents = {int(e[0]), int(e[1]), int(e[2])};

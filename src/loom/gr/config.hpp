@@ -15,6 +15,8 @@ namespace loom::gr {
 
 // The smallest extents the shells take: enough Chebyshev points for the radial filter and Y_lm up to l = 4.
 inline constexpr int min_radial_points = 5, min_theta_points = 5;
+// The largest: the S2 tables index N_theta^3 values with an int, and 200 already needs about 13 GB per shell.
+inline constexpr int max_radial_points = 200, max_theta_points = 200;
 
 enum class InitialType { kerr_schild, checkpoint };
 

@@ -7,8 +7,10 @@
 #include <iostream>
 
 #include "loom/core/cuda_api.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/core/error.hpp"
 #include "loom/gr/characteristics.hpp"
+#include "loom/gr/memory_need.hpp"
 #include "loom/gr/checkpoint.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/plot_script.hpp"
@@ -46,6 +48,8 @@ std::string spin_text(const KerrSchild& h) { return fmt::format("({}, {}, {})", 
 }  // namespace
 
 BhRun::BhRun(BhConfig config, std::string input) : config_(std::move(config)), input_(std::move(input)) {
+  core::check_memory(bh_memory_need(config_, core::cpu_threads()), config_.backend == core::Backend::cuda,
+                     bh_memory_setting(config_));
   system_ = std::make_unique<GhSystem>(config_.hole, config_.geometry, config_.filter, config_.backend);
   system_->set_profiling(config_.profile);
   const State exact = system_->exact_state();

@@ -9,6 +9,11 @@
 
 namespace loom::perf {
 
+double cpu_ceilings_host_bytes(const CeilingOptions& options) {
+  const double half_n = options.gemm_n / 2;
+  return std::max(3 * options.stream_bytes / 4, 3 * 8 * half_n * half_n);
+}
+
 CeilingOptions quick_ceiling_options() {
   CeilingOptions o;
   o.stream_bytes = 64.0 * (1u << 20);

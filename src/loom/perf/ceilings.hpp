@@ -40,6 +40,9 @@ struct CeilingOptions {
 
 // Smaller sizes for tests and quick looks (`loom bench ceilings --quick`).
 CeilingOptions quick_ceiling_options();
+// The host bytes the CPU's ceilings hold at once: three streamed arrays of a quarter of stream_bytes, or three
+// DGEMM matrices of gemm_n / 2, whichever is larger (a benchmark that measures them first peaks at least here).
+double cpu_ceilings_host_bytes(const CeilingOptions& options);
 
 std::vector<Ceiling> measure_ceilings(core::Backend backend, const CeilingOptions& options);
 std::vector<Ceiling> measure_cpu_ceilings(const CeilingOptions& options);

@@ -7,6 +7,7 @@
 // m > 0 the cos(m phi) harmonic, m < 0 the sin(|m| phi) one. Not thread-safe (owns its FFTW buffers).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,7 +51,8 @@ class SphereBasis {
 
  private:
   void synthesize(const double* c, const std::vector<double>& table, double* u) const;
-  int table_index(int m, int l, int it) const { return (m * nt_ + l) * nt_ + it; }
+  // N_theta^3 entries: past 2^31 from N_theta = 1291, so the index is computed in size_t.
+  std::size_t table_index(int m, int l, int it) const { return (std::size_t(m) * nt_ + l) * nt_ + it; }
   struct Fft;
   int nt_;
   std::vector<double> theta_, gauss_weights_;

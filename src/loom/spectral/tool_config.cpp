@@ -96,7 +96,7 @@ std::vector<int> parse_ints(const std::string& key, const std::string& text, std
     throw UsageError(io::invalid_value_message(
         key, text,
         (count > 0 ? std::to_string(count) + " comma-separated integers" : std::string("comma-separated integers")) +
-            " >= " + std::to_string(minimum)));
+            " in [" + std::to_string(minimum) + ", " + std::to_string(std::numeric_limits<int>::max()) + "]"));
   return out;
 }
 

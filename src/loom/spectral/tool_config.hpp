@@ -19,7 +19,7 @@
 
 namespace loom::spectral {
 
-// "10,19,38" as exactly `count` integers (count 0: one or more) >= `minimum`; UsageError naming `key`.
+// "10,19,38" as exactly `count` integers (count 0: one or more) in [`minimum`, INT_MAX]; UsageError naming `key`.
 std::vector<int> parse_ints(const std::string& key, const std::string& text, std::size_t count, int minimum);
 // "1,3" as exactly `count` numbers; UsageError naming `key`.
 std::vector<double> parse_reals(const std::string& key, const std::string& text, std::size_t count);

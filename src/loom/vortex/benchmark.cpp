@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "loom/core/timer.hpp"
 #include "loom/fmm/run/memory_need.hpp"
 #include "loom/vortex/config.hpp"
@@ -33,12 +35,16 @@ Particles taylor_green_particles(const Lattice& lattice, double overlap) {
 }  // namespace
 
 core::MemoryNeed step_memory_need(Index lattice_n, const fmm::Options& options) {
+  return step_memory_need_of(double(lattice_n) * double(lattice_n) * double(lattice_n), options);
+}
+
+core::MemoryNeed step_memory_need_of(double particles, const fmm::Options& options) {
   fmm::FmmConfig c;
   c.kernel = fmm::Kernel::biot_savart;
   c.options = options;
-  c.bodies.n = lattice_n * lattice_n * lattice_n;
+  c.bodies.n = static_cast<Index>(std::min(particles, 9e18));  // the estimate of a count past Index: refused
   core::MemoryNeed need = fmm::memory_need(c);
-  need.host_bytes += integrator_bytes_per_particle * double(c.bodies.n);
+  need.host_bytes += integrator_bytes_per_particle * particles;
   return need;
 }
 

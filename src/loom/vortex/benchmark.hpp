@@ -43,6 +43,8 @@ struct StepTiming {
 // Host (and, on the GPU, device) bytes a step of n^3 particles needs: the particles and the integrator's copies and
 // rates, plus the FMM's own (fmm::memory_need for Biot-Savart).
 core::MemoryNeed step_memory_need(Index lattice_n, const fmm::Options& options);
+// The same for `particles` particles in any arrangement (a ring's).
+core::MemoryNeed step_memory_need_of(double particles, const fmm::Options& options);
 
 StepTiming time_vortex_step(Index lattice_n, const BenchOptions& options);
 

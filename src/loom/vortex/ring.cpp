@@ -34,8 +34,8 @@ std::vector<Offset> cross_section(double circulation, double a_s, double h) {
 
 }  // namespace
 
-Particles vortex_ring(const RingShape& ring, double spacing, double overlap) {
-  const double h = spacing, sigma = overlap * h;
+double sampled_core_squared(const RingShape& ring, double spacing, double overlap) {
+  const double sigma = overlap * spacing;
   const double a_s2 = ring.core * ring.core - 2 * sigma * sigma;
   if (!(a_s2 > 0))
     throw UsageError(fmt::format("ring.spacing = {}: expected a spacing below ring.core / (sqrt(2) particles.overlap) "
@@ -44,6 +44,12 @@ Particles vortex_ring(const RingShape& ring, double spacing, double overlap) {
   if (core_extent * std::sqrt(a_s2) >= ring.radius)
     throw UsageError(fmt::format("ring.core = {}: expected a core below ring.radius / {} = {:.6g}", ring.core,
                                  core_extent, ring.radius / core_extent));
+  return a_s2;
+}
+
+Particles vortex_ring(const RingShape& ring, double spacing, double overlap) {
+  const double h = spacing, sigma = overlap * h;
+  const double a_s2 = sampled_core_squared(ring, spacing, overlap);
   const std::vector<Offset> section = cross_section(ring.circulation, std::sqrt(a_s2), h);
   const int stations = std::max(8, static_cast<int>(std::lround(2 * M_PI * ring.radius / h)));
   const double dphi = 2 * M_PI / stations;
@@ -63,6 +69,13 @@ Particles vortex_ring(const RingShape& ring, double spacing, double overlap) {
     }
   }
   return p;
+}
+
+double ring_particle_count(const RingShape& ring, double spacing, double overlap) {
+  const double a_s = std::sqrt(sampled_core_squared(ring, spacing, overlap));
+  const double per_side = std::ceil(core_extent * a_s / spacing);  // cross_section's m
+  const double stations = std::max(8.0, std::round(2 * M_PI * ring.radius / spacing));
+  return (2 * per_side + 1) * (2 * per_side + 1) * stations;
 }
 
 double saffman_ring_speed(const RingShape& ring) {

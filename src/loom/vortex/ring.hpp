@@ -17,6 +17,12 @@ struct RingShape {
 // 2 sigma^2 and the particle field has core a (sigma < a / sqrt 2; UsageError naming ring.spacing otherwise). The
 // strengths are scaled so that each cross-section carries exactly Gamma.
 Particles vortex_ring(const RingShape& ring, double spacing, double overlap);
+// a_s^2 = a^2 - 2 sigma^2 of a ring vortex_ring can make; UsageError naming ring.spacing or ring.core otherwise.
+double sampled_core_squared(const RingShape& ring, double spacing, double overlap);
+// How many particles vortex_ring makes, counted before any exists (the memory estimate's): the square of grid
+// points around the cross-section's disc of core_extent a_s times the stations; an upper bound (the disc is
+// inside the square). The ring's checks come first (sampled_core_squared).
+double ring_particle_count(const RingShape& ring, double spacing, double overlap);
 
 // Saffman's thin-ring speed U = Gamma / (4 pi R) (ln(8 R / a) - beta) (Saffman, "Vortex Dynamics", 1992, sec.
 // 11.3: U = Gamma/(4 pi R) [ln 8R - 1/2 + lim_r ((4 pi^2/Gamma^2) int_0^r s v^2 ds - ln r)]), which for the

@@ -8,10 +8,12 @@
 
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/io/plot_script.hpp"
 #include "loom/io/run_end.hpp"
 #include "loom/io/stop_signal.hpp"
 #include "loom/io/build_identity.hpp"
+#include "loom/vortex/memory_need.hpp"
 #include "loom/vortex/snapshot.hpp"
 #include "loom/vortex/update.hpp"
 
@@ -49,6 +51,7 @@ bool finite(const Invariants& v) {
 
 VortexRun::VortexRun(VortexConfig config, std::string input) : c_(std::move(config)), input_(std::move(input)) {
   core::WallTimer start;
+  core::check_memory(vortex_memory_need(c_), c_.backend == core::Backend::cuda, vortex_memory_setting(c_));
   InitialState s = initial_state(c_);
   p_ = std::move(s.state.particles);
   t_ = t0_ = s.state.time;
