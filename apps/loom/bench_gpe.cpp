@@ -16,10 +16,12 @@
 #include "loom/comm/rank_device.hpp"
 #include "loom/core/cuda_api.hpp"
 #include "loom/core/error.hpp"
+#include "loom/core/memory_budget.hpp"
 #include "loom/dec/grid_key.hpp"
 #include "loom/dec/replicable_structure.hpp"
 #include "loom/gpe/bench/benchmark.hpp"
 #include "loom/gpe/bench/scaling_benchmark.hpp"
+#include "loom/gpe/run/memory_need.hpp"
 #include "loom/io/atomic_file.hpp"
 #include "loom/io/derived_checks.hpp"
 #include "loom/io/json_output.hpp"
@@ -46,6 +48,8 @@ std::vector<std::string> nonempty_list(const io::Parameters& p, const std::strin
 }
 
 int run_single_rank_table(const io::Parameters& p);
+
+constexpr double max_bench_dof = 1e12;  // --dof: past any machine (16 TB of levels), and n^3 fits an int's n
 
 // A whole decimal integer, or -1.
 int parse_count(const std::string& text) {
@@ -306,6 +310,45 @@ int run_bench_gpe(const io::Parameters& p) {
   }
 }
 
+// The cubes of --dof (n rounded to structures of m_s cells), then the boxes of --lattices.
+std::vector<std::array<int, 3>> lattices_of(int m_s, const std::vector<double>& dofs,
+                                            const std::vector<std::array<int, 3>>& boxes) {
+  std::vector<std::array<int, 3>> lattices;
+  for (double target : dofs) {
+    const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(target / m_s))));
+    lattices.push_back({n, n, n});
+  }
+  lattices.insert(lattices.end(), boxes.begin(), boxes.end());
+  return lattices;
+}
+
+// The largest lattice each backend will time, against the free memory before the ceilings: loom gpe's estimate for
+// its DOF (gpe_memory_need: the run's levels and tables, at most ~1.4x the benchmark's two levels with their
+// copies), the key named the one that asked for it (--dof's cubes come first in the list, --lattices' boxes after).
+void check_bench_memory(const io::Parameters& p, const std::vector<core::Backend>& backends,
+                        const std::vector<dec::GridType>& grids, const std::vector<double>& dofs,
+                        const std::vector<std::array<int, 3>>& boxes, double cpu_max) {
+  for (auto b : backends) {
+    double largest = 0;
+    std::string key;
+    for (auto g : grids) {
+      const int m_s = dec::replicable_structure(g).cell_count();
+      const auto lattices = lattices_of(m_s, dofs, boxes);
+      for (std::size_t i = 0; i < lattices.size(); ++i) {
+        const auto& n = lattices[i];
+        const double dof = double(m_s) * n[0] * n[1] * n[2];
+        if ((b == core::Backend::cpu && dof > cpu_max) || dof <= largest) continue;
+        largest = dof;
+        key = i < dofs.size() ? "dof" : "lattices";
+      }
+    }
+    if (largest > 0)
+      core::check_memory(gpe::gpe_memory_need(largest), b == core::Backend::cuda,
+                         fmt::format("{} = \"{}\" ({:.3g} dual vertices on the {} backend)", key, p.get_string(key),
+                                     largest, core::to_string(b)));
+  }
+}
+
 int run_single_rank_table(const io::Parameters& p) {
   std::vector<core::Backend> backends;
   if (p.get_string("backend") == "all")
@@ -315,14 +358,18 @@ int run_single_rank_table(const io::Parameters& p) {
   std::vector<dec::GridType> grids;
   for (const auto& g : nonempty_list(p, "grids", "grid types")) grids.push_back(dec::parse_grid_type(g, "grids"));
   std::vector<double> dofs;
-  for (const auto& d : nonempty_list(p, "dof", "DOF counts >= 1")) {
+  for (const auto& d : split_list(p.get_string("dof"))) {  // "": none (--lattices only; checked below)
     char* end = nullptr;
     const double v = std::strtod(d.c_str(), &end);
-    if (*end != '\0' || !(v >= 1))
-      throw UsageError(io::invalid_value_message("dof", p.value("dof"), "a comma-separated list of DOF counts >= 1"));
+    if (*end != '\0' || !(v >= 1 && v <= max_bench_dof))
+      throw UsageError(
+          io::invalid_value_message("dof", p.value("dof"), "a comma-separated list of DOF counts in [1, 1e12]"));
     dofs.push_back(v);
   }
   const std::vector<std::array<int, 3>> boxes = parse_lattices(p);
+  if (dofs.empty() && boxes.empty())
+    throw UsageError(io::invalid_value_message(
+        "dof", p.value("dof"), "a comma-separated list of DOF counts in [1, 1e12] (\"\": none, with --lattices)"));
   const std::vector<std::optional<gpe::SoaTuning>> soa_tunings = parse_soa_tunings(p);
   const std::vector<std::optional<gpe::MarchTiling>> march_tilings = parse_march_tilings(p);
   const double cpu_max = p.get_real("cpu_max_dof");
@@ -340,6 +387,7 @@ int run_single_rank_table(const io::Parameters& p) {
       kernels.emplace_back(gpe::to_string(kernel));
     }
 
+  check_bench_memory(p, backends, grids, dofs, boxes, cpu_max);
   perf::CeilingOptions stream;
   stream.stream_only = true;
   std::vector<perf::Ceiling> ceilings;
@@ -353,14 +401,7 @@ int run_single_rank_table(const io::Parameters& p) {
   std::map<std::pair<int, Index>, double> cpu_rate;
   for (auto g : grids) {
     const int m_s = dec::replicable_structure(g).cell_count();
-    // The cubes of --dof (n rounded), then the boxes of --lattices.
-    std::vector<std::array<int, 3>> lattices;
-    for (double target : dofs) {
-      const int n = std::max(1, static_cast<int>(std::lround(std::cbrt(target / m_s))));
-      lattices.push_back({n, n, n});
-    }
-    lattices.insert(lattices.end(), boxes.begin(), boxes.end());
-    for (const std::array<int, 3>& n : lattices) {
+    for (const std::array<int, 3>& n : lattices_of(m_s, dofs, boxes)) {
       const std::string shape =
           n[0] == n[1] && n[1] == n[2] ? fmt::format("{}^3", n[0]) : fmt::format("{}x{}x{}", n[0], n[1], n[2]);
       for (auto b : backends)

@@ -73,6 +73,9 @@ TEST(ImpossibleRequests, MemoryBeyondTheMachineIsRefused) {
        "of host memory, has"},
       {"vortex --backend cpu --ring.spacing 1e-4" + dir, "ring.spacing = 0.0001", "of host memory, has"},
       {"bench hit --backend cpu --sizes 1024", "sizes = \"1024\"", "of host memory, has"},
+      {"bench gpe --backend cpu --grids fcc --dof 1e10 --cpu_max_dof 1e11", "dof = \"1e10\"", "of host memory, has"},
+      {"bench gpe --backend cpu --grids cubic --dof 1000 --lattices 3000x3000x3000 --cpu_max_dof 1e11",
+       "lattices = \"3000x3000x3000\"", "of host memory, has"},
   };
   for (const Refusal& c : cases) expect_refused(c, cwd);
   ::unsetenv("LOOM_AVAILABLE_HOST_GIB");

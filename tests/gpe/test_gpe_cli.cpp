@@ -231,5 +231,22 @@ TEST(GpeBenchCli, TimesBoxesOfStructures) {
   EXPECT_NE(r.out.find("5x4x3"), std::string::npos) << r.out;
 }
 
+// `--dof ""` times the boxes of --lattices only (as its help says); with no boxes either there is nothing to time.
+TEST(GpeBenchCli, EmptyDofTimesTheLatticesOnly) {
+  TempDir dir;
+  const auto json = dir / "bench.json";
+  const RunResult r = run_loom(
+      "bench gpe --backend cpu --grids bcc --kernels soa --dof \"\" --lattices 2x3x4 --repeats 1 --warmup 0 --json " +
+      json.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(slurp(json));
+  ASSERT_EQ(j["results"].size(), 1u) << j.dump();
+  EXPECT_EQ(j["results"][0]["structures"].get<std::vector<int>>(), (std::vector<int>{2, 3, 4}));
+  const RunResult e = run_loom("bench gpe --backend cpu --dof \"\"");
+  EXPECT_EQ(e.code, 2);
+  EXPECT_EQ(line_count(e.err), 1u) << e.err;
+  EXPECT_NE(e.err.find("dof"), std::string::npos) << e.err;
+}
+
 }  // namespace
 }  // namespace loom::test
