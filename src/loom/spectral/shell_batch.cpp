@@ -1,7 +1,5 @@
 #include "loom/spectral/shell_batch.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "loom/core/error.hpp"
@@ -19,11 +17,8 @@ ShellBatch::ShellBatch(const Topology& t, const std::vector<TensorKind>& kinds, 
     throw UsageError(io::invalid_value_message("shells", std::to_string(shells), "1 unless topology = \"shell\""));
   for (auto kind : kinds) components_ += shape_of(kind).components();
   const Index n = t.size();
-  const auto x = t.cartesian();
   core::Array<double> fields(static_cast<std::size_t>(components_ * n));  // component c of the list at [c N + p]
-  double* h = fields.write(core::Where::host);
-  for (Index c = 0; c < components_; ++c)
-    for (Index p = 0; p < n; ++p) h[c * n + p] = analytic_field(static_cast<int>(c), x[0][p], x[1][p], x[2][p]);
+  fill_analytic_field(t.cartesian(), 0, components_, fields.write(core::Where::host));
   const auto inverse_jacobian = t.inverse_jacobian();
   for (int k = 0; k < shells; ++k) {
     differentiators_.emplace_back(t, angular);
@@ -39,19 +34,9 @@ ShellBatch::ShellBatch(const Topology& t, const std::vector<TensorKind>& kinds, 
 void ShellBatch::run() { Differentiator::cartesian_gradients(strategy_, cache_, components_, gradients_); }
 
 double ShellBatch::error() const {
-  const Index n = topology_.size();
   const auto x = topology_.cartesian();
   double e = 0, scale = 0;
-  for (const auto& out : out_) {
-    const double* r = out.read(core::Where::host);
-    for (int i = 0; i < 3; ++i)
-      for (Index c = 0; c < components_; ++c)
-        for (Index p = 0; p < n; ++p) {
-          const double exact = analytic_gradient(static_cast<int>(c), i, x[0][p], x[1][p], x[2][p]);
-          e = std::max(e, std::abs(r[(i * components_ + c) * n + p] - exact));
-          scale = std::max(scale, std::abs(exact));
-        }
-  }
+  for (const auto& out : out_) gradient_deviation(x, out.read(core::Where::host), 0, components_, e, scale);
   return e / scale;
 }
 

@@ -4,6 +4,7 @@
 // coordjac act on random data and are checked against the CPU kernel.
 #pragma once
 
+#include <array>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,15 @@ Operation parse_operation(std::string_view text, std::string_view key = "op");
 // and its gradient (axis 0..2).
 double analytic_field(int c, double x, double y, double z);
 double analytic_gradient(int c, int axis, double x, double y, double z);
+
+// Points' Cartesian coordinates (Topology::cartesian()).
+using Coordinates = std::array<std::vector<double>, 3>;
+// out[c N + p] = analytic_field(first + c, x_p) for components c < count of the N points.
+void fill_analytic_field(const Coordinates& x, Index first, Index count, double* out);
+// The largest |g - exact| and |exact| over a gradient of components [first, first + count) laid out
+// [(i count + c) N + p] (axis i), folded into error and scale.
+void gradient_deviation(const Coordinates& x, const double* g, Index first, Index count, double& error,
+                        double& scale);
 
 class Workload {
  public:
